@@ -1,0 +1,22 @@
+import js from "@eslint/js"
+import tseslint from "typescript-eslint"
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/*.js", "**/*.mjs", "benchmarks/.work/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname }
+    },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-namespace": "off",
+      "require-yield": "off",
+      "no-constant-condition": "off"
+    }
+  }
+)

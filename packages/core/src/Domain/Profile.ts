@@ -1,0 +1,15 @@
+import { Schema } from "effect"
+
+/**
+ * Which algorithm runs:
+ * - `deepnote` (default): the note loop with per-query retrieval, fusion, dedup of seen passages and structured outputs;
+ * - `paper`: the public reference implementation's behaviour, for comparison;
+ * - `no-retrieval`, `vanilla`, `init-note`: the ablation baselines.
+ */
+export const Profile = Schema.Literal("deepnote", "paper", "no-retrieval", "vanilla", "init-note")
+export type Profile = typeof Profile.Type
+
+/** The roles that call a language model (or the offline engine). */
+export const Role = Schema.Literal("init", "plan", "update", "judge", "answer")
+export type Role = typeof Role.Type
+export const roles: ReadonlyArray<Role> = Role.literals

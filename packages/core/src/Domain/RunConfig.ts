@@ -1,0 +1,118 @@
+import { Schema } from "effect"
+import { LanguageSetting } from "./Language.js"
+import { Profile, type Role } from "./Profile.js"
+import { TaskType } from "./Task.js"
+
+const PositiveInt = (field: string) =>
+  Schema.Int.pipe(Schema.positive({ message: () => `${field} must be a positive integer` }))
+
+const Probability = (field: string) =>
+  Schema.Number.pipe(Schema.between(0, 1, { message: () => `${field} must be between 0 and 1` }))
+
+/** Sampling settings of one role. Absent fields inherit from `sampling` (the defaults of every role). */
+export const RoleSampling = Schema.Struct({
+  model: Schema.optional(Schema.String.pipe(Schema.nonEmptyString({ message: () => "model is empty" }))),
+  temperature: Schema.optional(Schema.Number.pipe(Schema.between(0, 2, { message: () => "temperature must be between 0 and 2" }))),
+  topP: Schema.optional(Probability("topP").pipe(Schema.greaterThan(0, { message: () => "topP must be > 0" }))),
+  maxTokens: Schema.optional(PositiveInt("maxTokens")),
+  seed: Schema.optional(Schema.Int)
+})
+export type RoleSampling = typeof RoleSampling.Type
+
+/** Fully resolved sampling settings for one call. */
+export interface ResolvedSampling {
+  readonly model: string | undefined
+  readonly temperature: number
+  readonly topP: number
+  readonly maxTokens: number
+  readonly seed: number
+}
+
+export const RerankerKind = Schema.Literal("none", "http")
+export type RerankerKind = typeof RerankerKind.Type
+
+/** Which rerank API an `http` reranker speaks (vLLM `/v1/rerank` is Jina/Cohere-compatible). */
+export const RerankerApi = Schema.Literal("vllm-rerank", "vllm-score", "tei", "cohere")
+export type RerankerApi = typeof RerankerApi.Type
+
+export const Engine = Schema.Literal("extractive", "llm")
+export type Engine = typeof Engine.Type
+
+const RunConfigFields = Schema.Struct({
+  profile: Schema.optionalWith(Profile, { default: () => "deepnote" as const }),
+  engine: Schema.optionalWith(Engine, { default: () => "extractive" as const }),
+  task: Schema.optionalWith(TaskType, { default: () => "multihop" as const }),
+  language: Schema.optionalWith(LanguageSetting, { default: () => "auto" as const }),
+  /** Passages kept after ranking, per retrieval. */
+  topK: Schema.optionalWith(PositiveInt("topK"), { default: () => 5 }),
+  /** Candidates recalled per query before fusion and rerank. */
+  recallK: Schema.optionalWith(PositiveInt("recallK"), { default: () => 50 }),
+  /** New queries the planner proposes per step. */
+  numQueries: Schema.optionalWith(PositiveInt("numQueries"), { default: () => 2 }),
+  maxStep: Schema.optionalWith(PositiveInt("maxStep"), { default: () => 3 }),
+  /** Cumulative (not consecutive) rejected notes that stop the loop. */
+  maxFailure: Schema.optionalWith(PositiveInt("maxFailure"), { default: () => 2 }),
+  /** `paper` profile: cap on unique passages over the loop (the reference's `max_top_k`). */
+  maxUniquePassages: Schema.optionalWith(PositiveInt("maxUniquePassages"), { default: () => 15 }),
+  reranker: Schema.optionalWith(RerankerKind, { default: () => "none" as const }),
+  rerankerApi: Schema.optionalWith(RerankerApi, { default: () => "vllm-rerank" as const }),
+  /** Base URL of the rerank server (required when `reranker` is `http`). */
+  rerankerUrl: Schema.optional(Schema.String),
+  rerankerModel: Schema.optional(Schema.String),
+  /** BM25 column weights of the embedded index. */
+  titleWeight: Schema.optionalWith(Schema.Number.pipe(Schema.nonNegative({ message: () => "titleWeight must be ≥ 0" })), { default: () => 2 }),
+  textWeight: Schema.optionalWith(Schema.Number.pipe(Schema.positive({ message: () => "textWeight must be > 0" })), { default: () => 1 }),
+  /** Defaults for every role (the paper's: temperature 0.1, top_p 0.9, max_tokens 1280, seed 66). */
+  sampling: Schema.optionalWith(RoleSampling, { default: () => ({}) }),
+  /** Per-role overrides of `sampling`. */
+  roles: Schema.optionalWith(
+    Schema.Struct({
+      init: Schema.optional(RoleSampling),
+      plan: Schema.optional(RoleSampling),
+      update: Schema.optional(RoleSampling),
+      judge: Schema.optional(RoleSampling),
+      answer: Schema.optional(RoleSampling)
+    }),
+    { default: () => ({}) }
+  )
+})
+
+/**
+ * Every knob of a DeepNote run, with the paper's defaults. Cross-field rules name the field they blame.
+ */
+export const RunConfig = RunConfigFields.pipe(
+  Schema.filter((c) => {
+    if (c.maxFailure > c.maxStep) {
+      return { path: ["maxFailure"], message: `maxFailure (${c.maxFailure}) must be ≤ maxStep (${c.maxStep})` }
+    }
+    if (c.topK > c.recallK) {
+      return { path: ["topK"], message: `topK (${c.topK}) must be ≤ recallK (${c.recallK})` }
+    }
+    if (c.reranker === "http" && (c.rerankerUrl === undefined || c.rerankerUrl.length === 0)) {
+      return { path: ["rerankerUrl"], message: "rerankerUrl is required when reranker is http" }
+    }
+    if (c.profile === "paper" && c.maxUniquePassages < c.topK) {
+      return { path: ["maxUniquePassages"], message: `maxUniquePassages (${c.maxUniquePassages}) must be ≥ topK (${c.topK})` }
+    }
+    return true
+  })
+)
+export type RunConfig = typeof RunConfig.Type
+export type RunConfigInput = typeof RunConfig.Encoded
+
+/** The defaults, as a decoded config. */
+export const defaultRunConfig: RunConfig = Schema.decodeUnknownSync(RunConfig)({})
+
+const paperSampling = { temperature: 0.1, topP: 0.9, maxTokens: 1280, seed: 66 } as const
+
+/** The sampling settings a role uses under this config. */
+export const samplingFor = (config: RunConfig, role: Role): ResolvedSampling => {
+  const own = config.roles[role] ?? {}
+  return {
+    model: own.model ?? config.sampling.model,
+    temperature: own.temperature ?? config.sampling.temperature ?? paperSampling.temperature,
+    topP: own.topP ?? config.sampling.topP ?? paperSampling.topP,
+    maxTokens: own.maxTokens ?? config.sampling.maxTokens ?? paperSampling.maxTokens,
+    seed: own.seed ?? config.sampling.seed ?? paperSampling.seed
+  }
+}

@@ -1,0 +1,39 @@
+import { Effect } from "effect"
+import type { CallContext } from "../Domain/CallContext.js"
+import type { Passage } from "../Domain/Passage.js"
+import type { Recorder } from "./Recorder.js"
+import { answerStage, initNoteStage, retrieveStage } from "./Stages.js"
+
+const firstRetrieval = (question: string, recorder: Recorder, context: CallContext) =>
+  retrieveStage(
+    recorder,
+    {
+      queries: [question],
+      recallK: context.config.recallK,
+      topK: context.config.topK,
+      exclude: new Set<string>(),
+      rerankQuery: question
+    },
+    context
+  )
+
+/** `no-retrieval`: the answerer sees the question only. */
+export const noRetrieval = (question: string, recorder: Recorder, context: CallContext) =>
+  answerStage(recorder, question, { _tag: "None" }, context).pipe(Effect.map((answer) => ({ answer, best: undefined })))
+
+/** `vanilla`: one retrieval, then the answer from the raw passages. */
+export const vanilla = (question: string, recorder: Recorder, context: CallContext) =>
+  Effect.gen(function*() {
+    const passages: ReadonlyArray<Passage> = yield* firstRetrieval(question, recorder, context)
+    const answer = yield* answerStage(recorder, question, { _tag: "Passages", passages }, context)
+    return { answer, best: undefined }
+  })
+
+/** `init-note`: one retrieval, note initialisation, then the answer from that note. */
+export const initNoteOnly = (question: string, recorder: Recorder, context: CallContext) =>
+  Effect.gen(function*() {
+    const passages = yield* firstRetrieval(question, recorder, context)
+    const note = yield* initNoteStage(recorder, question, passages, context)
+    const answer = yield* answerStage(recorder, question, { _tag: "Note", note }, context)
+    return { answer, best: note }
+  })

@@ -1,0 +1,81 @@
+import { Clock, Effect } from "effect"
+import type { Answer } from "../Domain/Answer.js"
+import type { Note } from "../Domain/Note.js"
+import type { Passage } from "../Domain/Passage.js"
+import type { PipelineEvent } from "../Domain/PipelineEvent.js"
+import type { Counters } from "../Domain/PipelineResult.js"
+import type { Role } from "../Domain/Profile.js"
+import type { StopReason } from "../Domain/StopReason.js"
+import type { Verdict } from "../Domain/Verdict.js"
+import { EventSink } from "../Services/EventSink.js"
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+/**
+ * The trace and counters of one question as it runs, and the events it publishes.
+ * One recorder per question; it lives inside that question's fiber only.
+ */
+export class Recorder {
+  readonly queries: Array<{ step: number; query: string }> = []
+  readonly passages: Array<{ step: number; passage: Passage }> = []
+  readonly notes: Array<{ step: number; note: Note; verdict?: Verdict; best: boolean }> = []
+  readonly llm: Mutable<Counters["llm"]> = { init: 0, plan: 0, update: 0, judge: 0, answer: 0, total: 0 }
+  readonly seen = new Set<string>()
+  retrievals = 0
+  steps = 0
+  failures = 0
+
+  private constructor(readonly questionId: string, readonly startedAt: number) {}
+
+  static readonly make = (questionId: string) =>
+    Clock.currentTimeMillis.pipe(Effect.map((now) => new Recorder(questionId, now)))
+
+  readonly elapsed = Clock.currentTimeMillis.pipe(Effect.map((now) => now - this.startedAt))
+
+  /** Runs a timed stage and returns its value with its duration in ms. */
+  timed<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<readonly [A, number], E, R> {
+    return Effect.gen(function*() {
+      const start = yield* Clock.currentTimeMillis
+      const value = yield* effect
+      const end = yield* Clock.currentTimeMillis
+      return [value, end - start] as const
+    })
+  }
+
+  emit(event: (common: { questionId: string; step: number; elapsedMs: number }) => PipelineEvent, step: number) {
+    return this.elapsed.pipe(
+      Effect.flatMap((elapsedMs) => EventSink.emit(event({ questionId: this.questionId, step, elapsedMs })))
+    )
+  }
+
+  countCall(role: Role): void {
+    this.llm[role] += 1
+    this.llm.total += 1
+  }
+
+  addPassages(step: number, passages: ReadonlyArray<Passage>): void {
+    this.retrievals += 1
+    for (const passage of passages) {
+      this.passages.push({ step, passage })
+      this.seen.add(passage.id)
+    }
+  }
+
+  counters(): Counters {
+    return {
+      llm: { ...this.llm },
+      retrievals: this.retrievals,
+      steps: this.steps,
+      failures: this.failures,
+      uniquePassages: this.seen.size
+    }
+  }
+
+  stopped(step: number, reason: StopReason) {
+    return this.emit((c) => ({ _tag: "Stopped", ...c, reason, failures: this.failures }), step)
+  }
+
+  answered(step: number, answer: Answer, durationMs: number) {
+    return this.emit((c) => ({ _tag: "Answered", ...c, answer, durationMs }), step)
+  }
+}

@@ -1,0 +1,96 @@
+import { Effect } from "effect"
+import type { CallContext } from "../Domain/CallContext.js"
+import { Note } from "../Domain/Note.js"
+import type { Passage } from "../Domain/Passage.js"
+import type { Verdict } from "../Domain/Verdict.js"
+import { Answerer, type AnswerEvidence } from "../Services/Answerer.js"
+import { Judge } from "../Services/Judge.js"
+import { NoteWriter } from "../Services/NoteWriter.js"
+import { QueryPlanner, type Plan } from "../Services/QueryPlanner.js"
+import { Retriever, type RetrievalRequest } from "../Services/Retriever.js"
+import type { Recorder } from "./Recorder.js"
+
+/** The stages of a question, each recorded in the trace and published as an event. */
+
+export const retrieveStage = (
+  recorder: Recorder,
+  request: Omit<RetrievalRequest, "context">,
+  context: CallContext,
+  filter: (passages: ReadonlyArray<Passage>) => ReadonlyArray<Passage> = (passages) => passages
+) =>
+  Effect.gen(function*() {
+    const retriever = yield* Retriever
+    const [found, durationMs] = yield* recorder.timed(retriever.search({ ...request, context }))
+    const passages = filter(found)
+    recorder.addPassages(context.step, passages)
+    yield* recorder.emit((c) => ({ _tag: "Retrieved", ...c, queries: request.queries, passages, durationMs }), context.step)
+    return passages
+  })
+
+export const initNoteStage = (recorder: Recorder, question: string, passages: ReadonlyArray<Passage>, context: CallContext) =>
+  Effect.gen(function*() {
+    const writer = yield* NoteWriter
+    recorder.countCall("init")
+    const [note, durationMs] = yield* recorder.timed(writer.init({ question, passages, context }))
+    recorder.notes.push({ step: 0, note, best: true })
+    yield* recorder.emit((c) => ({ _tag: "NoteInitialised", ...c, note, durationMs }), 0)
+    return note
+  })
+
+export const planStage = (
+  recorder: Recorder,
+  input: { question: string; bestNote: Note; queryLog: ReadonlyArray<string>; count: number },
+  context: CallContext,
+  select: (plan: Plan) => { readonly kept: ReadonlyArray<string>; readonly dropped: ReadonlyArray<string> }
+) =>
+  Effect.gen(function*() {
+    const planner = yield* QueryPlanner
+    recorder.countCall("plan")
+    const [plan, durationMs] = yield* recorder.timed(planner.plan({ ...input, context }))
+    const { dropped, kept } = select(plan)
+    for (const query of kept) recorder.queries.push({ step: context.step, query })
+    yield* recorder.emit((c) => ({ _tag: "QueriesPlanned", ...c, queries: kept, dropped, durationMs }), context.step)
+    return { plan, kept }
+  })
+
+/** Rewrites the best note with new passages, then lets the judge compare; returns the next best note. */
+export const updateAndJudgeStage = (
+  recorder: Recorder,
+  input: { question: string; bestNote: Note; passages: ReadonlyArray<Passage> },
+  context: CallContext,
+  postProcess: (note: Note) => Note = (note) => note
+) =>
+  Effect.gen(function*() {
+    const writer = yield* NoteWriter
+    const judge = yield* Judge
+    recorder.countCall("update")
+    const [written, updateMs] = yield* recorder.timed(writer.update({ ...input, context }))
+    const candidate = postProcess(written)
+    yield* recorder.emit((c) => ({ _tag: "NoteUpdated", ...c, note: candidate, durationMs: updateMs }), context.step)
+    recorder.countCall("judge")
+    const [verdict, judgeMs] = yield* recorder.timed(
+      judge.compare({ question: input.question, bestNote: input.bestNote, candidate, context })
+    )
+    return yield* decide(recorder, input.bestNote, candidate, verdict, context.step, judgeMs)
+  })
+
+/** Records a verdict: the best note changes only when the verdict says "better"; otherwise a failure counts. */
+export const decide = (recorder: Recorder, bestNote: Note, candidate: Note, verdict: Verdict, step: number, durationMs: number) =>
+  Effect.gen(function*() {
+    if (!verdict.better) recorder.failures += 1
+    recorder.notes.push({ step, note: candidate, verdict, best: verdict.better })
+    yield* Effect.annotateCurrentSpan("deepnote.verdict", verdict.better ? "better" : "not-better")
+    yield* recorder.emit((c) => ({ _tag: "Judged", ...c, verdict, failures: recorder.failures, durationMs }), step)
+    return verdict.better ? candidate : bestNote
+  })
+
+export const answerStage = (recorder: Recorder, question: string, evidence: AnswerEvidence, context: CallContext) =>
+  Effect.gen(function*() {
+    const answerer = yield* Answerer
+    recorder.countCall("answer")
+    const [answer, durationMs] = yield* recorder.timed(answerer.answer({ question, evidence, context }))
+    yield* recorder.answered(context.step, answer, durationMs)
+    return answer
+  })
+
+export const emptyNote = Note.empty

@@ -1,0 +1,15 @@
+import { Context, Effect, Layer } from "effect"
+import type { PipelineEvent } from "../Domain/PipelineEvent.js"
+
+/** Receives pipeline events as they happen. Optional: without it, events are dropped. */
+export class EventSink extends Context.Tag("@deepnote/core/EventSink")<EventSink, {
+  readonly publish: (event: PipelineEvent) => Effect.Effect<void>
+}>() {
+  static readonly layer = (publish: (event: PipelineEvent) => Effect.Effect<void>) => Layer.succeed(EventSink, { publish })
+
+  /** Publishes to the sink in context, if any. */
+  static readonly emit = (event: PipelineEvent): Effect.Effect<void> =>
+    Effect.serviceOption(EventSink).pipe(
+      Effect.flatMap((sink) => (sink._tag === "Some" ? sink.value.publish(event) : Effect.void))
+    )
+}

@@ -1,0 +1,30 @@
+import { Context, Effect, Layer } from "effect"
+import type { CallContext } from "../Domain/CallContext.js"
+import type { RoleError } from "../Domain/Errors.js"
+import type { Note } from "../Domain/Note.js"
+import type { Verdict } from "../Domain/Verdict.js"
+
+export interface CompareInput {
+  readonly question: string
+  readonly bestNote: Note
+  readonly candidate: Note
+  readonly context: CallContext
+}
+
+export interface JudgeService {
+  readonly compare: (input: CompareInput) => Effect.Effect<Verdict, RoleError>
+}
+
+/** Decides whether a candidate note is significantly better than the best note (adaptive retrieval decision). */
+export class Judge extends Context.Tag("@deepnote/core/Judge")<Judge, JudgeService>() {
+  static readonly make = (impl: JudgeService): JudgeService => ({
+    compare: Effect.fn("Judge.compare")(function*(input: CompareInput) {
+      yield* Effect.annotateCurrentSpan({ "deepnote.step": input.context.step, "deepnote.item.id": input.context.questionId })
+      const verdict = yield* impl.compare(input)
+      yield* Effect.annotateCurrentSpan("deepnote.verdict", verdict.better ? "better" : "not-better")
+      return verdict
+    })
+  })
+
+  static readonly layerFrom = (impl: JudgeService) => Layer.succeed(Judge, Judge.make(impl))
+}

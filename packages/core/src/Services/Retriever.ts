@@ -1,0 +1,42 @@
+import { Context, Effect, Layer } from "effect"
+import type { CallContext } from "../Domain/CallContext.js"
+import type { RetrievalError } from "../Domain/Errors.js"
+import type { Passage } from "../Domain/Passage.js"
+
+export interface RetrievalRequest {
+  /** One or more query strings; candidates of several queries are fused (reciprocal-rank fusion). */
+  readonly queries: ReadonlyArray<string>
+  /** Candidates recalled per query before fusion, dedup and rerank. */
+  readonly recallK: number
+  /** Passages returned. */
+  readonly topK: number
+  /** Passage ids already seen by this question: dropped before rerank so new evidence enters. */
+  readonly exclude: ReadonlySet<string>
+  /** The text a reranker scores candidates against. */
+  readonly rerankQuery: string
+  readonly context: CallContext
+}
+
+export interface RetrieverService {
+  readonly search: (request: RetrievalRequest) => Effect.Effect<ReadonlyArray<Passage>, RetrievalError>
+}
+
+/** Finds passages for queries: recall → fusion → dedup → optional rerank → top-k. */
+export class Retriever extends Context.Tag("@deepnote/core/Retriever")<Retriever, RetrieverService>() {
+  /** Wraps an implementation so every call is a `Retriever.search` span. */
+  static readonly make = (impl: RetrieverService): RetrieverService => ({
+    search: Effect.fn("Retriever.search")(function*(request: RetrievalRequest) {
+      yield* Effect.annotateCurrentSpan({
+        "deepnote.step": request.context.step,
+        "deepnote.item.id": request.context.questionId,
+        "deepnote.retrieval.queries": request.queries.length,
+        "deepnote.retrieval.top_k": request.topK
+      })
+      const passages = yield* impl.search(request)
+      yield* Effect.annotateCurrentSpan("deepnote.retrieval.returned", passages.length)
+      return passages
+    })
+  })
+
+  static readonly layerFrom = (impl: RetrieverService) => Layer.succeed(Retriever, Retriever.make(impl))
+}

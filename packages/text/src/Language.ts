@@ -1,0 +1,2 @@
+/** The languages DeepNote tokenises, prompts and scores. */
+export type Language = "en" | "zh"
