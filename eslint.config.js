@@ -2,7 +2,7 @@ import js from "@eslint/js"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/*.js", "**/*.mjs", "benchmarks/.work/**"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/*.js", "**/*.mjs", "**/vitest.config.ts", "vitest.config.ts", "benchmarks/.work/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
