@@ -1,0 +1,63 @@
+import { tokenize, type Language } from "@deepnote/text"
+import { bridgeTerms, questionTerms } from "./Bridge.js"
+import { makeIdf, type Idf } from "./Idf.js"
+import { noteUnits, normaliseKey, passageUnits, rank, type PassageLike, type Target, type Unit } from "./Sentences.js"
+
+/** What the answerer may read (core's `AnswerEvidence` fits). A plain string is read as a note. */
+export type Evidence =
+  | { readonly _tag: "Note"; readonly note: { readonly text: string } }
+  | { readonly _tag: "Passages"; readonly passages: ReadonlyArray<PassageLike> }
+  | { readonly _tag: "None" }
+
+/** The evidence as sentences, with an IDF over them and the question's target (question + bridge terms). */
+export interface Reading {
+  readonly units: ReadonlyArray<Unit>
+  readonly idf: Idf
+  readonly target: Target
+  /** Units best first. */
+  readonly ranked: ReadonlyArray<{ readonly unit: Unit; readonly score: number }>
+}
+
+export const read = (question: string, evidence: Evidence | string, language: Language, bridgeWeight: number): Reading => {
+  const units = typeof evidence === "string"
+    ? noteUnits(evidence)
+    : evidence._tag === "Note"
+    ? noteUnits(evidence.note.text)
+    : evidence._tag === "Passages"
+    ? passageUnits(evidence.passages)
+    : []
+  const idf = makeIdf(units.map((u) => u.terms))
+  const terms = questionTerms(question)
+  const firstHop = rank(units, { question: terms, bridge: new Set(), bridgeWeight: 0 }, idf)
+  const bridge = bridgeTerms(firstHop.slice(0, 2).filter((s) => s.score > 0).map((s) => s.unit.text), question, language)
+  const target: Target = { question: terms, bridge, bridgeWeight }
+  return { units, idf, target, ranked: rank(units, target, idf) }
+}
+
+/** The units that talk about a phrase: holding it verbatim (normalised) or most of its terms. */
+export const mentions = (units: ReadonlyArray<Unit>, phrase: string): Array<Unit> => {
+  const key = normaliseKey(phrase)
+  const terms = tokenize(phrase)
+  return units.filter((u) => {
+    if (key.length > 0 && u.key.includes(key)) return true
+    const held = terms.filter((t) => u.terms.has(t)).length
+    return terms.length > 0 && held / terms.length >= 0.6
+  })
+}
+
+/**
+ * Closeness of a character offset to the question terms in a text: Σ idf(t) / (1 + distance / 25) over the question
+ * terms found in the text, divided by the question's IDF mass.
+ */
+export const proximity = (text: string, at: number, target: Target, idf: Idf): number => {
+  const lower = text.toLowerCase()
+  let total = 0
+  let score = 0
+  for (const term of target.question) {
+    const w = idf(term)
+    total += w
+    const index = lower.indexOf(term)
+    if (index >= 0) score += w / (1 + Math.abs(index - at) / 25)
+  }
+  return total === 0 ? 0 : score / total
+}

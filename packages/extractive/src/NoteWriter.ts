@@ -1,0 +1,93 @@
+import { bridgeTerms, languageOf, questionTerms } from "./Bridge.js"
+import { makeIdf } from "./Idf.js"
+import { resolveOptions, type ExtractiveOptions, type ResolvedOptions } from "./Options.js"
+import {
+  noteUnits,
+  normaliseKey,
+  passageUnits,
+  rank,
+  repeats,
+  type PassageLike,
+  type Target,
+  type Unit
+} from "./Sentences.js"
+
+interface Scored {
+  readonly unit: Unit
+  readonly score: number
+}
+
+/** Best-scoring first, within the sentence and character budgets (the top sentence always fits). */
+const withinBudget = (ranked: ReadonlyArray<Scored>, options: ResolvedOptions): Array<Scored> => {
+  const kept: Array<Scored> = []
+  let chars = 0
+  for (const s of ranked) {
+    if (kept.length >= options.maxSentences) break
+    if (kept.length > 0 && chars + s.unit.text.length > options.maxChars) continue
+    kept.push(s)
+    chars += s.unit.text.length + 1
+  }
+  return kept
+}
+
+/** A note is its sentences one per line, verbatim. */
+const render = (units: ReadonlyArray<Unit>): string => units.map((u) => u.text).join("\n")
+
+const byOrder = (a: Scored, b: Scored) => a.unit.order - b.unit.order
+
+/**
+ * Note initialisation: the passage sentences that best cover the question, kept verbatim.
+ * Two passes: the question alone finds the first hop; entities of its two best sentences that the question does
+ * not name become bridge terms, and a second pass scores question + bridge so the second hop's sentences enter.
+ */
+export const writeInitialNote = (
+  question: string,
+  passages: ReadonlyArray<PassageLike>,
+  options: ExtractiveOptions = {}
+): string => {
+  const opts = resolveOptions(options)
+  const language = languageOf(question, options.language)
+  const units = passageUnits(passages)
+  const idf = makeIdf(units.map((u) => u.terms))
+  const terms = questionTerms(question)
+  const firstHop = rank(units, { question: terms, bridge: new Set(), bridgeWeight: 0 }, idf)
+  const bridge = bridgeTerms(firstHop.slice(0, 2).filter((s) => s.score > 0).map((s) => s.unit.text), question, language)
+  const target: Target = { question: terms, bridge, bridgeWeight: opts.bridgeWeight }
+  const ranked = rank(units, target, idf).filter((s) => s.score >= opts.minRelevance)
+  return render(withinBudget(ranked, opts).sort(byOrder).map((s) => s.unit))
+}
+
+/**
+ * Knowledge accumulation: the best note's sentences plus the new passages' relevant sentences that the note does
+ * not already hold (normalised comparison). Bridge terms come from the best note. Over budget, the lowest-scoring
+ * sentences (old or new) are dropped. Order: the note's sentences as they were, then the new ones in reading order.
+ */
+export const updateNote = (
+  question: string,
+  bestNote: string,
+  passages: ReadonlyArray<PassageLike>,
+  options: ExtractiveOptions = {}
+): string => {
+  const opts = resolveOptions(options)
+  const language = languageOf(question, options.language)
+  const old = noteUnits(bestNote)
+  const keys = new Set(old.map((u) => u.key))
+  const noteKey = normaliseKey(bestNote)
+  const fresh = passageUnits(passages)
+    .filter((u) => !repeats(u, keys, noteKey))
+    .map((u) => ({ ...u, order: old.length + u.order }))
+  const idf = makeIdf([...old, ...fresh].map((u) => u.terms))
+  const target: Target = {
+    question: questionTerms(question),
+    bridge: bridgeTerms(old.map((u) => u.text), question, language),
+    bridgeWeight: opts.bridgeWeight
+  }
+  const freshKeys = new Set(fresh.map((u) => u.key))
+  const candidates = rank([...old, ...fresh], target, idf).filter(
+    (s) => !freshKeys.has(s.unit.key) || s.score >= opts.minRelevance
+  )
+  return render(withinBudget(candidates, opts).sort(byOrder).map((s) => s.unit))
+}
+
+/** The sentences of a note written by this engine (or any note), as the roles read them. */
+export const noteSentences = (note: string): ReadonlyArray<string> => noteUnits(note).map((u) => u.text)

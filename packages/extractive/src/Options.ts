@@ -1,0 +1,39 @@
+import type { Language } from "@deepnote/text"
+
+/** Tuning knobs of the extractive engine. Every field has a default (`defaultOptions`). */
+export interface ExtractiveOptions {
+  /** Language of notes and answers; default: detected from the question. */
+  readonly language?: Language
+  /** Most sentences a note keeps (default 8). */
+  readonly maxSentences?: number
+  /** Most characters a note keeps (default 1200; one over-long top sentence is still kept). */
+  readonly maxChars?: number
+  /** Least relevance (share of the question's IDF mass) for a sentence to enter a note (default 0.1). */
+  readonly minRelevance?: number
+  /** Least relevance of a new sentence for the judge to call a note better (default 0.15). */
+  readonly judgeThreshold?: number
+  /** Weight of bridge terms (note entities absent from the question) relative to question terms (default 0.5). */
+  readonly bridgeWeight?: number
+  /** Question keywords appended to each planned query (default 3). */
+  readonly queryKeywords?: number
+}
+
+export type ResolvedOptions = Required<Omit<ExtractiveOptions, "language">>
+
+export const defaultOptions: ResolvedOptions = {
+  maxSentences: 8,
+  maxChars: 1200,
+  minRelevance: 0.1,
+  judgeThreshold: 0.15,
+  bridgeWeight: 0.5,
+  queryKeywords: 3
+}
+
+export const resolveOptions = (options: ExtractiveOptions): ResolvedOptions => ({
+  maxSentences: options.maxSentences ?? defaultOptions.maxSentences,
+  maxChars: options.maxChars ?? defaultOptions.maxChars,
+  minRelevance: options.minRelevance ?? defaultOptions.minRelevance,
+  judgeThreshold: options.judgeThreshold ?? defaultOptions.judgeThreshold,
+  bridgeWeight: options.bridgeWeight ?? defaultOptions.bridgeWeight,
+  queryKeywords: options.queryKeywords ?? defaultOptions.queryKeywords
+})

@@ -1,0 +1,94 @@
+import { splitSentences, tokenize } from "@deepnote/text"
+import type { Idf } from "./Idf.js"
+
+/** What the engine needs of a passage (core's `Passage` fits; so does `{ title: "", text }`). */
+export interface PassageLike {
+  readonly title: string
+  readonly text: string
+}
+
+/** One sentence as it appears (or would appear) in a note, with its terms. */
+export interface Unit {
+  /** As written in the note: the verbatim sentence, prefixed with `Title: ` when it lacks its passage's title. */
+  readonly text: string
+  /** Normalised form, for duplicate detection. */
+  readonly key: string
+  readonly terms: ReadonlySet<string>
+  /** Reading order: passage by passage, sentence by sentence (or line order in a note). */
+  readonly order: number
+}
+
+/** Case, spacing and punctuation do not make two sentences different. */
+export const normaliseKey = (text: string): string =>
+  text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")
+
+/** A passage title without its disambiguation: "Kiss and Tell (1945 film)" → "Kiss and Tell". */
+export const titleHead = (title: string): string => title.replace(/\s*[(（][^)）]*[)）]\s*$/u, "").trim()
+
+const unit = (text: string, order: number): Unit => ({
+  text,
+  key: normaliseKey(text),
+  terms: new Set(tokenize(text)),
+  order
+})
+
+/** The sentences of passages as note lines; duplicates (same key) are kept once. */
+export const passageUnits = (passages: ReadonlyArray<PassageLike>): Array<Unit> => {
+  const units: Array<Unit> = []
+  const seen = new Set<string>()
+  for (const passage of passages) {
+    const head = titleHead(passage.title)
+    const headKey = normaliseKey(head)
+    for (const sentence of splitSentences(passage.text)) {
+      const text = headKey.length > 0 && !normaliseKey(sentence).includes(headKey) ? `${head}: ${sentence}` : sentence
+      const u = unit(text, units.length)
+      if (u.key.length === 0 || seen.has(u.key)) continue
+      seen.add(u.key)
+      units.push(u)
+    }
+  }
+  return units
+}
+
+/** The sentences of a note: one per line as this engine writes them, else as `splitSentences` finds them. */
+export const noteUnits = (note: string): Array<Unit> =>
+  note
+    .split(/\r?\n/u)
+    .flatMap((line) => splitSentences(line))
+    .map((text, order) => unit(text, order))
+    .filter((u) => u.key.length > 0)
+
+/** Whether a unit repeats a sentence of a note (also inside a note whose lines were merged). */
+export const repeats = (u: Unit, keys: ReadonlySet<string>, noteKey: string): boolean =>
+  keys.has(u.key) || noteKey.includes(u.key)
+
+/** What a sentence is scored against: the question's terms and the bridge terms (note entities outside it). */
+export interface Target {
+  readonly question: ReadonlySet<string>
+  readonly bridge: ReadonlySet<string>
+  readonly bridgeWeight: number
+}
+
+/**
+ * How much of the question a sentence covers: the IDF mass of the question terms it holds, plus the bridge terms
+ * it holds at `bridgeWeight`, divided by the question's IDF mass (so 1 ≈ "covers the whole question").
+ */
+export const relevance = (u: Unit, target: Target, idf: Idf): number => {
+  let total = 0
+  let score = 0
+  for (const term of target.question) {
+    const w = idf(term)
+    total += w
+    if (u.terms.has(term)) score += w
+  }
+  for (const term of target.bridge) {
+    if (u.terms.has(term)) score += target.bridgeWeight * idf(term)
+  }
+  return total === 0 ? 0 : score / total
+}
+
+/** Units scored against a target, best first (ties keep reading order). */
+export const rank = (units: ReadonlyArray<Unit>, target: Target, idf: Idf) =>
+  units
+    .map((u) => ({ unit: u, score: relevance(u, target, idf) }))
+    .sort((a, b) => b.score - a.score || a.unit.order - b.unit.order)
