@@ -1,7 +1,7 @@
-import { tokenize, type Language } from "@deepnote/text"
+import type { Language } from "@deepnote/text"
 import { entities, numberOf, yearOf } from "./Entities.js"
 import { mentions, type Reading } from "./Evidence.js"
-import { relevance, type Target } from "./Sentences.js"
+import { relevance, termsOf, type Target } from "./Sentences.js"
 
 type Criterion = "earliest" | "latest" | "most" | "least" | "match"
 
@@ -58,7 +58,7 @@ export const chooseOption = (
       return aWins ? a : b
     }
   }
-  const optionTerms = new Set([...tokenize(a), ...tokenize(b)])
+  const optionTerms = new Set([...termsOf(a), ...termsOf(b)])
   const rest: Target = {
     question: new Set([...reading.target.question].filter((t) => !optionTerms.has(t))),
     bridge: new Set(),

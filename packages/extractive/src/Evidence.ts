@@ -1,7 +1,7 @@
-import { tokenize, type Language } from "@deepnote/text"
-import { bridgeTerms, questionTerms } from "./Bridge.js"
+import type { Language } from "@deepnote/text"
+import { twoHop } from "./Bridge.js"
 import { makeIdf, type Idf } from "./Idf.js"
-import { noteUnits, normaliseKey, passageUnits, rank, type PassageLike, type Target, type Unit } from "./Sentences.js"
+import { noteUnits, normaliseKey, passageUnits, termsOf, type PassageLike, type Target, type Unit } from "./Sentences.js"
 
 /** What the answerer may read (core's `AnswerEvidence` fits). A plain string is read as a note. */
 export type Evidence =
@@ -27,17 +27,14 @@ export const read = (question: string, evidence: Evidence | string, language: La
     ? passageUnits(evidence.passages)
     : []
   const idf = makeIdf(units.map((u) => u.terms))
-  const terms = questionTerms(question)
-  const firstHop = rank(units, { question: terms, bridge: new Set(), bridgeWeight: 0 }, idf)
-  const bridge = bridgeTerms(firstHop.slice(0, 2).filter((s) => s.score > 0).map((s) => s.unit.text), question, language)
-  const target: Target = { question: terms, bridge, bridgeWeight }
-  return { units, idf, target, ranked: rank(units, target, idf) }
+  const { target, ranked } = twoHop(units, question, language, idf, bridgeWeight)
+  return { units, idf, target, ranked }
 }
 
 /** The units that talk about a phrase: holding it verbatim (normalised) or most of its terms. */
 export const mentions = (units: ReadonlyArray<Unit>, phrase: string): Array<Unit> => {
   const key = normaliseKey(phrase)
-  const terms = tokenize(phrase)
+  const terms = termsOf(phrase)
   return units.filter((u) => {
     if (key.length > 0 && u.key.includes(key)) return true
     const held = terms.filter((t) => u.terms.has(t)).length

@@ -1,6 +1,7 @@
 /**
  * Inverse document frequency over the documents at hand (sentences of the passages or notes being compared).
- * BM25's smoothed form `ln(1 + (N − df + 0.5) / (df + 0.5))`: always positive, highest for terms seen nowhere.
+ * BM25's smoothed form `ln(1 + (N − df + 0.5) / (df + 0.5))`: positive for every term the documents hold, and 0 for
+ * terms they never hold (those cannot tell sentences apart, so they weigh nothing in any score or mass).
  * No global corpus is needed: rare-in-context terms are what tell sentences apart.
  */
 export type Idf = (term: string) => number
@@ -13,6 +14,7 @@ export const makeIdf = (documents: ReadonlyArray<ReadonlySet<string>>): Idf => {
   const n = documents.length
   return (term) => {
     const d = df.get(term) ?? 0
+    if (d === 0) return 0
     return Math.log(1 + (n - d + 0.5) / (d + 0.5))
   }
 }

@@ -1,4 +1,4 @@
-import { bridgeTerms, languageOf, questionTerms } from "./Bridge.js"
+import { bridgeTerms, languageOf, questionTerms, twoHop } from "./Bridge.js"
 import { makeIdf } from "./Idf.js"
 import { resolveOptions, type ExtractiveOptions, type ResolvedOptions } from "./Options.js"
 import {
@@ -37,8 +37,8 @@ const byOrder = (a: Scored, b: Scored) => a.unit.order - b.unit.order
 
 /**
  * Note initialisation: the passage sentences that best cover the question, kept verbatim.
- * Two passes: the question alone finds the first hop; entities of its two best sentences that the question does
- * not name become bridge terms, and a second pass scores question + bridge so the second hop's sentences enter.
+ * Sentences are ranked in two hops (`twoHop`): question terms first, then question + bridge terms, so the
+ * second hop's sentences enter too.
  */
 export const writeInitialNote = (
   question: string,
@@ -49,11 +49,7 @@ export const writeInitialNote = (
   const language = languageOf(question, options.language)
   const units = passageUnits(passages)
   const idf = makeIdf(units.map((u) => u.terms))
-  const terms = questionTerms(question)
-  const firstHop = rank(units, { question: terms, bridge: new Set(), bridgeWeight: 0 }, idf)
-  const bridge = bridgeTerms(firstHop.slice(0, 2).filter((s) => s.score > 0).map((s) => s.unit.text), question, language)
-  const target: Target = { question: terms, bridge, bridgeWeight: opts.bridgeWeight }
-  const ranked = rank(units, target, idf).filter((s) => s.score >= opts.minRelevance)
+  const ranked = twoHop(units, question, language, idf, opts.bridgeWeight).ranked.filter((s) => s.score >= opts.minRelevance)
   return render(withinBudget(ranked, opts).sort(byOrder).map((s) => s.unit))
 }
 

@@ -1,9 +1,8 @@
-import { tokenize } from "@deepnote/text"
 import { inQuestion, languageOf, questionTerms } from "./Bridge.js"
 import { entities, type EntityKind } from "./Entities.js"
 import { makeIdf, mass } from "./Idf.js"
 import { resolveOptions, type ExtractiveOptions } from "./Options.js"
-import { noteUnits, normaliseKey } from "./Sentences.js"
+import { noteUnits, normaliseKey, termsOf } from "./Sentences.js"
 
 const kindWeight: Record<EntityKind, number> = { title: 1.2, name: 1, word: 0.8, date: 0.5, number: 0.4 }
 
@@ -38,7 +37,7 @@ export const planQueries = (
         candidates.set(key, { ...seen, score: seen.score * 1.5 })
         continue
       }
-      const own = tokenize(entity.text).filter((t) => !terms.has(t))
+      const own = termsOf(entity.text).filter((t) => !terms.has(t))
       candidates.set(key, { text: entity.text, score: mass(own, idf) * kindWeight[entity.kind], first: position })
     }
   }

@@ -18,6 +18,9 @@ export interface Unit {
   readonly order: number
 }
 
+/** The terms of a text, the same way everywhere: lower-cased words without stop words; Chinese in jieba search mode. */
+export const termsOf = (text: string): Array<string> => tokenize(text, { search: true })
+
 /** Case, spacing and punctuation do not make two sentences different. */
 export const normaliseKey = (text: string): string =>
   text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")
@@ -28,7 +31,7 @@ export const titleHead = (title: string): string => title.replace(/\s*[(（][^)�
 const unit = (text: string, order: number): Unit => ({
   text,
   key: normaliseKey(text),
-  terms: new Set(tokenize(text)),
+  terms: new Set(termsOf(text)),
   order
 })
 
@@ -71,7 +74,8 @@ export interface Target {
 
 /**
  * How much of the question a sentence covers: the IDF mass of the question terms it holds, plus the bridge terms
- * it holds at `bridgeWeight`, divided by the question's IDF mass (so 1 ≈ "covers the whole question").
+ * it holds at `bridgeWeight` (capped at `bridgeWeight` of the question), divided by the question's IDF mass
+ * (so 1 ≈ "covers the whole question").
  */
 export const relevance = (u: Unit, target: Target, idf: Idf): number => {
   let total = 0
@@ -81,10 +85,12 @@ export const relevance = (u: Unit, target: Target, idf: Idf): number => {
     total += w
     if (u.terms.has(term)) score += w
   }
+  let bridge = 0
   for (const term of target.bridge) {
-    if (u.terms.has(term)) score += target.bridgeWeight * idf(term)
+    if (u.terms.has(term)) bridge += target.bridgeWeight * idf(term)
   }
-  return total === 0 ? 0 : score / total
+  // The bridge alone never counts for more than `bridgeWeight` of the question.
+  return total === 0 ? 0 : (score + Math.min(bridge, target.bridgeWeight * total)) / total
 }
 
 /** Units scored against a target, best first (ties keep reading order). */

@@ -1,8 +1,9 @@
-import { tokenize, type Language } from "@deepnote/text"
+import type { Language } from "@deepnote/text"
 import type { AnswerType } from "./AnswerType.js"
 import { inQuestion } from "./Bridge.js"
 import { entities, yearOf, type Entity } from "./Entities.js"
 import { proximity, type Reading } from "./Evidence.js"
+import { termsOf } from "./Sentences.js"
 
 const placeCue = /\b(?:in|at|from|near|to|of|based in|located in|headquartered in|born in)\s+(?:the\s+)?$/iu
 const personCue = /\b(?:by|starring|with|actor|actress|singer|director|writer|author|player|son of|daughter of|wife of|husband of|married)\s+$/iu
@@ -33,14 +34,14 @@ const fit = (entity: Entity, type: AnswerType, text: string): number => {
  * Ties go to the earliest span. Undefined when the evidence holds no span of a fitting type.
  */
 export const typedSpan = (question: string, type: AnswerType, reading: Reading, language: Language): string | undefined => {
-  const terms = new Set(tokenize(question))
+  const terms = new Set(termsOf(question))
   let best: { text: string; score: number } | undefined
   for (const { unit, score } of reading.ranked) {
     for (const entity of entities(unit.text, language)) {
       const f = fit(entity, type, unit.text)
       if (f === 0 || inQuestion(entity.text, question, terms)) continue
       // A bridge entity (named by the first hop, not the question) is usually the way to the answer, not the answer.
-      const bridge = type === "entity" && tokenize(entity.text).some((t) => reading.target.bridge.has(t)) ? 0.5 : 1
+      const bridge = type === "entity" && termsOf(entity.text).some((t) => reading.target.bridge.has(t)) ? 0.5 : 1
       const s = bridge * f * (score + proximity(unit.text, entity.start, reading.target, reading.idf))
       if (best === undefined || s > best.score) best = { text: entity.text, score: s }
     }

@@ -1,8 +1,8 @@
-import { tokenize, type Language } from "@deepnote/text"
+import type { Language } from "@deepnote/text"
 import { entities } from "./Entities.js"
 import { mentions, type Reading } from "./Evidence.js"
 import type { Idf } from "./Idf.js"
-import type { Unit } from "./Sentences.js"
+import { termsOf, type Unit } from "./Sentences.js"
 
 /** A few country names and their adjectives, so "from the United States" matches "an American band". */
 const equivalents: ReadonlyArray<ReadonlyArray<string>> = [
@@ -40,12 +40,12 @@ const coverage = (unit: Unit, predicate: ReadonlyArray<string>, idf: Idf): numbe
 
 /** Capitalised one-word descriptors of a subject ("American", "Swedish"), for "the same nationality" questions. */
 const descriptors = (reading: Reading, subject: string, language: Language): Set<string> => {
-  const own = new Set(tokenize(subject))
+  const own = new Set(termsOf(subject))
   const first = mentions(reading.units, subject)[0]
   if (first === undefined) return new Set()
   const words = entities(first.text, language)
     .filter((e) => (e.kind === "name" || e.kind === "word") && !e.text.includes(" "))
-    .flatMap((e) => tokenize(e.text))
+    .flatMap((e) => termsOf(e.text))
     .filter((t) => !own.has(t))
   return expand(new Set(words))
 }
@@ -64,7 +64,7 @@ export const answerYesNo = (question: string, reading: Reading, language: Langua
     const [first, ...others] = subjects.map((s) => descriptors(reading, s, language))
     return others.every((d) => [...d].some((t) => first!.has(t))) && first!.size > 0 ? "yes" : "no"
   }
-  const subjectTerms = new Set(subjects.flatMap((s) => tokenize(s)))
+  const subjectTerms = new Set(subjects.flatMap((s) => termsOf(s)))
   const predicate = [...reading.target.question].filter((t) => !subjectTerms.has(t))
   const best = (units: ReadonlyArray<Unit>) => Math.max(0, ...units.map((u) => coverage(u, predicate, reading.idf)))
   if (subjects.length === 0) return best(reading.units) >= 0.5 ? "yes" : "no"
