@@ -1,0 +1,57 @@
+import { Schema } from "effect"
+
+/**
+ * The store cannot be used: the file is not a DeepNote store, was written by a newer schema, or SQLite failed
+ * (disk full, busy past the timeout). Nothing was changed when this is raised while opening.
+ */
+export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect)
+}) {}
+
+/** No run has this id. */
+export class RunNotFound extends Schema.TaggedError<RunNotFound>()("RunNotFound", {
+  runId: Schema.String
+}) {
+  override get message(): string {
+    return `run ${this.runId} not found`
+  }
+}
+
+/** The run has no item with this id. */
+export class ItemNotFound extends Schema.TaggedError<ItemNotFound>()("ItemNotFound", {
+  runId: Schema.String,
+  itemId: Schema.String
+}) {
+  override get message(): string {
+    return `item ${this.itemId} not found in run ${this.runId}`
+  }
+}
+
+/** No sweep has this id. */
+export class SweepNotFound extends Schema.TaggedError<SweepNotFound>()("SweepNotFound", {
+  sweepId: Schema.String
+}) {
+  override get message(): string {
+    return `sweep ${this.sweepId} not found`
+  }
+}
+
+/**
+ * A replayed call does not match what the journal recorded at the same position: the pipeline, the config or the
+ * prompts changed since the call was journaled, so the stored response cannot be trusted for this request.
+ */
+export class JournalMismatch extends Schema.TaggedError<JournalMismatch>()("JournalMismatch", {
+  runId: Schema.String,
+  itemId: Schema.String,
+  seq: Schema.Int,
+  kind: Schema.String,
+  requestHash: Schema.String,
+  storedKind: Schema.String,
+  storedHash: Schema.String
+}) {
+  override get message(): string {
+    return `journal mismatch in run ${this.runId}, item ${this.itemId}, call #${this.seq}: ` +
+      `expected ${this.kind} ${this.requestHash.slice(0, 12)}, journal has ${this.storedKind} ${this.storedHash.slice(0, 12)}`
+  }
+}

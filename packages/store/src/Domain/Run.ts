@@ -1,0 +1,72 @@
+import { RunConfig } from "@deepnote/core"
+import { Schema } from "effect"
+
+/** Lifecycle of a run: `created` → `running` → `completed` | `failed` | `interrupted` (and back to `running` on resume). */
+export const RunStatus = Schema.Literal("created", "running", "interrupted", "failed", "completed")
+export type RunStatus = typeof RunStatus.Type
+
+/** A model server the run talked to. */
+export const ServerInfo = Schema.Struct({
+  endpoint: Schema.String,
+  kind: Schema.optional(Schema.String),
+  version: Schema.optional(Schema.String),
+  models: Schema.optional(Schema.Array(Schema.String))
+})
+export type ServerInfo = typeof ServerInfo.Type
+
+/** The dataset file a run reads, with the hash of its bytes (so a changed file is noticed on resume). */
+export const DatasetRef = Schema.Struct({
+  path: Schema.String,
+  hash: Schema.String,
+  format: Schema.optional(Schema.String),
+  count: Schema.optional(Schema.Int)
+})
+export type DatasetRef = typeof DatasetRef.Type
+
+/** Which cell of which sweep grid a run is. */
+export const SweepCell = Schema.Struct({
+  sweepId: Schema.String,
+  index: Schema.Int,
+  cell: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+})
+export type SweepCell = typeof SweepCell.Type
+
+/** Everything needed to reproduce a run, and to refuse a resume that would mix incompatible settings. */
+export class RunManifest extends Schema.Class<RunManifest>("RunManifest")({
+  config: RunConfig,
+  configHash: Schema.String,
+  promptSetHash: Schema.optional(Schema.String),
+  /** Model id per role (`init`, `plan`, …) or `*` for all. */
+  models: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), { default: () => ({}) }),
+  servers: Schema.optionalWith(Schema.Array(ServerInfo), { default: () => [] }),
+  indexId: Schema.optional(Schema.String),
+  codeVersion: Schema.String,
+  dataset: DatasetRef,
+  sweep: Schema.optional(SweepCell),
+  label: Schema.optional(Schema.String)
+}) {}
+
+/** Items of a run by status. */
+export const ItemCounts = Schema.Struct({
+  total: Schema.Int,
+  pending: Schema.Int,
+  running: Schema.Int,
+  done: Schema.Int,
+  failed: Schema.Int
+})
+export type ItemCounts = typeof ItemCounts.Type
+
+/** A run as stored. Timestamps are ISO strings when encoded. */
+export class Run extends Schema.Class<Run>("Run")({
+  id: Schema.String,
+  sweepId: Schema.optional(Schema.String),
+  status: RunStatus,
+  manifest: RunManifest,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  startedAt: Schema.optional(Schema.Date),
+  finishedAt: Schema.optional(Schema.Date),
+  /** Why the run failed or was interrupted. */
+  message: Schema.optional(Schema.String),
+  counts: ItemCounts
+}) {}

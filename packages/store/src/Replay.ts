@@ -1,0 +1,112 @@
+import { Clock, Effect, ParseResult, Ref, Schema } from "effect"
+import { JournalMismatch, StoreError } from "./Domain/Errors.js"
+import type { JournalEntry, Usage } from "./Domain/JournalEntry.js"
+import type { JournalAppend } from "./internal/journalRows.js"
+
+/** Describes one journaled call: its kind, the hash of everything that determines its response, and the response's schema. */
+export interface CallSpec<A, I> {
+  /** A role name (`init`, `plan`, `update`, `judge`, `answer`) or `retrieve`. */
+  readonly kind: string
+  /** Hash of the request (model, messages, sampling, or queries and k); see `stableHash`. */
+  readonly requestHash: string
+  /** Encodes the response for the journal and decodes it on replay. */
+  readonly schema: Schema.Schema<A, I>
+  /** Token usage of a fresh response, when the caller knows it. */
+  readonly usage?: ((response: A) => Usage | undefined) | undefined
+}
+
+/** Replays one item's journal: see `Journal.replaying`. */
+export interface Replay {
+  readonly runId: string
+  readonly itemId: string
+  /**
+   * Runs the next call of the item. Call #seq (0, 1, … in call order) looks up `(run, item, seq)`: when journaled
+   * with the same kind and request hash, the stored response is decoded and returned without running `execute`;
+   * when journaled with a different kind or hash, it fails with `JournalMismatch`; when absent, `execute` runs and
+   * its response is journaled (immediately, or buffered in `unsaved` with `persist: "on-complete"`).
+   */
+  readonly call: <A, I, E, R>(
+    spec: CallSpec<A, I>,
+    execute: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | JournalMismatch | StoreError, R>
+  /** Entries executed but not yet written: pass them to `RunStore.completeItem` / `failItem`. */
+  readonly unsaved: Effect.Effect<ReadonlyArray<JournalAppend>>
+  /** Calls served from the journal and calls executed so far. */
+  readonly stats: Effect.Effect<{ readonly replayed: number; readonly executed: number }>
+}
+
+export type PersistMode = "each" | "on-complete"
+
+/** Builds a `Replay` over the entries already journaled for an item. */
+export const makeReplay = (options: {
+  readonly runId: string
+  readonly itemId: string
+  readonly stored: ReadonlyArray<JournalEntry>
+  readonly persist: PersistMode
+  readonly append: (entry: JournalAppend) => Effect.Effect<void, JournalMismatch | StoreError>
+}): Effect.Effect<Replay> =>
+  Effect.gen(function*() {
+    const { itemId, runId } = options
+    const bySeq = new Map(options.stored.map((e) => [e.seq, e]))
+    const next = yield* Ref.make(0)
+    const unsaved = yield* Ref.make<ReadonlyArray<JournalAppend>>([])
+    const stats = yield* Ref.make({ replayed: 0, executed: 0 })
+
+    const call = <A, I, E, R>(spec: CallSpec<A, I>, execute: Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
+        const seq = yield* Ref.getAndUpdate(next, (n) => n + 1)
+        yield* Effect.annotateCurrentSpan({ "deepnote.journal.seq": seq, "deepnote.journal.kind": spec.kind })
+        const stored = bySeq.get(seq)
+        if (stored !== undefined) {
+          if (stored.kind !== spec.kind || stored.requestHash !== spec.requestHash) {
+            return yield* new JournalMismatch({
+              runId,
+              itemId,
+              seq,
+              kind: spec.kind,
+              requestHash: spec.requestHash,
+              storedKind: stored.kind,
+              storedHash: stored.requestHash
+            })
+          }
+          const value = yield* Schema.decodeUnknown(spec.schema)(stored.response).pipe(
+            Effect.mapError((e) =>
+              new StoreError({
+                message: `journal entry (${runId}, ${itemId}, #${seq}, ${spec.kind}) does not decode: ` +
+                  ParseResult.TreeFormatter.formatErrorSync(e)
+              })
+            )
+          )
+          yield* Ref.update(stats, (s) => ({ ...s, replayed: s.replayed + 1 }))
+          yield* Effect.annotateCurrentSpan("deepnote.journal.replayed", true)
+          return value
+        }
+        const started = yield* Clock.currentTimeMillis
+        const value = yield* execute
+        const latencyMs = (yield* Clock.currentTimeMillis) - started
+        const response = yield* Effect.orDie(Schema.encode(spec.schema)(value))
+        const entry: JournalAppend = {
+          runId,
+          itemId,
+          seq,
+          kind: spec.kind,
+          requestHash: spec.requestHash,
+          response,
+          usage: spec.usage?.(value),
+          latencyMs
+        }
+        if (options.persist === "each") yield* options.append(entry)
+        else yield* Ref.update(unsaved, (es) => [...es, entry])
+        yield* Ref.update(stats, (s) => ({ ...s, executed: s.executed + 1 }))
+        yield* Effect.annotateCurrentSpan("deepnote.journal.replayed", false)
+        return value
+      }).pipe(Effect.withSpan("Journal.call"))
+
+    return {
+      runId,
+      itemId,
+      call,
+      unsaved: Ref.get(unsaved),
+      stats: Ref.get(stats)
+    }
+  })
