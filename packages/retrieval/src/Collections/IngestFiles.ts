@@ -1,0 +1,114 @@
+import { Effect, Stream } from "effect"
+import * as Path from "node:path"
+import { IndexError, type IngestError, InvalidRecord } from "../Domain/Errors.js"
+import type { FileSummary, IndexOptions, IngestSummary, RecordIssue } from "../Domain/Ingest.js"
+import type { FtsIndex } from "../Index/FtsIndex.js"
+import { readCorpus, resolveFormat } from "../Ingest/CorpusReader.js"
+import { statFile } from "../Ingest/LineReader.js"
+
+/** Runs a synchronous index operation, turning SQLite exceptions into `IndexError`. */
+export const attempt = <A>(file: string, f: () => A): Effect.Effect<A, IndexError> =>
+  Effect.try({
+    try: f,
+    catch: (cause) => new IndexError({ file, reason: cause instanceof Error ? cause.message : String(cause), cause })
+  })
+
+/**
+ * Streams every file into the index, one transaction per batch, recording each file's resume point with its batch.
+ * All files are checked (exist, format) before anything is written.
+ */
+export const ingestFiles = (
+  index: FtsIndex,
+  collection: string,
+  files: ReadonlyArray<string>,
+  options: IndexOptions
+): Effect.Effect<IngestSummary, IngestError> =>
+  Effect.gen(function*() {
+    const started = performance.now()
+    const inputs = yield* Effect.forEach(files, (file) =>
+      Effect.gen(function*() {
+        const absolute = Path.resolve(file)
+        const stat = yield* statFile(absolute)
+        const format = yield* resolveFormat(absolute, options.format ?? "auto")
+        return { file, absolute, stat, format }
+      }))
+    const strict = options.strict ?? false
+    const maxErrors = options.maxReportedErrors ?? 1000
+    const errors: Array<RecordIssue> = []
+    const summaries: Array<FileSummary> = []
+    let invalidTotal = 0
+
+    for (const [i, input] of inputs.entries()) {
+      const prior = index.progressOf(input.absolute)
+      const same = prior !== undefined && prior.size === input.stat.size && prior.mtimeMs === input.stat.mtimeMs
+      if (same && prior.done) {
+        summaries.push({ file: input.file, format: input.format, status: "unchanged", resumedFromLine: prior.line, added: 0, skipped: 0, invalid: 0 })
+        continue
+      }
+      const from = same ? { offset: prior.offset, line: prior.line } : { offset: 0, line: 0 }
+      const counts = { added: 0, skipped: 0, invalid: 0, line: from.line }
+      const base = { file: input.absolute, size: input.stat.size, mtimeMs: input.stat.mtimeMs }
+      yield* readCorpus(input.absolute, {
+        format: input.format,
+        from,
+        batchSize: options.batchSize ?? 2000,
+        maxChars: options.maxChars ?? 1500
+      }).pipe(
+        Stream.runForEach((batch) =>
+          Effect.gen(function*() {
+            const issues = batch.issues.map((issue) => ({ ...issue, file: input.file }))
+            if (strict && issues.length > 0) {
+              const first = issues[0]!
+              return yield* new InvalidRecord({ file: first.file, line: first.line, field: first.field, reason: first.message })
+            }
+            const resume = batch.resumeAt ?? { offset: 0, line: 0 }
+            const written = yield* attempt(index.file, () =>
+              index.addBatch(batch.documents, options.onDuplicate ?? "skip", { ...base, ...resume, done: false }))
+            counts.added += written.added
+            counts.skipped += written.skipped
+            counts.invalid += issues.length
+            counts.line = batch.line
+            invalidTotal += issues.length
+            for (const issue of issues) if (errors.length < maxErrors) errors.push(issue)
+            if (options.onProgress !== undefined) {
+              yield* options.onProgress({
+                collection,
+                file: input.file,
+                fileIndex: i + 1,
+                files: inputs.length,
+                line: batch.line,
+                bytesRead: batch.bytesRead,
+                fileBytes: input.stat.size,
+                added: counts.added,
+                skipped: counts.skipped,
+                invalid: counts.invalid
+              })
+            }
+          })
+        )
+      )
+      yield* attempt(index.file, () => index.saveProgress({ ...base, offset: input.stat.size, line: counts.line, done: true }))
+      summaries.push({
+        file: input.file,
+        format: input.format,
+        status: "indexed",
+        resumedFromLine: from.line,
+        added: counts.added,
+        skipped: counts.skipped,
+        invalid: counts.invalid
+      })
+    }
+    const added = summaries.reduce((n, s) => n + s.added, 0)
+    yield* attempt(index.file, () => index.finish((options.optimize ?? true) && added > 0))
+    return {
+      collection,
+      indexFile: index.file,
+      added,
+      skipped: summaries.reduce((n, s) => n + s.skipped, 0),
+      invalid: invalidTotal,
+      errors,
+      files: summaries,
+      documents: index.count(),
+      ms: Math.round(performance.now() - started)
+    }
+  })

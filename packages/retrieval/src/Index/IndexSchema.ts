@@ -1,0 +1,52 @@
+import type { CollectionSettings } from "../Domain/Ingest.js"
+
+/** Bumped when the layout of a collection file changes; older files must be rebuilt. */
+export const schemaVersion = 1
+
+/** The FTS5 tokenizer for pre-tokenised text: `unicode61` (diacritics folded), optionally behind `porter`. */
+export const tokenizerFor = (settings: CollectionSettings): string =>
+  settings.stemming === "porter" ? "porter unicode61 remove_diacritics 2" : "unicode61 remove_diacritics 2"
+
+/**
+ * One SQLite file per collection:
+ * - `documents`: the original passages (returned by search), unique by `id`;
+ * - `fts`: a contentless FTS5 table (with delete support) over the tokenised columns, rowid = documents.rowid;
+ * - `meta`: key/value settings and statistics; `ingest_progress`: per-file resume points.
+ */
+export const createStatements = (settings: CollectionSettings): ReadonlyArray<string> => [
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS documents (
+     rowid INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     title TEXT NOT NULL,
+     text TEXT NOT NULL,
+     metadata TEXT,
+     lang TEXT NOT NULL
+   )`,
+  `CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+     title, body, title_cjk, body_cjk,
+     content='', contentless_delete=1,
+     tokenize='${tokenizerFor(settings)}'
+   )`,
+  `CREATE TABLE IF NOT EXISTS ingest_progress (
+     file TEXT PRIMARY KEY,
+     size INTEGER NOT NULL,
+     mtime_ms INTEGER NOT NULL,
+     byte_offset INTEGER NOT NULL,
+     line INTEGER NOT NULL,
+     done INTEGER NOT NULL,
+     updated_at TEXT NOT NULL
+   )`
+]
+
+/** Keys of the `meta` table. */
+export const MetaKey = {
+  schemaVersion: "schema_version",
+  stemming: "stemming",
+  tokenizer: "tokenizer",
+  stopWords: "stop_words",
+  chinese: "chinese",
+  createdAt: "created_at",
+  builtAt: "built_at",
+  documentCount: "document_count"
+} as const

@@ -1,0 +1,23 @@
+/** The constant of reciprocal-rank fusion (Cormack et al., 2009). */
+export const rrfK = 60
+
+/**
+ * Reciprocal-rank fusion: each item scores Σ 1/(k + rank) over the lists it appears in (rank from 1), items are
+ * merged by `id`, and ties keep first-seen order. The returned items carry the fused score.
+ */
+export const reciprocalRankFusion = <A extends { readonly id: string; readonly score: number }>(
+  lists: ReadonlyArray<ReadonlyArray<A>>,
+  k: number = rrfK
+): Array<A> => {
+  const fused = new Map<string, { item: A; score: number; order: number }>()
+  for (const list of lists) {
+    list.forEach((item, i) => {
+      const entry = fused.get(item.id)
+      if (entry === undefined) fused.set(item.id, { item, score: 1 / (k + i + 1), order: fused.size })
+      else entry.score += 1 / (k + i + 1)
+    })
+  }
+  return Array.from(fused.values())
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .map(({ item, score }) => ({ ...item, score }))
+}
