@@ -1,0 +1,157 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Chunk, Effect, Exit, Stream } from "effect"
+import { Journal, RunStore, Store, Sweeps } from "../src/index.js"
+import { manifest, question, result } from "./fixtures.js"
+
+const withStore = <A, E>(effect: Effect.Effect<A, E, RunStore | Journal | Sweeps>) =>
+  Effect.provide(effect, Store.layerMemory)
+
+describe("RunStore", () => {
+  it.effect("creates, gets, lists and updates runs", () =>
+    withStore(Effect.gen(function*() {
+      const store = yield* RunStore
+      const a = yield* store.createRun({ manifest: manifest({ label: "a" }) })
+      assert.match(a.id, /^r-\d{8}-\d{6}-[0-9a-z]{4}$/)
+      assert.strictEqual(a.status, "created")
+      assert.deepStrictEqual(a.counts, { total: 0, pending: 0, running: 0, done: 0, failed: 0 })
+      const b = yield* store.createRun({ manifest: manifest({ label: "b" }), id: "r-b" })
+      const got = yield* store.getRun(a.id)
+      assert.strictEqual(got.manifest.label, "a")
+      assert.strictEqual(got.manifest.config.topK, 5)
+      assert.strictEqual((yield* store.listRuns()).length, 2)
+
+      const running = yield* store.setRunStatus(b.id, "running")
+      assert.strictEqual(running.status, "running")
+      assert.isDefined(running.startedAt)
+      const done = yield* store.setRunStatus(b.id, "completed")
+      assert.isDefined(done.finishedAt)
+      const failed = yield* store.setRunStatus(a.id, "failed", "server down")
+      assert.strictEqual(failed.message, "server down")
+      assert.deepStrictEqual((yield* store.listRuns({ status: "completed" })).map((r) => r.id), ["r-b"])
+      const dup = yield* Effect.flip(store.createRun({ manifest: manifest(), id: "r-b" }))
+      assert.include(dup.message, "already exists")
+    })))
+
+  it.effect("unknown runs and items fail with RunNotFound / ItemNotFound", () =>
+    withStore(Effect.gen(function*() {
+      const store = yield* RunStore
+      for (
+        const effect of [
+          store.getRun("r-nope"),
+          store.setRunStatus("r-nope", "running"),
+          store.addItems("r-nope", [question("q1")]),
+          store.pendingItems("r-nope"),
+          store.itemCounts("r-nope"),
+          store.markItemRunning("r-nope", "q1"),
+          store.completeItem({ runId: "r-nope", itemId: "q1", result: result(question("q1")) })
+        ]
+      ) {
+        const error = yield* Effect.flip(effect)
+        assert.strictEqual(error._tag, "RunNotFound")
+        assert.strictEqual(error.message, "run r-nope not found")
+      }
+      const run = yield* store.createRun({ manifest: manifest() })
+      const error = yield* Effect.flip(store.markItemRunning(run.id, "q-missing"))
+      assert.strictEqual(error._tag, "ItemNotFound")
+    })))
+
+  it.effect("items go pending → running → done | failed, in order, and can be re-added harmlessly", () =>
+    withStore(Effect.gen(function*() {
+      const store = yield* RunStore
+      const run = yield* store.createRun({ manifest: manifest() })
+      const qs = ["q1", "q2", "q3", "q4"].map((id) => question(id))
+      assert.deepStrictEqual(yield* store.addItems(run.id, qs), { added: 4, skipped: 0 })
+      assert.deepStrictEqual(yield* store.addItems(run.id, [qs[0]!, question("q5")]), { added: 1, skipped: 1 })
+      assert.deepStrictEqual((yield* store.pendingItems(run.id)).map((i) => [i.itemId, i.seq]), [
+        ["q1", 0], ["q2", 1], ["q3", 2], ["q4", 3], ["q5", 4]
+      ])
+
+      yield* store.markItemRunning(run.id, "q1")
+      yield* store.completeItem({ runId: run.id, itemId: "q1", result: result(qs[0]!), elapsedMs: 5 })
+      yield* store.markItemRunning(run.id, "q2")
+      yield* store.failItem({ runId: run.id, itemId: "q2", error: { tag: "RoleError", message: "bad reply" } })
+      yield* store.markItemRunning(run.id, "q3")
+
+      assert.deepStrictEqual(yield* store.itemCounts(run.id), { total: 5, pending: 2, running: 1, done: 1, failed: 1 })
+      assert.deepStrictEqual((yield* store.getRun(run.id)).counts, yield* store.itemCounts(run.id))
+      assert.deepStrictEqual((yield* store.pendingItems(run.id)).map((i) => i.itemId), ["q3", "q4", "q5"])
+      assert.deepStrictEqual(
+        (yield* store.pendingItems(run.id, { includeFailed: true })).map((i) => i.itemId),
+        ["q2", "q3", "q4", "q5"]
+      )
+
+      const q1 = yield* store.getItem(run.id, "q1")
+      assert.strictEqual(q1.status, "done")
+      assert.strictEqual(q1.attempts, 1)
+      assert.strictEqual(q1.result?.answer.text, "answer q1")
+      assert.strictEqual(q1.elapsedMs, 5)
+      assert.deepStrictEqual(q1.question, qs[0])
+      const q2 = yield* store.getItem(run.id, "q2")
+      assert.deepStrictEqual(q2.error, { tag: "RoleError", message: "bad reply" })
+
+      const finished = yield* store.resultsPage(run.id)
+      assert.deepStrictEqual(finished.map((i) => i.itemId), ["q1", "q2"])
+    })))
+
+  it.effect("results streams every finished item across pages", () =>
+    withStore(Effect.gen(function*() {
+      const store = yield* RunStore
+      const run = yield* store.createRun({ manifest: manifest() })
+      const qs = Array.from({ length: 23 }, (_, i) => question(`q${String(i).padStart(2, "0")}`))
+      yield* store.addItems(run.id, qs)
+      for (const q of qs.filter((_, i) => i % 3 !== 0)) {
+        yield* store.completeItem({ runId: run.id, itemId: q.id, result: result(q) })
+      }
+      const all = yield* Stream.runCollect(store.results(run.id, { limit: 4 }))
+      assert.deepStrictEqual(
+        Chunk.toReadonlyArray(all).map((i) => i.itemId),
+        qs.filter((_, i) => i % 3 !== 0).map((q) => q.id)
+      )
+    })))
+
+  it.effect("completing an item is one transaction: a failure inside leaves nothing written", () =>
+    withStore(Effect.gen(function*() {
+      const store = yield* RunStore
+      const journal = yield* Journal
+      const run = yield* store.createRun({ manifest: manifest() })
+      const q = question("q1")
+      yield* store.addItems(run.id, [q])
+      yield* store.markItemRunning(run.id, "q1")
+      yield* journal.append({ runId: run.id, itemId: "q1", seq: 2, kind: "judge", requestHash: "h2", response: 1, latencyMs: 1 })
+      const entry = (seq: number, requestHash: string) => ({
+        runId: run.id, itemId: "q1", seq, kind: "judge", requestHash, response: { better: true }, latencyMs: 3
+      })
+      // #0 and #1 are inserted, then #2 conflicts with the stored entry: the whole step must roll back.
+      const exit = yield* Effect.exit(
+        store.completeItem({ runId: run.id, itemId: "q1", result: result(q), journal: [entry(0, "h0"), entry(1, "h1"), entry(2, "other")] })
+      )
+      assert.isTrue(Exit.isFailure(exit))
+      const error = yield* Effect.flip(exit)
+      assert.strictEqual(error._tag, "JournalMismatch")
+      const item = yield* store.getItem(run.id, "q1")
+      assert.strictEqual(item.status, "running")
+      assert.isUndefined(item.result)
+      assert.deepStrictEqual((yield* journal.entries(run.id, "q1")).map((e) => e.seq), [2])
+
+      yield* store.completeItem({ runId: run.id, itemId: "q1", result: result(q), journal: [entry(0, "h0"), entry(1, "h1"), entry(2, "h2")] })
+      assert.strictEqual((yield* store.getItem(run.id, "q1")).status, "done")
+      assert.deepStrictEqual((yield* journal.entries(run.id, "q1")).map((e) => e.seq), [0, 1, 2])
+    })))
+
+  it.effect("runs of a sweep are listed by sweep; an unknown sweep is refused", () =>
+    withStore(Effect.gen(function*() {
+      const store = yield* RunStore
+      const sweeps = yield* Sweeps
+      const sweep = yield* sweeps.create({ grid: { topK: [3, 5] }, label: "k" })
+      assert.match(sweep.id, /^s-/)
+      for (const [index, topK] of [3, 5].entries()) {
+        yield* store.createRun({ manifest: manifest({ sweep: { sweepId: sweep.id, index, cell: { topK } } }) })
+      }
+      yield* store.createRun({ manifest: manifest() })
+      assert.strictEqual((yield* store.listRuns({ sweepId: sweep.id })).length, 2)
+      assert.deepStrictEqual((yield* sweeps.get(sweep.id)).grid, { topK: [3, 5] })
+      const error = yield* Effect.flip(store.createRun({ manifest: manifest({ sweep: { sweepId: "s-x", index: 0, cell: {} } }) }))
+      assert.strictEqual(error._tag, "SweepNotFound")
+      assert.strictEqual((yield* Effect.flip(sweeps.get("s-x")))._tag, "SweepNotFound")
+    })))
+})

@@ -1,0 +1,96 @@
+import { assert, describe, it } from "@effect/vitest"
+import Sqlite from "better-sqlite3"
+import { Effect, Layer } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { applicationId, RunStore, schemaVersion, Store } from "../src/index.js"
+import { fingerprint, manifest, tempDir } from "./fixtures.js"
+
+const open = (filename: string) => Layer.build(Store.layer({ filename })).pipe(Effect.scoped)
+
+const refused = (filename: string) =>
+  Effect.gen(function*() {
+    const before = fingerprint(filename)
+    const error = yield* Effect.flip(open(filename))
+    assert.strictEqual(error._tag, "StoreError")
+    assert.deepStrictEqual(fingerprint(filename), before)
+    return error.message
+  })
+
+describe("store file", () => {
+  it.scopedLive("creates a fresh store with its directory, and reopening is idempotent", () =>
+    Effect.gen(function*() {
+      const filename = Path.join(yield* tempDir, "nested", "deepnote.sqlite")
+      for (let i = 0; i < 3; i++) {
+        yield* Effect.gen(function*() {
+          const store = yield* RunStore
+          yield* store.createRun({ manifest: manifest(), id: `r-${i}` })
+        }).pipe(Effect.provide(Store.layer({ filename })))
+      }
+      const db = new Sqlite(filename, { readonly: true })
+      assert.strictEqual(db.pragma("application_id", { simple: true }), applicationId)
+      assert.strictEqual(db.pragma("user_version", { simple: true }), schemaVersion)
+      assert.strictEqual(db.pragma("journal_mode", { simple: true }), "wal")
+      assert.deepStrictEqual(db.prepare("SELECT migration_id FROM deepnote_migrations").all(), [{ migration_id: 1 }])
+      assert.deepStrictEqual(db.prepare("SELECT count(*) AS n FROM runs").get(), { n: 3 })
+      db.close()
+    }))
+
+  it.scopedLive("refuses a file that is not SQLite and leaves it unchanged", () =>
+    Effect.gen(function*() {
+      const filename = Path.join(yield* tempDir, "garbage.sqlite")
+      Fs.writeFileSync(filename, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37 + 11) % 256)))
+      const message = yield* refused(filename)
+      assert.include(message, "is not a DeepNote store (not an SQLite database)")
+      assert.include(message, filename)
+    }))
+
+  it.scopedLive("refuses a corrupted store whose header survived", () =>
+    Effect.gen(function*() {
+      const filename = Path.join(yield* tempDir, "corrupt.sqlite")
+      yield* open(filename)
+      const bytes = Fs.readFileSync(filename)
+      bytes.fill(0xab, 100)
+      Fs.writeFileSync(filename, bytes)
+      const message = yield* refused(filename)
+      assert.include(message, "is not a DeepNote store")
+    }))
+
+  it.scopedLive("refuses another application's SQLite database and leaves it unchanged", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const other = Path.join(dir, "other.sqlite")
+      const db = new Sqlite(other)
+      db.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+      db.close()
+      assert.include(yield* refused(other), "is not a DeepNote store (an SQLite database with other tables: customers)")
+
+      const tagged = Path.join(dir, "tagged.sqlite")
+      const db2 = new Sqlite(tagged)
+      db2.pragma("application_id = 1234")
+      db2.exec("CREATE TABLE t (x)")
+      db2.close()
+      assert.include(yield* refused(tagged), "SQLite application_id is 0x4d2")
+    }))
+
+  it.scopedLive("refuses a store written by a newer schema version", () =>
+    Effect.gen(function*() {
+      const filename = Path.join(yield* tempDir, "newer.sqlite")
+      yield* open(filename)
+      const db = new Sqlite(filename)
+      db.pragma(`user_version = ${schemaVersion + 1}`)
+      db.close()
+      const message = yield* refused(filename)
+      assert.include(message, `newer DeepNote (schema version ${schemaVersion + 1}`)
+    }))
+
+  it.scopedLive("opens an empty file as a fresh store", () =>
+    Effect.gen(function*() {
+      const filename = Path.join(yield* tempDir, "empty.sqlite")
+      Fs.writeFileSync(filename, "")
+      yield* open(filename)
+      const db = new Sqlite(filename, { readonly: true })
+      assert.strictEqual(db.pragma("application_id", { simple: true }), applicationId)
+      db.close()
+    }))
+})
