@@ -28,7 +28,7 @@ export const unknownAnswer = { en: "unknown", zh: "未知" } as const
  */
 export const answerFrom = (question: string, evidence: Evidence | string, options: AnswerOptions = {}): string => {
   const language = languageOf(question, options.language)
-  const reading = read(question, evidence, language, resolveOptions(options).bridgeWeight)
+  const reading = read(question, evidence, language, resolveOptions(options).answerBridgeWeight)
   const unknown = unknownAnswer[language]
   if (reading.units.length === 0) return unknown
   if (options.task === "longform") {

@@ -37,6 +37,13 @@ export const bridgeTerms = (texts: ReadonlyArray<string>, question: string, lang
   return bridge
 }
 
+/** The first hop: units ranked by question terms alone; their two best (relevant) units are the bridge's sources. */
+export const bridgeOf = (units: ReadonlyArray<Unit>, question: string, language: Language, idf: Idf) => {
+  const terms = questionTerms(question)
+  const sources = rank(units, { question: terms, bridge: new Set(), bridgeWeight: 0 }, idf).slice(0, 2).filter((s) => s.score > 0)
+  return { terms, sources, bridge: bridgeTerms(sources.map((s) => s.unit.text), question, language) }
+}
+
 /**
  * Two-hop ranking: the question alone finds the first hop; the entities of its two best sentences that the question
  * does not name become bridge terms; the other sentences are then scored against question + bridge, so second-hop
@@ -44,10 +51,8 @@ export const bridgeTerms = (texts: ReadonlyArray<string>, question: string, lang
  * score: the bridge must not reward the sentences it came from.
  */
 export const twoHop = (units: ReadonlyArray<Unit>, question: string, language: Language, idf: Idf, bridgeWeight: number) => {
-  const terms = questionTerms(question)
-  const firstHop = rank(units, { question: terms, bridge: new Set(), bridgeWeight: 0 }, idf)
-  const sources = firstHop.slice(0, 2).filter((s) => s.score > 0)
-  const target: Target = { question: terms, bridge: bridgeTerms(sources.map((s) => s.unit.text), question, language), bridgeWeight }
+  const { bridge, sources, terms } = bridgeOf(units, question, language, idf)
+  const target: Target = { question: terms, bridge, bridgeWeight }
   const firstScore = new Map(sources.map((s) => [s.unit.key, s.score]))
   const ranked = rank(units, target, idf)
     .map((s) => ({ unit: s.unit, score: firstScore.get(s.unit.key) ?? s.score }))

@@ -1,4 +1,6 @@
-const whWord = /什么时候|什么地方|哪一年|哪个|哪些|哪位|哪里|哪儿|哪年|何时|何地|多少|什么|是谁|谁|哪|几/u
+import { cut } from "@deepnote/text"
+
+const whWord = /什么时候|什么地方|哪一年|哪里|哪儿|何时|何地|多少|什么|是谁|谁|哪[一]?[个些位年家所座条部种国支名项类]?|几/u
 const stops = /[，。；、！？,;!?（）()「」“”]/u
 
 /** The longest piece (≥ 2 characters, ≤ 12) of `anchor` that occurs in `text`, taken from its end or its start. */
@@ -33,8 +35,10 @@ export const alignedSpan = (question: string, sentence: string): string | undefi
   }
   if (before !== undefined) {
     const head = text.slice(0, before.at)
-    const cut = Math.max(...[...head.matchAll(/[，。；、！？,;（(「“]|是|由|被|为/gu)].map((m) => (m.index ?? 0) + m[0].length), 0)
-    const span = head.slice(cut).slice(-30)
+    const from = Math.max(...[...head.matchAll(/[，。；、！？,;（(「“]|是|由|被|为/gu)].map((m) => (m.index ?? 0) + m[0].length), 0)
+    // "哪家公司管理运营": the noun after 哪+classifier belongs to the answer ("三茂铁路股份有限" + "公司").
+    const noun = wh[0].startsWith("哪") ? cut(right)[0] ?? "" : ""
+    const span = head.slice(from).slice(-30) + (noun.length > 0 && before.piece.startsWith(noun) ? noun : "")
     if (span.length > 0) return span
   }
   return undefined

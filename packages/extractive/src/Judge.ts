@@ -1,4 +1,4 @@
-import { bridgeTerms, languageOf, questionTerms } from "./Bridge.js"
+import { bridgeOf, languageOf, questionTerms } from "./Bridge.js"
 import { makeIdf } from "./Idf.js"
 import { resolveOptions, type ExtractiveOptions } from "./Options.js"
 import { noteUnits, normaliseKey, relevance, repeats, type Target } from "./Sentences.js"
@@ -14,7 +14,7 @@ export interface Judgement {
 
 /**
  * The adaptive-retrieval decision: "better" iff the candidate note holds new sentences (not in the best note, by
- * normalised comparison) whose relevance to the question and the best note's bridge terms reaches
+ * normalised comparison) whose relevance to the question and the best note's bridge terms (`bridgeOf`) reaches
  * `judgeThreshold`. A reordered or repeated note adds nothing, so it is never better.
  */
 export const judgeNotes = (
@@ -32,7 +32,7 @@ export const judgeNotes = (
   const idf = makeIdf([...old, ...fresh].map((u) => u.terms))
   const target: Target = {
     question: questionTerms(question),
-    bridge: bridgeTerms(old.map((u) => u.text), question, language),
+    bridge: bridgeOf(old, question, language, idf).bridge,
     bridgeWeight: opts.bridgeWeight
   }
   const added = fresh.filter((u) => relevance(u, target, idf) >= opts.judgeThreshold).map((u) => u.text)

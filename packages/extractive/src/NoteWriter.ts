@@ -1,4 +1,4 @@
-import { bridgeTerms, languageOf, questionTerms, twoHop } from "./Bridge.js"
+import { bridgeOf, languageOf, questionTerms, twoHop } from "./Bridge.js"
 import { makeIdf } from "./Idf.js"
 import { resolveOptions, type ExtractiveOptions, type ResolvedOptions } from "./Options.js"
 import {
@@ -55,7 +55,7 @@ export const writeInitialNote = (
 
 /**
  * Knowledge accumulation: the best note's sentences plus the new passages' relevant sentences that the note does
- * not already hold (normalised comparison). Bridge terms come from the best note. Over budget, the lowest-scoring
+ * not already hold (normalised comparison). Bridge terms come from the best note's two most relevant sentences. Over budget, the lowest-scoring
  * sentences (old or new) are dropped. Order: the note's sentences as they were, then the new ones in reading order.
  */
 export const updateNote = (
@@ -75,7 +75,7 @@ export const updateNote = (
   const idf = makeIdf([...old, ...fresh].map((u) => u.terms))
   const target: Target = {
     question: questionTerms(question),
-    bridge: bridgeTerms(old.map((u) => u.text), question, language),
+    bridge: bridgeOf(old, question, language, idf).bridge,
     bridgeWeight: opts.bridgeWeight
   }
   const freshKeys = new Set(fresh.map((u) => u.key))

@@ -2,14 +2,15 @@ import { inQuestion, languageOf, questionTerms } from "./Bridge.js"
 import { entities, type EntityKind } from "./Entities.js"
 import { makeIdf, mass } from "./Idf.js"
 import { resolveOptions, type ExtractiveOptions } from "./Options.js"
-import { noteUnits, normaliseKey, termsOf } from "./Sentences.js"
+import { noteUnits, normaliseKey, relevance, termsOf } from "./Sentences.js"
 
 const kindWeight: Record<EntityKind, number> = { title: 1.2, name: 1, word: 0.8, date: 0.5, number: 0.4 }
 
 /**
  * Query refinement: the note's most salient entities that neither the question nor any earlier query names, each
- * followed by the question's rarest keywords (so the query also retrieves on its own). Salience = IDF mass of the
- * entity's terms over the note's sentences × kind weight (titles and names first) × (1 + ½ per repeat).
+ * followed by the question's rarest keywords (so the query also retrieves on its own). Salience = mean IDF of the
+ * entity's terms × kind weight (titles and names first) × (0.2 + relevance of its sentence to the question)
+ * × 1.5 per repeat.
  * Returns at most `count` queries, possibly none when nothing new is salient.
  */
 export const planQueries = (
@@ -28,6 +29,8 @@ export const planQueries = (
   const candidates = new Map<string, { text: string; score: number; first: number }>()
   let position = 0
   for (const u of units) {
+    // Entities of question-relevant sentences are the likely bridges; elsewhere they are context.
+    const weight = 0.2 + relevance(u, { question: terms, bridge: new Set(), bridgeWeight: 0 }, idf)
     for (const entity of entities(u.text, language)) {
       position++
       const key = normaliseKey(entity.text)
@@ -38,7 +41,8 @@ export const planQueries = (
         continue
       }
       const own = termsOf(entity.text).filter((t) => !terms.has(t))
-      candidates.set(key, { text: entity.text, score: mass(own, idf) * kindWeight[entity.kind], first: position })
+      const meanIdf = own.length === 0 ? 0 : mass(own, idf) / own.length
+      candidates.set(key, { text: entity.text, score: meanIdf * kindWeight[entity.kind] * weight, first: position })
     }
   }
   const keywords = [...terms]

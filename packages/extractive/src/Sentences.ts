@@ -73,9 +73,8 @@ export interface Target {
 }
 
 /**
- * How much of the question a sentence covers: the IDF mass of the question terms it holds, plus the bridge terms
- * it holds at `bridgeWeight` (capped at `bridgeWeight` of the question), divided by the question's IDF mass
- * (so 1 ≈ "covers the whole question").
+ * How much of the question a sentence covers: the share of the question's IDF mass it holds (1 = all of it), plus
+ * up to `bridgeWeight` for the bridge terms it holds (full when they weigh a third of the question's mass).
  */
 export const relevance = (u: Unit, target: Target, idf: Idf): number => {
   let total = 0
@@ -89,8 +88,10 @@ export const relevance = (u: Unit, target: Target, idf: Idf): number => {
   for (const term of target.bridge) {
     if (u.terms.has(term)) bridge += target.bridgeWeight * idf(term)
   }
-  // The bridge alone never counts for more than `bridgeWeight` of the question.
-  return total === 0 ? 0 : (score + Math.min(bridge, target.bridgeWeight * total)) / total
+  if (total === 0) return 0
+  if (bridge === 0) return score / total
+  // Bridge terms worth a third of the question's mass make a full bridge match, worth `bridgeWeight` at most.
+  return score / total + target.bridgeWeight * Math.min(1, bridge / (target.bridgeWeight * total / 3))
 }
 
 /** Units scored against a target, best first (ties keep reading order). */

@@ -38,6 +38,9 @@ const coverage = (unit: Unit, predicate: ReadonlyArray<string>, idf: Idf): numbe
   return total === 0 ? 1 : held / total
 }
 
+/** Share of the predicate a subject's best sentence must hold for "yes". */
+const yesCoverage = 0.6
+
 /** Capitalised one-word descriptors of a subject ("American", "Swedish"), for "the same nationality" questions. */
 const descriptors = (reading: Reading, subject: string, language: Language): Set<string> => {
   const own = new Set(termsOf(subject))
@@ -52,8 +55,8 @@ const descriptors = (reading: Reading, subject: string, language: Language): Set
 
 /**
  * Yes/no by coverage. Subjects are the names and titles the question mentions; the predicate is the rest of its
- * terms (with country/adjective equivalents). "Yes" iff every subject has a sentence covering at least half the
- * predicate's IDF mass (or, for "the same …" questions, iff the subjects share a one-word descriptor such as a
+ * terms (with country/adjective equivalents). "Yes" iff every subject has a sentence covering at least 60% of the
+ * predicate's IDF mass (`yesCoverage`, or, for "the same …" questions, iff the subjects share a one-word descriptor such as a
  * nationality). Without subjects, the best sentence must cover half of the question.
  */
 export const answerYesNo = (question: string, reading: Reading, language: Language): "yes" | "no" => {
@@ -67,6 +70,6 @@ export const answerYesNo = (question: string, reading: Reading, language: Langua
   const subjectTerms = new Set(subjects.flatMap((s) => termsOf(s)))
   const predicate = [...reading.target.question].filter((t) => !subjectTerms.has(t))
   const best = (units: ReadonlyArray<Unit>) => Math.max(0, ...units.map((u) => coverage(u, predicate, reading.idf)))
-  if (subjects.length === 0) return best(reading.units) >= 0.5 ? "yes" : "no"
-  return subjects.every((s) => best(mentions(reading.units, s)) >= 0.5) ? "yes" : "no"
+  if (subjects.length === 0) return best(reading.units) >= yesCoverage ? "yes" : "no"
+  return subjects.every((s) => best(mentions(reading.units, s)) >= yesCoverage) ? "yes" : "no"
 }
