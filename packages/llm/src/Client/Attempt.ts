@@ -1,0 +1,97 @@
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Effect, Option, Schema, Stream } from "effect"
+import { LlmHttpError, LlmMalformedReply, LlmTimeoutError, LlmTransportError, type LlmAttemptError } from "../Domain/LlmError.js"
+import { ChatCompletion, errorMessage, TextCompletion } from "../Domain/Wire.js"
+import { parseRetryAfter } from "./Backoff.js"
+import { foldChatStream } from "./Sse.js"
+import { isContextTooLong } from "./Structured.js"
+
+/** What one successful attempt returns, whatever the endpoint kind. */
+export interface AttemptReply {
+  /** One text per choice, in index order (chat: one). */
+  readonly texts: ReadonlyArray<string>
+  readonly finishReason: string | undefined
+  readonly model: string | undefined
+  readonly usage: { readonly prompt_tokens: number; readonly completion_tokens: number } | undefined | null
+}
+
+export interface AttemptRequest {
+  readonly endpoint: string
+  readonly path: "/v1/chat/completions" | "/v1/completions"
+  readonly body: Record<string, unknown>
+  readonly headers: Record<string, string>
+  readonly stream: boolean
+  readonly timeoutMs: number
+}
+
+const decodeChat = Schema.decodeUnknown(Schema.parseJson(ChatCompletion))
+const decodeText = Schema.decodeUnknown(Schema.parseJson(TextCompletion))
+
+const httpError = (endpoint: string, res: HttpClientResponse.HttpClientResponse, body: string, nowMs: number) => {
+  const detail = errorMessage(body)
+  const message = res.status === 400 && isContextTooLong(detail)
+    ? `the prompt does not fit the model's context (400 from ${endpoint}): ${detail}`
+    : res.status === 401 || res.status === 403
+    ? `the LLM server refused the credentials (${res.status} from ${endpoint}); check DEEPNOTE_LLM_API_KEY: ${detail}`
+    : res.status === 404
+    ? `not found on ${endpoint} (404; is the model name right?): ${detail}`
+    : `${res.status} from ${endpoint}: ${detail}`
+  return new LlmHttpError({ endpoint, status: res.status, message, retryAfterMs: parseRetryAfter(res.headers["retry-after"], nowMs) })
+}
+
+const readReply = (req: AttemptRequest, res: HttpClientResponse.HttpClientResponse): Effect.Effect<AttemptReply, LlmAttemptError> => {
+  const malformed = (what: string): LlmAttemptError => new LlmMalformedReply({ endpoint: req.endpoint, message: `unreadable reply from ${req.endpoint}: ${what.slice(0, 300)}` })
+  const transport = (cause: unknown): LlmAttemptError => new LlmTransportError({ endpoint: req.endpoint, message: `connection to ${req.endpoint} failed while reading the reply`, cause })
+  if (req.stream) {
+    return foldChatStream(Stream.mapError(res.stream, transport), Date.now, malformed).pipe(
+      Effect.flatMap((s) => s.done || s.finishReason !== undefined
+        ? Effect.succeed({ texts: [s.content], finishReason: s.finishReason, model: s.model, usage: s.usage })
+        : Effect.fail(transport("the stream ended before [DONE]")))
+    )
+  }
+  return res.text.pipe(
+    Effect.mapError(transport),
+    Effect.flatMap((text) =>
+      req.path === "/v1/chat/completions"
+        ? decodeChat(text).pipe(
+          Effect.mapError((e) => malformed(`${e.message} in ${text}`)),
+          Effect.map((c) => ({ texts: [c.choices[0].message.content ?? ""], finishReason: c.choices[0].finish_reason ?? undefined, model: c.model, usage: c.usage }))
+        )
+        : decodeText(text).pipe(
+          Effect.mapError((e) => malformed(`${e.message} in ${text}`)),
+          Effect.map((c) => {
+            const sorted = [...c.choices].sort((a, b) => a.index - b.index)
+            return { texts: sorted.map((x) => x.text), finishReason: sorted[0]?.finish_reason ?? undefined, model: c.model, usage: c.usage }
+          })
+        )
+    )
+  )
+}
+
+/** One HTTP attempt with its own timeout (undici in platform-node has none); errors are classified for retry. */
+export const runAttempt = (http: HttpClient.HttpClient, req: AttemptRequest): Effect.Effect<AttemptReply, LlmAttemptError> =>
+  Effect.gen(function*() {
+    const span = yield* Effect.option(Effect.currentSpan)
+    const traceparent = Option.match(span, {
+      onNone: () => ({}),
+      onSome: (s) => ({ traceparent: `00-${s.traceId}-${s.spanId}-${s.sampled ? "01" : "00"}` })
+    })
+    const request = HttpClientRequest.post(`${req.endpoint}${req.path}`).pipe(
+      HttpClientRequest.setHeaders({ ...traceparent, ...req.headers }),
+      HttpClientRequest.bodyUnsafeJson(req.body)
+    )
+    const res = yield* http.execute(request).pipe(
+      Effect.mapError((cause) => new LlmTransportError({ endpoint: req.endpoint, message: `cannot reach ${req.endpoint}: ${cause.message}`, cause }))
+    )
+    yield* Effect.annotateCurrentSpan("http.response.status_code", res.status)
+    if (res.status < 200 || res.status >= 300) {
+      const body = yield* res.text.pipe(Effect.orElseSucceed(() => ""))
+      return yield* Effect.fail(httpError(req.endpoint, res, body, Date.now()))
+    }
+    return yield* readReply(req, res)
+  }).pipe(
+    Effect.timeoutFail({
+      duration: req.timeoutMs,
+      onTimeout: () => new LlmTimeoutError({ endpoint: req.endpoint, timeoutMs: req.timeoutMs, message: `no reply from ${req.endpoint} within ${req.timeoutMs} ms` })
+    })
+  )

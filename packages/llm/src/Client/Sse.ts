@@ -1,0 +1,53 @@
+import { Effect, Option, Schema, Stream } from "effect"
+import { ChatChunk } from "../Domain/Wire.js"
+
+export interface StreamedChat {
+  readonly content: string
+  readonly finishReason: string | undefined
+  readonly model: string | undefined
+  readonly usage: { readonly prompt_tokens: number; readonly completion_tokens: number } | undefined
+  readonly done: boolean
+  /** Milliseconds from the start of the body to the first content delta. */
+  readonly firstDeltaAt: number | undefined
+}
+
+const decodeChunk = Schema.decodeUnknownOption(Schema.parseJson(ChatChunk))
+
+/**
+ * Folds an OpenAI-style SSE body (`data: {...}` lines, `data: [DONE]`) into the whole reply and its usage
+ * (`stream_options.include_usage` puts usage in the last chunk). A line that is not a chunk fails with `malformed`.
+ */
+export const foldChatStream = <E>(
+  body: Stream.Stream<Uint8Array, E>,
+  now: () => number,
+  malformed: (line: string) => E
+): Effect.Effect<StreamedChat, E> => {
+  const start = now()
+  const parts: Array<string> = []
+  return body.pipe(
+    Stream.decodeText(),
+    Stream.splitLines,
+    Stream.runFoldEffect(
+      { content: "", finishReason: undefined, model: undefined, usage: undefined, done: false, firstDeltaAt: undefined } as StreamedChat,
+      (acc, line): Effect.Effect<StreamedChat, E> => {
+        if (!line.startsWith("data:")) return Effect.succeed(acc)
+        const data = line.slice(5).trim()
+        if (data === "[DONE]") return Effect.succeed({ ...acc, done: true })
+        const chunk = decodeChunk(data)
+        if (Option.isNone(chunk)) return Effect.fail(malformed(line))
+        const c = chunk.value
+        const delta = c.choices[0]?.delta.content ?? ""
+        if (delta.length > 0) parts.push(delta)
+        return Effect.succeed({
+          content: "",
+          finishReason: c.choices[0]?.finish_reason ?? acc.finishReason,
+          model: c.model ?? acc.model,
+          usage: c.usage ?? acc.usage,
+          done: false,
+          firstDeltaAt: acc.firstDeltaAt ?? (delta.length > 0 ? now() - start : undefined)
+        })
+      }
+    ),
+    Effect.map((acc) => ({ ...acc, content: parts.join("") }))
+  )
+}

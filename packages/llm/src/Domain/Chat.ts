@@ -1,0 +1,66 @@
+import type { ResolvedSampling, Role } from "@deepnote/core"
+
+export interface ChatMessage {
+  readonly role: "system" | "user" | "assistant"
+  readonly content: string
+}
+
+/** A constraint on the reply, enforced by the server when it can (vLLM structured outputs). */
+export type StructuredOutput =
+  | { readonly _tag: "Choice"; readonly choices: ReadonlyArray<string> }
+  | { readonly _tag: "Json"; readonly name: string; readonly schema: Record<string, unknown> }
+
+/** Who is calling: recorded in the ledger, sent as headers, used for sticky routing. */
+export interface CallTags {
+  readonly role: Role
+  readonly questionId?: string | undefined
+  readonly runId?: string | undefined
+}
+
+export interface ChatRequest extends CallTags {
+  readonly messages: ReadonlyArray<ChatMessage>
+  readonly sampling: ResolvedSampling
+  readonly structured?: StructuredOutput | undefined
+  /** Receive the reply as SSE (`stream: true` with `stream_options.include_usage`); the result is the same. */
+  readonly stream?: boolean | undefined
+  /** Distinguishes repeated samples of the same prompt in the cache key (default 0). */
+  readonly sampleIndex?: number | undefined
+}
+
+export interface CompletionRequest extends CallTags {
+  /** Several prompts in one `/v1/completions` request (chat template already applied). */
+  readonly prompts: ReadonlyArray<string>
+  readonly sampling: ResolvedSampling
+  readonly sampleIndex?: number | undefined
+}
+
+export interface Usage {
+  readonly promptTokens: number
+  readonly completionTokens: number
+}
+
+/** How a structured-output constraint was carried out for this reply. */
+export type StructuredStatus = "none" | "enforced" | "unsupported"
+
+export interface ChatResult {
+  readonly content: string
+  readonly finishReason: string | undefined
+  readonly model: string
+  readonly endpoint: string
+  readonly usage: Usage
+  readonly attempts: number
+  readonly latencyMs: number
+  readonly cached: boolean
+  readonly structured: StructuredStatus
+}
+
+export interface CompletionResult {
+  /** One text per prompt, in prompt order. */
+  readonly texts: ReadonlyArray<string>
+  readonly model: string
+  readonly endpoint: string
+  readonly usage: Usage
+  readonly attempts: number
+  readonly latencyMs: number
+  readonly cached: boolean
+}

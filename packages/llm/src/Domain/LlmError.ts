@@ -1,0 +1,82 @@
+import { Schema } from "effect"
+
+const transientStatuses: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504])
+
+/** The server answered with a non-2xx status. 408/429/500/502/503/504 are transient; every other status is permanent. */
+export class LlmHttpError extends Schema.TaggedError<LlmHttpError>()("LlmHttpError", {
+  endpoint: Schema.String,
+  status: Schema.Number,
+  message: Schema.String,
+  /** From `Retry-After`, when the server sent one. */
+  retryAfterMs: Schema.optional(Schema.Number)
+}) {
+  get transient(): boolean {
+    return transientStatuses.has(this.status)
+  }
+}
+
+/** The connection failed, was refused, or was dropped before a full reply arrived. */
+export class LlmTransportError extends Schema.TaggedError<LlmTransportError>()("LlmTransportError", {
+  endpoint: Schema.String,
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect)
+}) {
+  get transient(): boolean {
+    return true
+  }
+}
+
+/** One attempt took longer than the per-attempt timeout. */
+export class LlmTimeoutError extends Schema.TaggedError<LlmTimeoutError>()("LlmTimeoutError", {
+  endpoint: Schema.String,
+  timeoutMs: Schema.Number,
+  message: Schema.String
+}) {
+  get transient(): boolean {
+    return true
+  }
+}
+
+/** A 2xx reply whose body is not a readable completion (broken JSON, missing choices). Retried: usually a glitch. */
+export class LlmMalformedReply extends Schema.TaggedError<LlmMalformedReply>()("LlmMalformedReply", {
+  endpoint: Schema.String,
+  message: Schema.String
+}) {
+  get transient(): boolean {
+    return true
+  }
+}
+
+/** No endpoint can take the call right now (all ejected after failures). */
+export class LlmUnavailable extends Schema.TaggedError<LlmUnavailable>()("LlmUnavailable", {
+  message: Schema.String
+}) {
+  get transient(): boolean {
+    return true
+  }
+}
+
+/** What one attempt can fail with. */
+export type LlmAttemptError = LlmHttpError | LlmTransportError | LlmTimeoutError | LlmMalformedReply | LlmUnavailable
+
+export const LlmAttemptError = Schema.Union(LlmHttpError, LlmTransportError, LlmTimeoutError, LlmMalformedReply, LlmUnavailable)
+
+/**
+ * A call failed for good: a permanent error, the per-call attempt budget, or the per-run retry budget ran out.
+ * `last` is the final attempt's error; `transient` says whether trying again later could help.
+ */
+export class LlmCallError extends Schema.TaggedError<LlmCallError>()("LlmCallError", {
+  message: Schema.String,
+  attempts: Schema.Number,
+  reason: Schema.Literal("permanent", "attempts-exhausted", "retry-budget-exhausted"),
+  last: LlmAttemptError
+}) {
+  get transient(): boolean {
+    return this.reason !== "permanent"
+  }
+
+  /** The HTTP status of the last attempt, if it got one. */
+  get status(): number | undefined {
+    return this.last._tag === "LlmHttpError" ? this.last.status : undefined
+  }
+}

@@ -1,0 +1,163 @@
+import { HttpClient } from "@effect/platform"
+import { Cause, Context, Effect, Layer, Option, Redacted } from "effect"
+import { cacheKey } from "./CacheKey.js"
+import type { EndpointStatus } from "./Client/Endpoint.js"
+import { EndpointPool } from "./Client/EndpointPool.js"
+import { makeExecutor } from "./Client/Executor.js"
+import { structuredFields } from "./Client/Structured.js"
+import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
+import { LlmCallError } from "./Domain/LlmError.js"
+import { LlmCache } from "./LlmCache.js"
+import { LlmSettings } from "./LlmSettings.js"
+import { countChatTokens, countTokens } from "./Tokens.js"
+import { UsageLedger } from "./UsageLedger.js"
+
+export interface LlmClientService {
+  /** `/v1/chat/completions`, plain or SSE (`request.stream`), cached, retried, routed. */
+  readonly chat: (request: ChatRequest) => Effect.Effect<ChatResult, LlmCallError>
+  /** `/v1/completions` with a list of prompts in one request; texts come back in prompt order. */
+  readonly complete: (request: CompletionRequest) => Effect.Effect<CompletionResult, LlmCallError>
+  /** The model a call uses: the configured one, else the settings', else the first endpoint's first model. */
+  readonly resolveModel: (configured: string | undefined) => Effect.Effect<string, LlmCallError>
+  readonly endpoints: Effect.Effect<ReadonlyArray<EndpointStatus>>
+}
+
+const tagHeaders = (tags: CallTags): Record<string, string> => ({
+  "x-deepnote-role": tags.role,
+  ...(tags.questionId === undefined ? {} : { "x-deepnote-question": tags.questionId })
+})
+
+const make = Effect.gen(function*() {
+  const settings = yield* LlmSettings
+  const pool = yield* EndpointPool
+  const cache = yield* LlmCache
+  const ledger = yield* UsageLedger
+  const http = yield* HttpClient.HttpClient
+  const headers: Record<string, string> = settings.apiKey === undefined ? {} : { authorization: `Bearer ${Redacted.value(settings.apiKey)}` }
+  const execute = yield* makeExecutor({ settings, http, pool, ledger, headers })
+
+  const resolveModel = (configured: string | undefined) =>
+    configured !== undefined ? Effect.succeed(configured) : settings.model !== undefined ? Effect.succeed(settings.model) : pool.defaultModel.pipe(
+      Effect.mapError((last) => new LlmCallError({ message: last.message, attempts: 0, reason: "attempts-exhausted", last }))
+    )
+
+  const finish = <A extends { readonly usage: { promptTokens: number; completionTokens: number }; readonly attempts: number; readonly latencyMs: number; readonly cached: boolean }>(
+    tags: CallTags,
+    effect: Effect.Effect<A, LlmCallError>
+  ) =>
+    Effect.gen(function*() {
+      const start = Date.now()
+      const exit = yield* Effect.exit(effect)
+      if (exit._tag === "Success") {
+        const r = exit.value
+        yield* ledger.record({ ...tags, promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, latencyMs: r.latencyMs, attempts: r.attempts, cached: r.cached, ok: true })
+        yield* Effect.annotateCurrentSpan({ "gen_ai.usage.input_tokens": r.usage.promptTokens, "gen_ai.usage.output_tokens": r.usage.completionTokens, "deepnote.llm.cached": r.cached, "deepnote.llm.attempts": r.attempts })
+        return r
+      }
+      const attempts = Option.match(Cause.failureOption(exit.cause), { onNone: () => 0, onSome: (e) => e.attempts })
+      yield* ledger.record({ ...tags, promptTokens: 0, completionTokens: 0, latencyMs: Date.now() - start, attempts, cached: false, ok: false })
+      return yield* exit
+    })
+
+  const chat = Effect.fn("LlmClient.chat")(function*(request: ChatRequest) {
+    const model = yield* resolveModel(request.sampling.model)
+    const s = request.sampling
+    yield* Effect.annotateCurrentSpan({
+      "deepnote.role": request.role,
+      "deepnote.item.id": request.questionId ?? "",
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": model,
+      "gen_ai.request.temperature": s.temperature,
+      "gen_ai.request.top_p": s.topP,
+      "gen_ai.request.max_tokens": s.maxTokens,
+      "gen_ai.request.seed": s.seed
+    })
+    const key = cacheKey({ kind: "chat", model, messages: request.messages, sampling: s, structured: request.structured, sampleIndex: request.sampleIndex })
+    return yield* finish(request, Effect.gen(function*() {
+      const hit = yield* cache.get(key)
+      if (Option.isSome(hit)) {
+        const c = hit.value
+        return {
+          content: c.texts[0] ?? "", finishReason: c.finishReason, model: c.model, endpoint: "cache",
+          usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens }, attempts: 0, latencyMs: 0, cached: true, structured: "none"
+        } satisfies ChatResult
+      }
+      const start = Date.now()
+      const done = yield* execute({
+        tags: request,
+        operation: "chat",
+        model,
+        build: (e) => {
+          const fields = structuredFields(request.structured, e.structured)
+          return {
+            structured: Object.keys(fields).length > 0,
+            request: {
+              path: "/v1/chat/completions",
+              stream: request.stream === true,
+              headers: tagHeaders(request),
+              body: {
+                model, messages: request.messages, temperature: s.temperature, top_p: s.topP, max_tokens: s.maxTokens, seed: s.seed,
+                ...(request.stream === true ? { stream: true, stream_options: { include_usage: true } } : {}),
+                ...fields
+              }
+            }
+          }
+        }
+      })
+      const content = done.reply.texts[0] ?? ""
+      const usage = done.reply.usage
+        ? { promptTokens: done.reply.usage.prompt_tokens, completionTokens: done.reply.usage.completion_tokens }
+        : { promptTokens: countChatTokens(request.messages), completionTokens: countTokens(content) }
+      const result: ChatResult = {
+        content, finishReason: done.reply.finishReason, model: done.reply.model ?? model, endpoint: done.endpoint.url, usage,
+        attempts: done.attempts, latencyMs: Date.now() - start, cached: false,
+        structured: request.structured === undefined ? "none" : done.structuredSent ? "enforced" : "unsupported"
+      }
+      yield* cache.put(key, { texts: [content], ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }), model: result.model, ...usage })
+      return result
+    }))
+  })
+
+  const complete = Effect.fn("LlmClient.complete")(function*(request: CompletionRequest) {
+    const model = yield* resolveModel(request.sampling.model)
+    const s = request.sampling
+    yield* Effect.annotateCurrentSpan({ "deepnote.role": request.role, "gen_ai.operation.name": "text_completion", "gen_ai.request.model": model, "deepnote.llm.prompts": request.prompts.length })
+    const key = cacheKey({ kind: "completions", model, prompts: request.prompts, sampling: s, sampleIndex: request.sampleIndex })
+    return yield* finish(request, Effect.gen(function*() {
+      const hit = yield* cache.get(key)
+      if (Option.isSome(hit)) {
+        const c = hit.value
+        return { texts: c.texts, model: c.model, endpoint: "cache", usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens }, attempts: 0, latencyMs: 0, cached: true } satisfies CompletionResult
+      }
+      const start = Date.now()
+      const done = yield* execute({
+        tags: request,
+        operation: "text_completion",
+        model,
+        build: () => ({
+          structured: false,
+          request: {
+            path: "/v1/completions",
+            stream: false,
+            headers: tagHeaders(request),
+            body: { model, prompt: request.prompts, temperature: s.temperature, top_p: s.topP, max_tokens: s.maxTokens, seed: s.seed }
+          }
+        })
+      })
+      const usage = done.reply.usage
+        ? { promptTokens: done.reply.usage.prompt_tokens, completionTokens: done.reply.usage.completion_tokens }
+        : { promptTokens: request.prompts.reduce((n, p) => n + countTokens(p), 0), completionTokens: done.reply.texts.reduce((n, t) => n + countTokens(t), 0) }
+      const result: CompletionResult = { texts: done.reply.texts, model: done.reply.model ?? model, endpoint: done.endpoint.url, usage, attempts: done.attempts, latencyMs: Date.now() - start, cached: false }
+      yield* cache.put(key, { texts: [...result.texts], model: result.model, ...usage })
+      return result
+    }))
+  })
+
+  return LlmClient.of({ chat, complete, resolveModel, endpoints: pool.status })
+})
+
+/** The client for OpenAI-compatible LLM servers (vLLM first). */
+export class LlmClient extends Context.Tag("@deepnote/llm/LlmClient")<LlmClient, LlmClientService>() {
+  /** Needs the settings, an HttpClient (see `LlmHttp`), the cache and the ledger. */
+  static readonly layer = Layer.scoped(LlmClient, make).pipe(Layer.provide(EndpointPool.layer))
+}

@@ -1,0 +1,27 @@
+import { NodeHttpClient } from "@effect/platform-node"
+import * as Undici from "@effect/platform-node/Undici"
+import { Effect, Layer } from "effect"
+import { LlmSettings } from "./LlmSettings.js"
+
+/**
+ * The HTTP client for LLM servers: @effect/platform's HttpClient over ONE pooled undici Agent (keep-alive, no
+ * pipelining). `connections` is per origin, so each endpoint gets enough sockets for its concurrency limit plus a few
+ * for health checks; `NodeHttpClient.layer` (one TCP connection per request) is never used.
+ */
+export const undiciAgentLayer = (options: { readonly connections: number; readonly keepAliveTimeoutMs?: number }) =>
+  Layer.scoped(
+    NodeHttpClient.Dispatcher,
+    Effect.acquireRelease(
+      Effect.sync(() => new Undici.Agent({ connections: options.connections, keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000, pipelining: 1 })),
+      (agent) => Effect.promise(() => agent.close())
+    )
+  )
+
+export const httpClientLayer = (options: { readonly connections: number; readonly keepAliveTimeoutMs?: number }) =>
+  NodeHttpClient.layerUndiciWithoutDispatcher.pipe(Layer.provide(undiciAgentLayer(options)))
+
+/** Sized from the settings: the largest per-endpoint limit (or the global one) plus 8 spare sockets. */
+export const llmHttpClientLayer = Layer.unwrapEffect(Effect.map(LlmSettings, (s) => {
+  const perEndpoint = Math.max(...s.endpoints.map((e) => e.maxNumSeqs ?? s.perEndpointConcurrency ?? 256))
+  return httpClientLayer({ connections: Math.min(perEndpoint, s.globalInFlight) + 8 })
+}))

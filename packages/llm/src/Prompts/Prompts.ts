@@ -1,0 +1,72 @@
+import type { AnswerEvidence, Language, TaskType } from "@deepnote/core"
+import type { ChatMessage } from "../Domain/Chat.js"
+import { chinese, english, type InstructionSet } from "./Instructions.js"
+import { type PromptPassage, renderPassages, renderQueries, section } from "./Sections.js"
+
+/**
+ * Prompt builders. Layout for prefix caching: the fixed instructions (system message) first, then the question,
+ * then the note(s), then passages or the query log: the parts that change least come first.
+ */
+export const instructionsFor = (language: Language): InstructionSet => (language === "zh" ? chinese : english)
+
+const messages = (system: string, ...sections: ReadonlyArray<string>): Array<ChatMessage> => [
+  { role: "system", content: system },
+  { role: "user", content: sections.join("\n") }
+]
+
+export const initPrompt = (language: Language, question: string, passages: ReadonlyArray<PromptPassage>) =>
+  messages(
+    instructionsFor(language).init,
+    section(language, "question", question),
+    section(language, "passages", renderPassages(language, passages))
+  )
+
+export const updatePrompt = (language: Language, question: string, note: string, passages: ReadonlyArray<PromptPassage>) =>
+  messages(
+    instructionsFor(language).update,
+    section(language, "question", question),
+    section(language, "note", note),
+    section(language, "passages", renderPassages(language, passages))
+  )
+
+export const planPrompt = (
+  language: Language,
+  question: string,
+  note: string,
+  queryLog: ReadonlyArray<string>,
+  count: number,
+  style: "text" | "json"
+) =>
+  messages(
+    style === "json" ? instructionsFor(language).planJson(count) : instructionsFor(language).planText(count),
+    section(language, "question", question),
+    section(language, "note", note),
+    section(language, "queries", renderQueries(language, queryLog))
+  )
+
+export const judgePrompt = (language: Language, question: string, best: string, candidate: string, style: "json" | "word") =>
+  messages(
+    style === "json" ? instructionsFor(language).judgeJson : instructionsFor(language).judgeWord,
+    section(language, "question", question),
+    section(language, "bestNote", best),
+    section(language, "newNote", candidate)
+  )
+
+export const answerPrompt = (language: Language, task: TaskType, question: string, evidence: AnswerEvidence) => {
+  const set = instructionsFor(language)
+  switch (evidence._tag) {
+    case "Note":
+      return messages(set.answer[task].note, section(language, "question", question), section(language, "note", evidence.note.text))
+    case "Passages":
+      return messages(
+        set.answer[task].passages,
+        section(language, "question", question),
+        section(language, "passages", renderPassages(language, evidence.passages))
+      )
+    case "None":
+      return messages(set.answer[task].none, section(language, "question", question))
+  }
+}
+
+/** All of a prompt's text, as the simulator sees it when it parses sections. */
+export const promptText = (msgs: ReadonlyArray<ChatMessage>): string => msgs.map((m) => m.content).join("\n")

@@ -1,0 +1,41 @@
+import { Judge, Verdict } from "@deepnote/core"
+import { Effect, Layer } from "effect"
+import { LlmClient } from "../LlmClient.js"
+import { judgePrompt } from "../Prompts/Prompts.js"
+import { UsageLedger } from "../UsageLedger.js"
+import { parseJudgePaper, parseJudgeWord } from "./Parse.js"
+import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
+
+/**
+ * The adaptive retrieval decision through the LLM.
+ * - `paper`: the reference's JSON contract and parsing rule (slice `{…}`, else `"true" in reply.lower()`).
+ * - otherwise: a structured choice of "True"/"False", read tolerantly; a reply that says neither is a RoleError.
+ * Readings other than the intended format count as parse failures.
+ */
+export const LlmJudge = Layer.effect(
+  Judge,
+  Effect.gen(function*() {
+    const client = yield* LlmClient
+    const ledger = yield* UsageLedger
+    return Judge.make({
+      compare: (input) =>
+        Effect.gen(function*() {
+          const { context } = input
+          const paper = context.config.profile === "paper"
+          const messages = judgePrompt(context.language, input.question, input.bestNote.text, input.candidate.text, paper ? "json" : "word")
+          const reply = yield* roleChat(client, "judge", context, messages, paper ? undefined : { _tag: "Choice", choices: ["True", "False"] })
+          if (paper) {
+            const verdict = parseJudgePaper(reply.content)
+            if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge", context)
+            return new Verdict({ ...verdict, raw: reply.content })
+          }
+          const verdict = parseJudgeWord(reply.content)
+          if (verdict === undefined) {
+            return yield* unreadable(ledger, "judge", context, "the judge said neither True nor False", reply.content)
+          }
+          if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge", context)
+          return new Verdict({ ...verdict, raw: reply.content })
+        })
+    })
+  })
+)

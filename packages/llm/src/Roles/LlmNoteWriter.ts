@@ -1,0 +1,39 @@
+import { Note, NoteWriter } from "@deepnote/core"
+import { Effect, Layer } from "effect"
+import { LlmClient } from "../LlmClient.js"
+import { initPrompt, updatePrompt } from "../Prompts/Prompts.js"
+import { UsageLedger } from "../UsageLedger.js"
+import { cleanReply } from "./Parse.js"
+import { roleChat, toPromptPassages, unreadable } from "./RoleCall.js"
+
+/** Note initialisation and knowledge accumulation through the LLM. An empty note is a malformed reply. */
+export const LlmNoteWriter = Layer.effect(
+  NoteWriter,
+  Effect.gen(function*() {
+    const client = yield* LlmClient
+    const ledger = yield* UsageLedger
+    return NoteWriter.make({
+      init: (input) =>
+        Effect.gen(function*() {
+          const { context } = input
+          const reply = yield* roleChat(client, "init", context, initPrompt(context.language, input.question, toPromptPassages(input.passages)))
+          const text = cleanReply(reply.content)
+          if (text.length === 0) return yield* unreadable(ledger, "init", context, "the note writer returned an empty note", reply.content)
+          return new Note({ text })
+        }),
+      update: (input) =>
+        Effect.gen(function*() {
+          const { context } = input
+          const reply = yield* roleChat(
+            client,
+            "update",
+            context,
+            updatePrompt(context.language, input.question, input.bestNote.text, toPromptPassages(input.passages))
+          )
+          const text = cleanReply(reply.content)
+          if (text.length === 0) return yield* unreadable(ledger, "update", context, "the note writer returned an empty note", reply.content)
+          return new Note({ text })
+        })
+    })
+  })
+)

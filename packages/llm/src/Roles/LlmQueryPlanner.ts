@@ -1,0 +1,47 @@
+import { QueryPlanner } from "@deepnote/core"
+import { Effect, Layer } from "effect"
+import { LlmClient } from "../LlmClient.js"
+import { planPrompt } from "../Prompts/Prompts.js"
+import { UsageLedger } from "../UsageLedger.js"
+import { cleanReply, parseQueriesJson, parseQueryLines } from "./Parse.js"
+import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
+
+/** The JSON schema the `deepnote` planner is held to: exactly `count` non-empty queries. */
+export const plannerSchema = (count: number) => ({
+  type: "object",
+  properties: { queries: { type: "array", items: { type: "string", minLength: 1 }, minItems: count, maxItems: count } },
+  required: ["queries"],
+  additionalProperties: false
+})
+
+/**
+ * Query refinement through the LLM.
+ * - `paper`: free text; `raw` is the reply as produced (retrieved with verbatim), `queries` its lines.
+ * - otherwise: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
+ */
+export const LlmQueryPlanner = Layer.effect(
+  QueryPlanner,
+  Effect.gen(function*() {
+    const client = yield* LlmClient
+    const ledger = yield* UsageLedger
+    return QueryPlanner.make({
+      plan: (input) =>
+        Effect.gen(function*() {
+          const { context } = input
+          const paper = context.config.profile === "paper"
+          const messages = planPrompt(context.language, input.question, input.bestNote.text, input.queryLog, input.count, paper ? "text" : "json")
+          const reply = yield* roleChat(client, "plan", context, messages, paper ? undefined : { _tag: "Json", name: "queries", schema: plannerSchema(input.count) })
+          if (paper) {
+            const raw = cleanReply(reply.content)
+            if (raw.length === 0) return yield* unreadable(ledger, "plan", context, "the planner returned no queries", reply.content)
+            return { raw, queries: parseQueryLines(raw) }
+          }
+          const fromJson = parseQueriesJson(reply.content)
+          if (fromJson === undefined) yield* countParseFailure(ledger, "plan", context)
+          const queries = (fromJson ?? parseQueryLines(reply.content)).slice(0, input.count)
+          if (queries.length === 0) return yield* unreadable(ledger, "plan", context, "the planner returned no readable queries", reply.content)
+          return { raw: reply.content, queries }
+        })
+    })
+  })
+)

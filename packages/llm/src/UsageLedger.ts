@@ -1,0 +1,95 @@
+import type { Role } from "@deepnote/core"
+import { Context, Effect, Layer } from "effect"
+
+/** One finished call (after all its attempts), as the ledger sees it. */
+export interface UsageEntry {
+  readonly role: Role
+  readonly questionId?: string | undefined
+  readonly runId?: string | undefined
+  readonly promptTokens: number
+  readonly completionTokens: number
+  readonly latencyMs: number
+  readonly attempts: number
+  readonly cached: boolean
+  readonly ok: boolean
+}
+
+export interface UsageTotals {
+  /** Calls answered (by the server or the cache) or failed for good. */
+  readonly calls: number
+  readonly cachedCalls: number
+  readonly failedCalls: number
+  readonly promptTokens: number
+  readonly completionTokens: number
+  /** HTTP attempts, including retries (cache hits make none). */
+  readonly attempts: number
+  readonly latencyMs: number
+  readonly maxLatencyMs: number
+  /** Replies a role could not read (judge/planner/answer format). */
+  readonly parseFailures: number
+  /** Calls retried without structured-output parameters because the server rejected them. */
+  readonly structuredFallbacks: number
+}
+
+export interface UsageSnapshot {
+  readonly total: UsageTotals
+  readonly byRole: Readonly<Record<string, UsageTotals>>
+  readonly byQuestion: Readonly<Record<string, UsageTotals>>
+  readonly byRun: Readonly<Record<string, UsageTotals>>
+}
+
+const zero = (): Mutable => ({
+  calls: 0, cachedCalls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, attempts: 0, latencyMs: 0,
+  maxLatencyMs: 0, parseFailures: 0, structuredFallbacks: 0
+})
+type Mutable = { -readonly [K in keyof UsageTotals]: UsageTotals[K] }
+
+const add = (t: Mutable, e: UsageEntry) => {
+  t.calls++
+  if (e.cached) t.cachedCalls++
+  if (!e.ok) t.failedCalls++
+  if (!e.cached) {
+    t.promptTokens += e.promptTokens
+    t.completionTokens += e.completionTokens
+  }
+  t.attempts += e.attempts
+  t.latencyMs += e.latencyMs
+  t.maxLatencyMs = Math.max(t.maxLatencyMs, e.latencyMs)
+}
+
+interface Tags { readonly role: Role; readonly questionId?: string | undefined; readonly runId?: string | undefined }
+
+const makeLedger = () => {
+  const total = zero()
+  const byRole = new Map<string, Mutable>()
+  const byQuestion = new Map<string, Mutable>()
+  const byRun = new Map<string, Mutable>()
+  const buckets = (tags: Tags): Array<Mutable> => {
+    const at = (m: Map<string, Mutable>, k: string) => {
+      let t = m.get(k)
+      if (t === undefined) m.set(k, t = zero())
+      return t
+    }
+    const out = [total, at(byRole, tags.role)]
+    if (tags.questionId !== undefined) out.push(at(byQuestion, tags.questionId))
+    if (tags.runId !== undefined) out.push(at(byRun, tags.runId))
+    return out
+  }
+  const freeze = (m: Map<string, Mutable>) => Object.fromEntries([...m].map(([k, v]) => [k, { ...v }]))
+  return UsageLedger.of({
+    record: (entry) => Effect.sync(() => buckets(entry).forEach((t) => add(t, entry))),
+    parseFailure: (tags) => Effect.sync(() => buckets(tags).forEach((t) => t.parseFailures++)),
+    structuredFallback: (tags) => Effect.sync(() => buckets(tags).forEach((t) => t.structuredFallbacks++)),
+    snapshot: Effect.sync(() => ({ total: { ...total }, byRole: freeze(byRole), byQuestion: freeze(byQuestion), byRun: freeze(byRun) }))
+  })
+}
+
+/** Prompt and completion tokens, latency and attempts per role, per question and per run; in memory. */
+export class UsageLedger extends Context.Tag("@deepnote/llm/UsageLedger")<UsageLedger, {
+  readonly record: (entry: UsageEntry) => Effect.Effect<void>
+  readonly parseFailure: (tags: Tags) => Effect.Effect<void>
+  readonly structuredFallback: (tags: Tags) => Effect.Effect<void>
+  readonly snapshot: Effect.Effect<UsageSnapshot>
+}>() {
+  static readonly layer = Layer.sync(UsageLedger, makeLedger)
+}
