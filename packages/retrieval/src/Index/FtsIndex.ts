@@ -84,7 +84,7 @@ export class FtsIndex {
 
   /**
    * Inserts passages in one transaction, with the file's resume point when given. Passages whose id exists are
-   * skipped or replaced. Nothing of the batch is kept if any statement fails.
+   * skipped or replaced (a replaced passage counts as added). Nothing of the batch is kept if any statement fails.
    */
   addBatch(
     documents: ReadonlyArray<CorpusDocument>,
@@ -92,14 +92,15 @@ export class FtsIndex {
     progress?: FileProgress
   ): { readonly added: number; readonly skipped: number } {
     return this.db.transaction(() => {
-      let added = 0
+      let inserted = 0
+      let replaced = 0
       let skipped = 0
       for (const d of documents) {
         const a = analyzeDocument(d.title, d.text)
         const metadata = d.metadata === undefined ? null : JSON.stringify(d.metadata)
-        const inserted = this.stmt.insertDoc.run(d.id, d.title, d.text, metadata, a.lang)
-        let rowid = inserted.lastInsertRowid
-        if (inserted.changes === 0) {
+        const result = this.stmt.insertDoc.run(d.id, d.title, d.text, metadata, a.lang)
+        let rowid = result.lastInsertRowid
+        if (result.changes === 0) {
           if (onDuplicate === "skip") {
             skipped++
             continue
@@ -107,14 +108,15 @@ export class FtsIndex {
           rowid = (this.stmt.rowidOf.get(d.id) as { rowid: number }).rowid
           this.stmt.deleteFts.run(rowid)
           this.stmt.updateDoc.run(d.title, d.text, metadata, a.lang, rowid)
-          added--
+          replaced++
+        } else {
+          inserted++
         }
         this.stmt.insertFts.run(rowid, a.title, a.body, a.titleCjk, a.bodyCjk)
-        added++
       }
-      this.bumpCount(added)
+      this.bumpCount(inserted)
       if (progress !== undefined) this.saveProgress(progress)
-      return { added, skipped: skipped + (onDuplicate === "replace" ? documents.length - added : 0) }
+      return { added: inserted + replaced, skipped }
     })()
   }
 

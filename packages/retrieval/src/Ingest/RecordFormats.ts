@@ -57,10 +57,13 @@ export const jsonFormats: { readonly [F in JsonFormat]: RecordDecoder } = {
     metadata: Object.keys(metadata).length > 0 ? metadata : undefined
   }]),
   ircot: decoder(IrcotRecord, (r) => r.contexts.map((c) => paragraph(c.title, c.paragraph_text))),
-  hotpotqa: decoder(HotpotRecord, (r) =>
-    r.context
+  hotpotqa: decoder(HotpotRecord, (r) => {
+    // HotpotQA sentences carry their leading space (" In 2001, …"); 2WikiMultihopQA sentences do not.
+    const separator = r.context.some(([, sentences]) => sentences.slice(1).some((s) => /^\s/u.test(s))) ? "" : " "
+    return r.context
       .filter(([, sentences]) => sentences.join("").trim().length > 0)
-      .map(([title, sentences]) => paragraph(title, sentences.join(" ")))),
+      .map(([title, sentences]) => paragraph(title, sentences.join(separator)))
+  }),
   musique: decoder(MusiqueRecord, (r) => r.paragraphs.map((p) => paragraph(p.title, p.paragraph_text)))
 }
 

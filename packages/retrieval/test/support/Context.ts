@@ -1,0 +1,21 @@
+import { type CallContext, defaultRunConfig, type RetrievalRequest, type RunConfig } from "@deepnote/core"
+
+export const context = (config: Partial<RunConfig> = {}, questionId = "q1"): CallContext => ({
+  questionId,
+  runId: undefined,
+  step: 0,
+  language: "en",
+  config: { ...defaultRunConfig, ...config }
+})
+
+export const request = (
+  queries: ReadonlyArray<string>,
+  options: { topK?: number; recallK?: number; exclude?: ReadonlyArray<string>; config?: Partial<RunConfig>; questionId?: string } = {}
+): RetrievalRequest => ({
+  queries,
+  recallK: options.recallK ?? 50,
+  topK: options.topK ?? 5,
+  exclude: new Set(options.exclude ?? []),
+  rerankQuery: queries[0] ?? "",
+  context: context(options.config, options.questionId)
+})
