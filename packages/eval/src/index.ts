@@ -1,1 +1,9 @@
-export {}
+export * from "./Metrics/Accuracy.js"
+export * from "./Metrics/Asqa.js"
+export * from "./Metrics/Bootstrap.js"
+export * from "./Metrics/Cmrc.js"
+export * from "./Metrics/Hotpot.js"
+export * from "./Metrics/Metric.js"
+export * from "./Metrics/Normalize.js"
+export * from "./Metrics/Recall.js"
+export * from "./Metrics/Squad.js"
