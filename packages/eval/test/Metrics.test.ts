@@ -100,7 +100,7 @@ describe("Chinese (CMRC 2018)", () => {
 })
 
 describe("bootstrap confidence intervals", () => {
-  const scores = Array.from({ length: 200 }, (_, i) => ((i * 7919) % 13 < 6 ? 1 : 0))
+  const scores: Array<number> = Array.from({ length: 200 }, (_, i) => ((i * 7919) % 13 < 6 ? 1 : 0))
   const mean = scores.reduce((a, b) => a + b, 0) / scores.length
 
   check("are deterministic for a seed and contain the mean", () => {
