@@ -1,7 +1,8 @@
 import type { Language } from "@deepnote/text"
 import { entities, numberOf, yearOf } from "./Entities.js"
 import { mentions, type Reading } from "./Evidence.js"
-import { relevance, termsOf, type Target } from "./Sentences.js"
+import { termsOf } from "./Sentences.js"
+import { coverage } from "./YesNo.js"
 
 type Criterion = "earliest" | "latest" | "most" | "least" | "match"
 
@@ -34,8 +35,8 @@ const valueOf = (criterion: Criterion, reading: Reading, option: string, languag
 }
 
 /** How well an option's evidence matches the rest of the question (its terms outside both options). */
-const matchOf = (reading: Reading, option: string, rest: Target): number =>
-  Math.max(0, ...mentions(reading.units, option).map((u) => relevance(u, rest, reading.idf)))
+const matchOf = (reading: Reading, option: string, rest: ReadonlyArray<string>): number =>
+  Math.max(0, ...mentions(reading.units, option).map((u) => coverage(u, rest, reading.idf)))
 
 /**
  * Chooses between the two options a question names ("Who was born first, A or B?"). With a criterion word
@@ -59,10 +60,6 @@ export const chooseOption = (
     }
   }
   const optionTerms = new Set([...termsOf(a), ...termsOf(b)])
-  const rest: Target = {
-    question: new Set([...reading.target.question].filter((t) => !optionTerms.has(t))),
-    bridge: new Set(),
-    bridgeWeight: 0
-  }
+  const rest = [...reading.target.question].filter((t) => !optionTerms.has(t))
   return matchOf(reading, b, rest) > matchOf(reading, a, rest) ? b : a
 }

@@ -1,7 +1,7 @@
 import type { Language } from "@deepnote/text"
 import { twoHop } from "./Bridge.js"
 import { makeIdf, type Idf } from "./Idf.js"
-import { noteUnits, normaliseKey, passageUnits, termsOf, type PassageLike, type Target, type Unit } from "./Sentences.js"
+import { noteUnits, normaliseKey, passageUnits, termsOf, titlePrefix, type PassageLike, type Target, type Unit } from "./Sentences.js"
 
 /** What the answerer may read (core's `AnswerEvidence` fits). A plain string is read as a note. */
 export type Evidence =
@@ -44,17 +44,22 @@ export const mentions = (units: ReadonlyArray<Unit>, phrase: string): Array<Unit
 
 /**
  * Closeness of a character offset to the question terms in a text: Σ idf(t) / (1 + distance / 25) over the question
- * terms found in the text, divided by the question's IDF mass.
+ * terms found in the text (nearest occurrence), divided by the question's IDF mass.
  */
 export const proximity = (text: string, at: number, target: Target, idf: Idf): number => {
   const lower = text.toLowerCase()
+  const prefix = titlePrefix(text).length
   let total = 0
   let score = 0
   for (const term of target.question) {
     const w = idf(term)
     total += w
-    const index = lower.indexOf(term)
-    if (index >= 0) score += w / (1 + Math.abs(index - at) / 25)
+    let nearest = Infinity
+    for (let i = lower.indexOf(term); i >= 0; i = lower.indexOf(term, i + 1)) {
+      // A term in the `Title: ` prefix is context, not a neighbour: never nearer than 100 characters.
+      nearest = Math.min(nearest, i < prefix ? Math.max(100, at - i) : Math.abs(i - at))
+    }
+    if (nearest < Infinity) score += w / (1 + nearest / 25)
   }
   return total === 0 ? 0 : score / total
 }

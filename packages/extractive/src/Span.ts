@@ -8,8 +8,12 @@ import { termsOf } from "./Sentences.js"
 const placeCue = /\b(?:in|at|from|near|to|of|based in|located in|headquartered in|born in)\s+(?:the\s+)?$/iu
 const personCue = /\b(?:by|starring|with|actor|actress|singer|director|writer|author|player|son of|daughter of|wife of|husband of|married)\s+$/iu
 
+/** The unit or counted noun a number question names: "多少公里" → 公里, "how many laps" → laps. */
+const unitHint = (question: string): string | undefined =>
+  /多少([\p{Script=Han}]{1,2})/u.exec(question)?.[1] ?? /\bhow (?:many|much) (\p{L}+)/iu.exec(question)?.[1]?.toLowerCase()
+
 /** How well an entity fits the expected answer type (0 = not at all), using its kind and the words around it. */
-const fit = (entity: Entity, type: AnswerType, text: string): number => {
+const fit = (entity: Entity, type: AnswerType, text: string, question: string): number => {
   const before = text.slice(Math.max(0, entity.start - 20), entity.start)
   const after = text.slice(entity.start + entity.text.length, entity.start + entity.text.length + 3)
   switch (type) {
@@ -21,8 +25,12 @@ const fit = (entity: Entity, type: AnswerType, text: string): number => {
       return 0.8 + (placeCue.test(before) ? 0.7 : 0)
     case "date":
       return entity.kind === "date" ? 1 : 0
-    case "number":
-      return entity.kind === "number" ? 1 : entity.kind === "date" ? 0.2 : 0
+    case "number": {
+      if (entity.kind !== "number") return entity.kind === "date" ? 0.2 : 0
+      const unit = unitHint(question)
+      const said = `${entity.text}${text.slice(entity.start + entity.text.length, entity.start + entity.text.length + 12)}`
+      return unit !== undefined && said.toLowerCase().replace(/^[\d.,\s]+/u, "").startsWith(unit) ? 1.5 : 1
+    }
     case "entity":
       return entity.kind === "title" ? 1.2 : entity.kind === "name" || entity.kind === "word" ? 1 : 0.5
   }
@@ -38,7 +46,7 @@ export const typedSpan = (question: string, type: AnswerType, reading: Reading, 
   let best: { text: string; score: number } | undefined
   for (const { unit, score } of reading.ranked) {
     for (const entity of entities(unit.text, language)) {
-      const f = fit(entity, type, unit.text)
+      const f = fit(entity, type, unit.text, question)
       if (f === 0 || inQuestion(entity.text, question, terms)) continue
       // A bridge entity (named by the first hop, not the question) is usually the way to the answer, not the answer.
       const bridge = type === "entity" && termsOf(entity.text).some((t) => reading.target.bridge.has(t)) ? 0.5 : 1

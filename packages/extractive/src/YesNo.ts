@@ -28,12 +28,14 @@ const equivalentsOf = (term: string): ReadonlyArray<string> =>
 const expand = (terms: ReadonlySet<string>): Set<string> => new Set([...terms].flatMap(equivalentsOf))
 
 /** Share of the predicate's IDF mass a sentence holds (a term or one of its equivalents). */
-const coverage = (unit: Unit, predicate: ReadonlyArray<string>, idf: Idf): number => {
+export const coverage = (unit: Unit, predicate: ReadonlyArray<string>, idf: Idf): number => {
   let total = 0
   let held = 0
   for (const term of predicate) {
-    total += idf(term)
-    if (equivalentsOf(term).some((t) => unit.terms.has(t))) held += idf(term)
+    const forms = equivalentsOf(term)
+    const w = Math.max(...forms.map(idf))
+    total += w
+    if (forms.some((t) => unit.terms.has(t))) held += w
   }
   return total === 0 ? 1 : held / total
 }
