@@ -1,0 +1,97 @@
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { countChatTokens, parsePrompt } from "@deepnote/llm"
+import { Effect, Queue, Stream } from "effect"
+import { respond, type SimStructured } from "../Content.js"
+import type { SimState } from "../SimState.js"
+import { countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, validate } from "./Generate.js"
+import { ChatBody, messageText } from "./Wire.js"
+
+const structuredOf = (body: ChatBody): SimStructured | undefined => {
+  if (body.structured_outputs) return { choice: body.structured_outputs.choice, json: body.structured_outputs.json }
+  if (body.guided_choice) return { choice: body.guided_choice }
+  if (body.guided_json !== undefined) return { json: body.guided_json }
+  if (body.response_format?.type === "json_schema") return { json: body.response_format.json_schema?.schema }
+  return undefined
+}
+
+const usesStructured = (body: ChatBody) =>
+  body.structured_outputs != null || body.guided_choice != null || body.guided_json != null || body.response_format?.type === "json_schema"
+
+/** `POST /v1/chat/completions`: plain JSON or SSE (`stream: true`, usage chunk with `stream_options.include_usage`). */
+export const chatHandler = (state: SimState) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const decoded = yield* Effect.either(HttpServerRequest.schemaBodyJson(ChatBody))
+    if (decoded._tag === "Left") return jsonError(400, `invalid chat request: ${decoded.left.message}`)
+    const body = decoded.right
+    const role = noteRequest(state, request)
+    if (!state.options.structuredOutputs && usesStructured(body)) {
+      state.metrics.rejected++
+      return jsonError(400, "structured outputs are not supported by this server (extra inputs are not permitted)")
+    }
+    const messages = body.messages.map((m) => ({ role: m.role, content: messageText(m.content) }))
+    const promptTokens = countChatTokens(messages)
+    const maxTokens = body.max_tokens ?? 1024
+    const invalid = validate(state, request, body.model ?? undefined, promptTokens, maxTokens)
+    if (invalid !== undefined) {
+      state.metrics.rejected++
+      return invalid
+    }
+    const fault = state.faults.next()
+    const early = earlyFault(state, request, fault)
+    if (early !== undefined) return yield* early
+    const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n")
+    const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
+    if (fault === "garbage") countFault(state, fault)
+    const text = fault === "garbage" ? garbageReply : respond(state.engine, { role, system, prompt, structured: structuredOf(body) })
+    const { finish, pieces } = outputPieces(text, maxTokens)
+    const id = `chatcmpl-sim-${state.nextId++}`
+    const created = Math.floor(Date.now() / 1000)
+    const model = state.options.model
+    const usage = { prompt_tokens: promptTokens, completion_tokens: pieces.length, total_tokens: promptTokens + pieces.length }
+
+    if (body.stream !== true) {
+      if (fault === "malformed") {
+        countFault(state, fault)
+        return HttpServerResponse.text(`{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"content":`, { contentType: "application/json" })
+      }
+      yield* generate(state, promptTokens, pieces)
+      return HttpServerResponse.unsafeJson({
+        id, object: "chat.completion", created, model,
+        choices: [{ index: 0, message: { role: "assistant", content: pieces.join("") }, finish_reason: finish }],
+        usage
+      })
+    }
+
+    const chunk = (delta: Record<string, string>, finishReason: string | null) =>
+      JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })
+    const queue = yield* Queue.unbounded<string | null>()
+    const seq = {
+      promptTokens,
+      output: pieces,
+      cancelled: false,
+      onToken: (piece: string, index: number) => {
+        Queue.unsafeOffer(queue, chunk(index === 0 ? { role: "assistant", content: piece } : { content: piece }, null))
+        if (fault === "malformed" && index === 0) Queue.unsafeOffer(queue, `{"choices":[{"delta":`)
+      },
+      onDone: () => {
+        Queue.unsafeOffer(queue, chunk({}, finish))
+        if (body.stream_options?.include_usage === true) {
+          Queue.unsafeOffer(queue, JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage }))
+        }
+        Queue.unsafeOffer(queue, "[DONE]")
+        Queue.unsafeOffer(queue, null)
+      }
+    }
+    if (fault === "malformed") countFault(state, fault)
+    state.scheduler.unsafeSubmit(seq)
+    const events = Stream.fromQueue(queue).pipe(
+      Stream.takeWhile((x): x is string => x !== null),
+      Stream.map((data) => `data: ${data}\n\n`),
+      Stream.encodeText,
+      Stream.ensuring(Effect.sync(() => {
+        seq.cancelled = true
+      }))
+    )
+    return HttpServerResponse.stream(events, { contentType: "text/event-stream", headers: { "cache-control": "no-cache" } })
+  })

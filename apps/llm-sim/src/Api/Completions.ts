@@ -1,0 +1,57 @@
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { countTokens, parsePrompt } from "@deepnote/llm"
+import { Effect } from "effect"
+import { respond } from "../Content.js"
+import type { SimState } from "../SimState.js"
+import { countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, validate } from "./Generate.js"
+import { CompletionBody } from "./Wire.js"
+
+/** The instructions of a raw prompt: whatever precedes its first `### ` section. */
+const instructionsOf = (prompt: string) => prompt.split(/\n### /)[0] ?? ""
+
+/**
+ * `POST /v1/completions`: `prompt` is a string or a list; each prompt runs as its own sequence (as in vLLM) and the
+ * reply holds one choice per prompt, by index, when the slowest is done.
+ */
+export const completionsHandler = (state: SimState) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const decoded = yield* Effect.either(HttpServerRequest.schemaBodyJson(CompletionBody))
+    if (decoded._tag === "Left") return jsonError(400, `invalid completion request: ${decoded.left.message}`)
+    const body = decoded.right
+    const role = noteRequest(state, request)
+    const prompts = typeof body.prompt === "string" ? [body.prompt] : body.prompt
+    if (prompts.length === 0) return jsonError(400, "prompt must not be empty")
+    const maxTokens = body.max_tokens ?? 16
+    const promptTokens = prompts.map(countTokens)
+    for (const n of promptTokens) {
+      const invalid = validate(state, request, body.model ?? undefined, n, maxTokens)
+      if (invalid !== undefined) {
+        state.metrics.rejected++
+        return invalid
+      }
+    }
+    const fault = state.faults.next()
+    const early = earlyFault(state, request, fault)
+    if (early !== undefined) return yield* early
+    if (fault === "malformed") {
+      countFault(state, fault)
+      return HttpServerResponse.text(`{"object":"text_completion","choices":[{"index":0,"text":`, { contentType: "application/json" })
+    }
+    if (fault === "garbage") countFault(state, fault)
+    const outputs = prompts.map((p) => {
+      const text = fault === "garbage" ? garbageReply : respond(state.engine, { role, system: instructionsOf(p), prompt: parsePrompt(p), structured: undefined })
+      return outputPieces(text, maxTokens)
+    })
+    yield* Effect.forEach(outputs, (o, i) => generate(state, promptTokens[i]!, o.pieces), { concurrency: "unbounded", discard: true })
+    const completion = outputs.reduce((n, o) => n + o.pieces.length, 0)
+    const prompt = promptTokens.reduce((n, t) => n + t, 0)
+    return HttpServerResponse.unsafeJson({
+      id: `cmpl-sim-${state.nextId++}`,
+      object: "text_completion",
+      created: Math.floor(Date.now() / 1000),
+      model: state.options.model,
+      choices: outputs.map((o, index) => ({ index, text: o.pieces.join(""), finish_reason: o.finish, logprobs: null })),
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+    })
+  })

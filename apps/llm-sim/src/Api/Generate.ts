@@ -1,0 +1,85 @@
+import { HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { splitTokens } from "@deepnote/llm"
+import { Effect } from "effect"
+import type { SimState } from "../SimState.js"
+import type { FaultKind } from "../SimOptions.js"
+import { errorBody } from "./Wire.js"
+
+export const jsonError = (status: number, message: string, type?: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(errorBody(status, message, type), { status, headers })
+
+/** Checks that every generation request passes: auth, model, context length. A response means "reject". */
+export const validate = (
+  state: SimState,
+  request: HttpServerRequest.HttpServerRequest,
+  model: string | undefined,
+  promptTokens: number,
+  maxTokens: number
+): HttpServerResponse.HttpServerResponse | undefined => {
+  const o = state.options
+  if (o.apiKey !== undefined && request.headers["authorization"] !== `Bearer ${o.apiKey}`) {
+    return jsonError(401, "Unauthorized", "AuthenticationError")
+  }
+  if (model !== undefined && model !== o.model) {
+    return jsonError(404, `The model \`${model}\` does not exist.`, "NotFoundError")
+  }
+  if (promptTokens + maxTokens > o.maxModelLen) {
+    return jsonError(400, `This model's maximum context length is ${o.maxModelLen} tokens. However, you requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`)
+  }
+  return undefined
+}
+
+/** Records who called (role header, traceparent) and counts the request. */
+export const noteRequest = (state: SimState, request: HttpServerRequest.HttpServerRequest) => {
+  const m = state.metrics
+  m.requests++
+  const role = request.headers["x-deepnote-role"]
+  m.lastRole = role
+  m.lastTraceparent = request.headers["traceparent"]
+  if (role !== undefined) m.byRole[role] = (m.byRole[role] ?? 0) + 1
+  return role
+}
+
+/**
+ * The early faults: 429 with Retry-After, 503, a stall (never answers; ends when the client gives up) or a dropped
+ * connection (socket destroyed). `malformed` and `garbage` are applied by the handlers to the reply itself.
+ */
+export const earlyFault = (state: SimState, request: HttpServerRequest.HttpServerRequest, fault: FaultKind | undefined) => {
+  if (fault === undefined || fault === "malformed" || fault === "garbage") return undefined
+  state.metrics.faults[fault] = (state.metrics.faults[fault] ?? 0) + 1
+  switch (fault) {
+    case "429":
+      return Effect.succeed(jsonError(429, "Too many requests", "RateLimitError", { "retry-after": String(state.options.retryAfterSeconds) }))
+    case "503":
+      return Effect.succeed(jsonError(503, "Service unavailable", "ServiceUnavailableError"))
+    case "stall":
+      return Effect.never
+    case "drop":
+      return Effect.zipRight(Effect.sync(() => NodeHttpServerRequest.toIncomingMessage(request).socket.destroy()), Effect.never)
+  }
+}
+
+export const countFault = (state: SimState, fault: FaultKind) => {
+  state.metrics.faults[fault] = (state.metrics.faults[fault] ?? 0) + 1
+}
+
+export const garbageReply = "¯\\_(ツ)_/¯ maybe"
+
+/** The reply's token pieces, cut at max_tokens (finish "length"); an empty reply still takes one step (EOS). */
+export const outputPieces = (text: string, maxTokens: number): { readonly pieces: ReadonlyArray<string>; readonly finish: "stop" | "length" } => {
+  const all = splitTokens(text)
+  if (all.length === 0) return { pieces: [""], finish: "stop" }
+  return all.length > maxTokens ? { pieces: all.slice(0, maxTokens), finish: "length" } : { pieces: all, finish: "stop" }
+}
+
+/** Runs one sequence through the scheduler; resolves when its last token is out. */
+export const generate = (state: SimState, promptTokens: number, pieces: ReadonlyArray<string>) =>
+  Effect.async<void>((resume) => {
+    const seq = { promptTokens, output: pieces, onToken: () => {}, onDone: () => resume(Effect.void), cancelled: false }
+    state.scheduler.unsafeSubmit(seq)
+    return Effect.sync(() => {
+      seq.cancelled = true
+    })
+  })

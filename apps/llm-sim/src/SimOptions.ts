@@ -1,0 +1,42 @@
+import { Schema } from "effect"
+
+/** A fault the simulator can inject into a generation request. */
+export const FaultKind = Schema.Literal("429", "503", "stall", "drop", "malformed", "garbage")
+export type FaultKind = typeof FaultKind.Type
+
+const NonNegative = Schema.Number.pipe(Schema.nonNegative())
+const PositiveInt = Schema.Int.pipe(Schema.positive())
+
+/** Everything the simulator can be told; every field has a default. */
+export const SimOptions = Schema.Struct({
+  /** 0 picks a free port. The simulator binds 127.0.0.1 only. */
+  port: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 65535)), { default: () => 0 }),
+  model: Schema.optionalWith(Schema.String, { default: () => "deepnote-sim" }),
+  maxModelLen: Schema.optionalWith(PositiveInt, { default: () => 32_768 }),
+  /** Most sequences running at once (vLLM `--max-num-seqs`). */
+  maxNumSeqs: Schema.optionalWith(PositiveInt, { default: () => 64 }),
+  /** Tokens one step may process: one per decoding sequence plus prefill chunks (vLLM `--max-num-batched-tokens`). */
+  maxBatchedTokens: Schema.optionalWith(PositiveInt, { default: () => 8192 }),
+  /** KV capacity in tokens, for `vllm:kv_cache_usage_perc`. */
+  kvCapacityTokens: Schema.optionalWith(PositiveInt, { default: () => 262_144 }),
+  /** Step time = stepBaseMs + stepPerSeqMs × running + stepPerPrefillTokenMs × prefill tokens. */
+  stepBaseMs: Schema.optionalWith(NonNegative, { default: () => 4 }),
+  stepPerSeqMs: Schema.optionalWith(NonNegative, { default: () => 0.02 }),
+  stepPerPrefillTokenMs: Schema.optionalWith(NonNegative, { default: () => 0.0005 }),
+  /** Share of generation requests that get a fault (0–1), drawn from a PRNG seeded by `faultSeed`. */
+  faultRate: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0 }),
+  faultSeed: Schema.optionalWith(Schema.Int, { default: () => 1 }),
+  faults: Schema.optionalWith(Schema.Array(FaultKind), { default: () => ["429", "503"] as const }),
+  /** Seconds sent in `Retry-After` with a 429. */
+  retryAfterSeconds: Schema.optionalWith(NonNegative, { default: () => 1 }),
+  /** When false, `structured_outputs`, `guided_*` and `response_format` are rejected with 400 (an old or foreign server). */
+  structuredOutputs: Schema.optionalWith(Schema.Boolean, { default: () => true }),
+  /** Reported in `/v1/models` as `max_num_seqs` (clients may size their concurrency from it). */
+  advertiseMaxNumSeqs: Schema.optionalWith(Schema.Boolean, { default: () => true }),
+  /** Bearer token required on /v1 requests, if set. */
+  apiKey: Schema.optional(Schema.String),
+  /** `extractive` (packages/extractive) or `lite` (cheap, for load tests). */
+  content: Schema.optionalWith(Schema.Literal("extractive", "lite"), { default: () => "extractive" as const })
+})
+export type SimOptions = typeof SimOptions.Type
+export type SimOptionsInput = typeof SimOptions.Encoded

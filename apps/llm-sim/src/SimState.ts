@@ -1,0 +1,15 @@
+import type { ContentEngine } from "./Content.js"
+import type { FaultInjector } from "./Faults.js"
+import type { Scheduler } from "./Scheduler.js"
+import type { SimMetrics } from "./SimMetrics.js"
+import type { SimOptions } from "./SimOptions.js"
+
+/** Everything a request handler needs: the options, the engine, the scheduler, faults and metrics. */
+export interface SimState {
+  readonly options: SimOptions
+  readonly metrics: SimMetrics
+  readonly faults: FaultInjector
+  readonly scheduler: Scheduler
+  readonly engine: ContentEngine
+  nextId: number
+}
