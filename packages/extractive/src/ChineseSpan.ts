@@ -1,4 +1,5 @@
 import { cut } from "@deepnote/text"
+import { titlePrefix } from "./Sentences.js"
 
 const whWord = /什么时候|什么地方|哪一年|哪里|哪儿|何时|何地|多少|什么|是谁|谁|哪[一]?[个些位年家所座条部种国支名项类]?|几/u
 const stops = /[，。；、！？,;!?（）()「」“”]/u
@@ -24,7 +25,7 @@ export const alignedSpan = (question: string, sentence: string): string | undefi
   if (!wh) return undefined
   const left = question.slice(0, wh.index).replace(/[《》]/gu, "")
   const right = question.slice(wh.index + wh[0].length).replace(/[？?。！!]+$/u, "").replace(/[《》]/gu, "")
-  const text = sentence.replace(/^[^:]{1,40}: /u, "")
+  const text = sentence.slice(titlePrefix(sentence).length)
   const after = longestPiece(left, text, true)
   const before = longestPiece(right, text, false)
   if (after !== undefined && (before === undefined || after.piece.length >= before.piece.length)) {

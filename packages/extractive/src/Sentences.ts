@@ -14,8 +14,6 @@ export interface Unit {
   /** Normalised form, for duplicate detection. */
   readonly key: string
   readonly terms: ReadonlySet<string>
-  /** Terms of the sentence itself, without its `Title: ` prefix. */
-  readonly body: ReadonlySet<string>
   /** Reading order: passage by passage, sentence by sentence (or line order in a note). */
   readonly order: number
 }
@@ -37,7 +35,6 @@ const unit = (text: string, order: number): Unit => ({
   text,
   key: normaliseKey(text),
   terms: new Set(termsOf(text)),
-  body: new Set(termsOf(text.slice(titlePrefix(text).length))),
   order
 })
 
@@ -78,12 +75,8 @@ export interface Target {
   readonly bridgeWeight: number
 }
 
-/** Question terms found only in a sentence's `Title: ` prefix count for this much: context, not content. */
-const titleWeight = 1
-
 /**
- * How much of the question a sentence covers: the share of the question's IDF mass it holds (1 = all of it; terms
- * only in its title prefix count half), plus
+ * How much of the question a sentence covers: the share of the question's IDF mass it holds (1 = all of it), plus
  * up to `bridgeWeight` for the bridge terms it holds (full when they weigh a third of the question's mass).
  */
 export const relevance = (u: Unit, target: Target, idf: Idf): number => {
@@ -92,8 +85,7 @@ export const relevance = (u: Unit, target: Target, idf: Idf): number => {
   for (const term of target.question) {
     const w = idf(term)
     total += w
-    if (u.body.has(term)) score += w
-    else if (u.terms.has(term)) score += titleWeight * w
+    if (u.terms.has(term)) score += w
   }
   let bridge = 0
   for (const term of target.bridge) {
