@@ -13,9 +13,11 @@ export const parseRetryAfter = (value: string | undefined, nowMs: number): numbe
 
 /**
  * The pause before retry number `retry` (1-based): exponential from `baseMs`, "full jitter" between half and all of it,
- * capped at `maxMs`. A server's `Retry-After` wins when it is longer (capped at 4 × `maxMs`, so a hostile header
+ * capped at `maxMs`. A server's `Retry-After` wins when it is longer (capped at two minutes, so a hostile header
  * cannot park a run).
  */
+const maxRetryAfterMs = 120_000
+
 export const backoffMs = (
   retry: number,
   options: { readonly baseMs: number; readonly maxMs: number; readonly retryAfterMs?: number | undefined },
@@ -23,5 +25,5 @@ export const backoffMs = (
 ): number => {
   const exp = Math.min(options.maxMs, options.baseMs * 2 ** (retry - 1))
   const jittered = Math.round(exp * (0.5 + random / 2))
-  return options.retryAfterMs === undefined ? jittered : Math.min(Math.max(jittered, options.retryAfterMs), options.maxMs * 4)
+  return options.retryAfterMs === undefined ? jittered : Math.max(jittered, Math.min(options.retryAfterMs, maxRetryAfterMs))
 }

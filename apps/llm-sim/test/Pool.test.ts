@@ -1,0 +1,102 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { start } from "../src/index.js"
+import { buildClient, deadUrl, fast, request } from "./support.js"
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `q${i}`)
+
+describe("endpoint pool", () => {
+  it.scopedLive("ejects a dead endpoint and sends its calls elsewhere", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const dead = yield* deadUrl
+      const { client } = yield* buildClient({ endpoints: [{ url: dead }, { url: sim.url }], ejectAfter: 2, cooldownMs: 60_000, ...{ backoffBaseMs: 5, backoffMaxMs: 20 } })
+      const results = yield* Effect.forEach(ids(30), (id) => client.chat(request("init", id)), { concurrency: 4 })
+      assert.strictEqual(results.length, 30)
+      assert.isTrue(results.every((r) => r.endpoint === sim.url))
+      const status = yield* client.endpoints
+      assert.strictEqual(status[0]!.health, "ejected")
+      assert.strictEqual(status[0]!.ejections, 1)
+      assert.strictEqual(status[1]!.health, "healthy")
+      assert.strictEqual(sim.metrics.success, 30)
+    }))
+
+  it.scopedLive("brings an ejected endpoint back after a half-open /health probe", () =>
+    Effect.gen(function*() {
+      const a = yield* start({ content: "lite" })
+      const b = yield* start({ content: "lite" })
+      const { client } = yield* buildClient({ endpoints: [{ url: a.url }, { url: b.url }], ejectAfter: 1, ...fast })
+      a.faults.down = true
+      yield* Effect.forEach(ids(10), (id) => client.chat(request("init", id)), { concurrency: 2 })
+      assert.strictEqual((yield* client.endpoints)[0]!.health, "ejected")
+      a.faults.down = false
+      yield* Effect.sleep("400 millis")
+      assert.strictEqual((yield* client.endpoints)[0]!.health, "healthy")
+      const before = a.metrics.success
+      yield* Effect.forEach(ids(20), (id) => client.chat(request("init", `later-${id}`)), { concurrency: 2 })
+      assert.isAbove(a.metrics.success, before, "traffic returns to the recovered endpoint")
+    }))
+
+  it.scopedLive("fails with LlmUnavailable when every endpoint is ejected", () =>
+    Effect.gen(function*() {
+      const dead = yield* deadUrl
+      const { client } = yield* buildClient({ endpoints: [{ url: dead }], model: "m", ejectAfter: 1, maxAttempts: 3, cooldownMs: 60_000, backoffBaseMs: 1, backoffMaxMs: 2 })
+      const error = yield* Effect.flip(client.chat(request("init")))
+      assert.strictEqual(error.last._tag, "LlmUnavailable")
+      assert.include(error.message, "ejected")
+    }))
+
+  it.scopedLive("never exceeds the global in-flight limit", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite", maxNumSeqs: 64 })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], globalInFlight: 5, perEndpointConcurrency: 16, ...fast })
+      yield* Effect.forEach(ids(40), (id) => client.chat(request("update", id)), { concurrency: "unbounded" })
+      assert.isAtMost(sim.metrics.maxInSystem, 5)
+      assert.isAtLeast(sim.metrics.maxInSystem, 3)
+      assert.strictEqual(sim.metrics.success, 40)
+    }))
+
+  it.scopedLive("never exceeds each endpoint's own limit (url#N), spreading load over both", () =>
+    Effect.gen(function*() {
+      const a = yield* start({ content: "lite" })
+      const b = yield* start({ content: "lite" })
+      const { client } = yield* buildClient({ endpoints: [{ url: a.url, maxNumSeqs: 3 }, { url: b.url, maxNumSeqs: 2 }], ...fast })
+      yield* Effect.forEach(ids(40), (id) => client.chat(request("plan", id)), { concurrency: "unbounded" })
+      assert.isAtMost(a.metrics.maxInSystem, 3)
+      assert.isAtMost(b.metrics.maxInSystem, 2)
+      assert.isAbove(a.metrics.success, 0)
+      assert.isAbove(b.metrics.success, 0)
+      assert.strictEqual(a.metrics.success + b.metrics.success, 40)
+    }))
+
+  it.scopedLive("sizes per-endpoint concurrency from the server's max_num_seqs when not configured", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite", maxNumSeqs: 7 })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+      assert.strictEqual((yield* client.endpoints)[0]!.limit, 7)
+      yield* Effect.forEach(ids(30), (id) => client.chat(request("init", id)), { concurrency: "unbounded" })
+      assert.isAtMost(sim.metrics.maxInSystem, 7)
+    }))
+
+  it.scopedLive("keeps a question on one endpoint (sticky routing)", () =>
+    Effect.gen(function*() {
+      const a = yield* start({ content: "lite" })
+      const b = yield* start({ content: "lite" })
+      const { client } = yield* buildClient({ endpoints: [{ url: a.url }, { url: b.url }], ...fast })
+      for (const id of ["alpha", "beta", "gamma", "delta"]) {
+        const used = yield* Effect.forEach([1, 2, 3, 4], () => client.chat(request("judge", id)).pipe(Effect.map((r) => r.endpoint)))
+        assert.strictEqual(new Set(used).size, 1, `question ${id} stayed on one server`)
+      }
+      assert.isAbove(a.metrics.success, 0)
+      assert.isAbove(b.metrics.success, 0)
+    }))
+
+  it.scopedLive("applies the requests-per-second limit", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], rps: 10, ...fast })
+      const began = Date.now()
+      yield* Effect.forEach(ids(20), (id) => client.chat(request("init", id)), { concurrency: "unbounded" })
+      assert.isAtLeast(Date.now() - began, 900)
+    }))
+})

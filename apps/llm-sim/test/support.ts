@@ -1,0 +1,43 @@
+import { defaultRunConfig, type Role, samplingFor } from "@deepnote/core"
+import { type ChatMessage, httpClientLayer, LlmCache, LlmClient, LlmSettings, type LlmSettingsInput, UsageLedger } from "@deepnote/llm"
+import { Context, Effect, Layer } from "effect"
+import * as Net from "node:net"
+
+/** The client stack (LlmClient + UsageLedger) over a pooled undici client, built for the test's scope. */
+export const clientStack = (settings: LlmSettingsInput, cache: Layer.Layer<LlmCache> = LlmCache.layerDisabled) =>
+  LlmClient.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, cache, httpClientLayer({ connections: 64 }))),
+    Layer.provideMerge(LlmSettings.layer(settings))
+  )
+
+export const buildClient = (settings: LlmSettingsInput, cache?: Layer.Layer<LlmCache>) =>
+  Effect.map(Layer.build(clientStack(settings, cache)), (ctx) => ({
+    client: Context.get(ctx, LlmClient),
+    ledger: Context.get(ctx, UsageLedger),
+    context: ctx
+  }))
+
+/** Fast retry settings for tests. */
+export const fast = { backoffBaseMs: 5, backoffMaxMs: 50, cooldownMs: 100, healthIntervalMs: 100 } as const
+
+export const messages = (question: string): Array<ChatMessage> => [
+  { role: "system", content: "Write a note." },
+  { role: "user", content: `### Question\n${question}\n\n### Passages\n[1] Title: Jaws (film)\nJaws is a 1975 thriller film directed by Steven Spielberg.` }
+]
+
+export const request = (role: Role, questionId = "q1", extra: Partial<{ maxTokens: number }> = {}) => ({
+  role,
+  questionId,
+  messages: messages(`Who directed Jaws? (${questionId})`),
+  sampling: { ...samplingFor(defaultRunConfig, role), ...(extra.maxTokens === undefined ? {} : { maxTokens: extra.maxTokens }) }
+})
+
+/** A URL nothing listens on (a port that was just free). */
+export const deadUrl = Effect.async<string>((resume) => {
+  const server = Net.createServer()
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 1
+    server.close(() => resume(Effect.succeed(`http://127.0.0.1:${port}`)))
+  })
+})
