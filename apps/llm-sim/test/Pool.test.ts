@@ -37,13 +37,15 @@ describe("endpoint pool", () => {
       assert.isAbove(a.metrics.success, before, "traffic returns to the recovered endpoint")
     }))
 
-  it.scopedLive("fails with LlmUnavailable when every endpoint is ejected", () =>
+  it.scopedLive("never ejects the last healthy endpoint: a dead single server ends in transport errors after the budget", () =>
     Effect.gen(function*() {
       const dead = yield* deadUrl
-      const { client } = yield* buildClient({ endpoints: [{ url: dead }], model: "m", ejectAfter: 1, maxAttempts: 3, cooldownMs: 60_000, backoffBaseMs: 1, backoffMaxMs: 2 })
+      const { client } = yield* buildClient({ endpoints: [{ url: dead }], model: "m", ejectAfter: 1, maxAttempts: 3, backoffBaseMs: 1, backoffMaxMs: 2 })
       const error = yield* Effect.flip(client.chat(request("init")))
-      assert.strictEqual(error.last._tag, "LlmUnavailable")
-      assert.include(error.message, "ejected")
+      assert.strictEqual(error.last._tag, "LlmTransportError")
+      assert.strictEqual(error.attempts, 3)
+      assert.include(error.message, "cannot reach")
+      assert.strictEqual((yield* client.endpoints)[0]!.health, "healthy")
     }))
 
   it.scopedLive("never exceeds the global in-flight limit", () =>

@@ -70,9 +70,12 @@ const make = Effect.gen(function*() {
     e.cooldownMs = e.baseCooldownMs
     dispatch()
   }
+  // The last healthy endpoint is never ejected ("panic mode"): with nowhere else to go, retries with backoff do better
+  // than failing every call until a probe succeeds.
   const fail = (e: EndpointState, now: number) => {
     e.consecutiveFailures++
-    if (e.health === "healthy" && e.consecutiveFailures >= settings.ejectAfter) eject(e, now)
+    const others = endpoints.some((x) => x !== e && x.health === "healthy")
+    if (e.health === "healthy" && others && e.consecutiveFailures >= settings.ejectAfter) eject(e, now)
   }
 
   const release = (e: EndpointState, outcome: Outcome) =>

@@ -1,0 +1,79 @@
+import { assert, describe, it } from "@effect/vitest"
+import { defaultRunConfig, Judge, Note, NoteWriter, QueryPlanner, RoleError, type CallContext } from "@deepnote/core"
+import { LlmEngine, UsageLedger } from "@deepnote/llm"
+import { Context, Effect, Layer } from "effect"
+import { start } from "../src/index.js"
+import { clientStack, fast } from "./support.js"
+
+const context = (profile: "deepnote" | "paper" = "deepnote"): CallContext => ({
+  questionId: "q",
+  runId: "r",
+  step: 1,
+  language: "en",
+  config: { ...defaultRunConfig, profile }
+})
+
+const roles = (url: string, extra: Record<string, unknown> = {}) =>
+  Layer.build(LlmEngine.layerRoles.pipe(Layer.provideMerge(clientStack({ endpoints: [{ url }], ...fast, ...extra }))))
+
+describe("LLM roles: malformed replies are reported, never crash", () => {
+  it.scopedLive("a judge reply that says neither True nor False is a RoleError and a counted parse failure", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const ctx = yield* roles(sim.url)
+      sim.faults.failNext(["garbage"])
+      const error = yield* Effect.flip(Context.get(ctx, Judge).compare({
+        question: "Who?",
+        bestNote: new Note({ text: "A." }),
+        candidate: new Note({ text: "A. B." }),
+        context: context()
+      }))
+      assert.instanceOf(error, RoleError)
+      assert.strictEqual(error.role, "judge")
+      assert.include(error.message, "neither True nor False")
+      const usage = yield* Context.get(ctx, UsageLedger).snapshot
+      assert.strictEqual(usage.byRole["judge"]?.parseFailures, 1)
+    }))
+
+  it.scopedLive("the paper judge falls back to the substring rule and counts it", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const ctx = yield* roles(sim.url)
+      sim.faults.failNext(["garbage"])
+      const verdict = yield* Context.get(ctx, Judge).compare({
+        question: "Who?",
+        bestNote: new Note({ text: "A." }),
+        candidate: new Note({ text: "A. B." }),
+        context: context("paper")
+      })
+      assert.strictEqual(verdict.parsed, "fallback")
+      assert.isFalse(verdict.better)
+      assert.strictEqual((yield* Context.get(ctx, UsageLedger).snapshot).total.parseFailures, 1)
+    }))
+
+  it.scopedLive("a planner reply that is not JSON is read line by line (counted)", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const ctx = yield* roles(sim.url)
+      sim.faults.failNext(["garbage"])
+      const plan = yield* Context.get(ctx, QueryPlanner).plan({
+        question: "Who directed Jaws?",
+        bestNote: new Note({ text: "Jaws is a film." }),
+        queryLog: [],
+        count: 2,
+        context: context()
+      })
+      assert.deepStrictEqual(plan.queries, ["¯\\_(ツ)_/¯ maybe"])
+      assert.strictEqual((yield* Context.get(ctx, UsageLedger).snapshot).total.parseFailures, 1)
+    }))
+
+  it.scopedLive("a failing server becomes a RoleError naming the role, not a defect", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const ctx = yield* roles(sim.url, { maxAttempts: 2 })
+      sim.faults.failNext(["503", "503"])
+      const error = yield* Effect.flip(Context.get(ctx, NoteWriter).init({ question: "Who?", passages: [], context: context() }))
+      assert.strictEqual(error.role, "init")
+      assert.include(error.message, "503")
+    }))
+})

@@ -1,0 +1,75 @@
+import { assert, describe, it } from "@effect/vitest"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { defaultRunConfig, samplingFor } from "@deepnote/core"
+import { httpClientLayer } from "@deepnote/llm"
+import { Effect } from "effect"
+import { start } from "../src/index.js"
+import { buildClient, fast, request } from "./support.js"
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  Effect.flatMap(HttpClient.HttpClient, (http) =>
+    http.execute(HttpClientRequest.post(url).pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyUnsafeJson(body))).pipe(
+      Effect.flatMap((r) => Effect.map(r.text, (text) => ({ status: r.status, text })))
+    )).pipe(Effect.provide(httpClientLayer({ connections: 4 })))
+
+describe("the simulator", () => {
+  it.scopedLive("batches at most max_num_seqs and queues the rest", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite", maxNumSeqs: 4 })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], perEndpointConcurrency: 20, ...fast })
+      yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => `q${i}`), (id) => client.chat(request("init", id)), { concurrency: "unbounded" })
+      assert.strictEqual(sim.metrics.maxRunning, 4)
+      assert.isAbove(sim.metrics.maxInSystem, 4, "others waited")
+      assert.strictEqual(sim.metrics.success, 20)
+      assert.isAbove(sim.metrics.occupancy().occupancy, 0.5)
+    }))
+
+  it.scopedLive("serves /metrics with vLLM's names", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+      yield* client.chat(request("init"))
+      const text = yield* Effect.flatMap(HttpClient.HttpClient, (http) => Effect.flatMap(http.get(`${sim.url}/metrics`), (r) => r.text)).pipe(
+        Effect.provide(httpClientLayer({ connections: 2 }))
+      )
+      for (const name of ["vllm:num_requests_running", "vllm:num_requests_waiting", "vllm:kv_cache_usage_perc", "vllm:prompt_tokens_total", "vllm:generation_tokens_total", "vllm:time_to_first_token_seconds_bucket", "vllm:inter_token_latency_seconds_count", "vllm:request_success_total", "sim:max_num_requests_running"]) {
+        assert.include(text, name)
+      }
+      assert.match(text, /vllm:request_success_total\{model_name="deepnote-sim"\} 1/)
+    }))
+
+  it.scopedLive("answers /v1/completions prompt lists in prompt order", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+      const result = yield* client.complete({
+        role: "init",
+        prompts: ["Note.\n### Question\nA?\n### Passages\n[1] Title: A\nAlpha is first.", "Note.\n### Question\nB?\n### Passages\n[1] Title: B\nBeta is second."],
+        sampling: samplingFor(defaultRunConfig, "init")
+      })
+      assert.deepStrictEqual(result.texts, ["Alpha is first.", "Beta is second."])
+    }))
+
+  it.scopedLive("rejects a wrong API key with 401 and bad JSON with 400", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite", apiKey: "secret" })
+      const denied = yield* post(`${sim.url}/v1/chat/completions`, { messages: [{ role: "user", content: "hi" }] })
+      assert.strictEqual(denied.status, 401)
+      const bad = yield* post(`${sim.url}/v1/chat/completions`, { messages: [] }, { authorization: "Bearer secret" })
+      assert.strictEqual(bad.status, 400)
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], apiKey: "secret", ...fast })
+      assert.strictEqual((yield* client.chat(request("init"))).attempts, 1)
+    }))
+
+  it.scopedLive("injects faults by rate and seed", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite", faultRate: 0.3, faultSeed: 7, faults: ["429", "503"], retryAfterSeconds: 0 })
+      const { client, ledger } = yield* buildClient({ endpoints: [{ url: sim.url }], maxAttempts: 10, ...fast })
+      yield* Effect.forEach(Array.from({ length: 30 }, (_, i) => `q${i}`), (id) => client.chat(request("init", id)), { concurrency: 8 })
+      const faults = (sim.metrics.faults["429"] ?? 0) + (sim.metrics.faults["503"] ?? 0)
+      assert.isAbove(faults, 3)
+      const usage = yield* ledger.snapshot
+      assert.strictEqual(usage.total.attempts, 30 + faults)
+      assert.strictEqual(usage.total.failedCalls, 0)
+    }))
+})
