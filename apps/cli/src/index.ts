@@ -1,1 +1,1 @@
-export {}
+export { deepnote, runCli, version } from "./Cli.js"

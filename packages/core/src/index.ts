@@ -1,4 +1,5 @@
 export * from "./Domain/Answer.js"
+export * from "./Domain/AnswerRecord.js"
 export * from "./Domain/CallContext.js"
 export * from "./Domain/Errors.js"
 export * from "./Domain/Language.js"

@@ -1,0 +1,62 @@
+import { AnswerRecord, answerQuestion, Home, Question, QuestionText, type RunConfig } from "@deepnote/core"
+import { Collections } from "@deepnote/retrieval"
+import { Effect, Layer, Option, Schema } from "effect"
+import { createHash } from "node:crypto"
+import { CommandFailed, UsageError } from "../Errors.js"
+import { retrieverLayer, rolesLayer } from "../engine/EngineLayers.js"
+import type { LlmOptionValues } from "../engine/LlmOptions.js"
+
+export interface AskInput {
+  readonly text: string
+  readonly config: RunConfig
+  readonly collection: string
+  readonly llm: LlmOptionValues
+  readonly llmFromFile: unknown
+}
+
+/** A stable id for an ad-hoc question: the same text gets the same id (and the same LLM cache keys). */
+const questionId = (text: string) => `ask-${createHash("sha256").update(text).digest("hex").slice(0, 12)}`
+
+/** Fails with a clear message when the collection does not exist (instead of retrieving nothing). */
+export const requireCollection = (name: string) =>
+  Effect.gen(function*() {
+    const collections = yield* Collections
+    const known = yield* collections.list
+    if (!known.includes(name)) {
+      const home = yield* Home
+      return yield* new CommandFailed({
+        message: `unknown collection "${name}" in ${home.root}${known.length > 0 ? ` (known: ${known.join(", ")})` : " (none yet: build one with `deepnote index FILE… --collection NAME`)"}`
+      })
+    }
+  })
+
+/** Answers one question end to end and returns the record `--json` prints and `inspect` reads. */
+export const askOnce = (input: AskInput) =>
+  Effect.gen(function*() {
+    const text = yield* Schema.decodeUnknown(QuestionText)(input.text).pipe(
+      Effect.mapError(() => new UsageError({ message: "the question is empty" }))
+    )
+    const needsRetrieval = input.config.profile !== "no-retrieval"
+    if (needsRetrieval) yield* requireCollection(input.collection)
+    const question = new Question({ id: questionId(text), text })
+    const layers = Layer.mergeAll(
+      rolesLayer(input.config, input.llm, input.llmFromFile),
+      retrieverLayer(input.config, input.collection)
+    )
+    const result = yield* answerQuestion(question, input.config).pipe(
+      Effect.provide(layers),
+      Effect.catchTags({
+        RetrievalError: (e) => new CommandFailed({ message: `retrieval failed: ${e.message}` }),
+        RoleError: (e) => new CommandFailed({ message: `${e.role} failed: ${e.message}` })
+      })
+    )
+    return new AnswerRecord({
+      engine: input.config.engine,
+      ...(needsRetrieval ? { collection: input.collection } : {}),
+      config: input.config,
+      result
+    })
+  })
+
+export const collectionName = (flag: Option.Option<string>, fromFile: string | undefined, fromEnv: Option.Option<string>) =>
+  Option.getOrElse(Option.orElse(flag, () => Option.orElse(Option.fromNullable(fromFile), () => fromEnv)), () => "default")

@@ -1,0 +1,33 @@
+import { FileSystem } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import * as Yaml from "yaml"
+import { UsageError } from "../Errors.js"
+import type { ConfigLayer } from "./Layering.js"
+
+const FileShape = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+/**
+ * Reads a config file (JSON, or YAML for .yaml/.yml) holding RunConfig keys, e.g. `{ "topK": 7, "roles": { "judge":
+ * { "temperature": 0 } } }`. Keys outside RunConfig (`collection`, `home`, `llm`) are returned separately.
+ */
+export const readConfigFile = (path: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(path).pipe(
+      Effect.mapError((e) => new UsageError({ message: `config file ${path}: cannot read (${e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message})` }))
+    )
+    const parsed = yield* Effect.try({
+      try: (): unknown => (/\.ya?ml$/i.test(path) ? Yaml.parse(text) : JSON.parse(text)),
+      catch: (e) => new UsageError({ message: `config file ${path}: not valid ${/\.ya?ml$/i.test(path) ? "YAML" : "JSON"} (${e instanceof Error ? e.message : String(e)})` })
+    })
+    const record = yield* Schema.decodeUnknown(FileShape)(parsed ?? {}).pipe(
+      Effect.mapError(() => new UsageError({ message: `config file ${path}: expected an object of settings` }))
+    )
+    const { collection, home, llm, ...run } = record
+    return {
+      run: run as ConfigLayer,
+      collection: typeof collection === "string" ? collection : undefined,
+      home: typeof home === "string" ? home : undefined,
+      llm
+    }
+  })
