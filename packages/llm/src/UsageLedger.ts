@@ -57,14 +57,14 @@ const add = (t: Mutable, e: UsageEntry) => {
   t.maxLatencyMs = Math.max(t.maxLatencyMs, e.latencyMs)
 }
 
-interface Tags { readonly role: Role; readonly questionId?: string | undefined; readonly runId?: string | undefined }
+export interface LedgerTags { readonly role: Role; readonly questionId?: string | undefined; readonly runId?: string | undefined }
 
 const makeLedger = () => {
   const total = zero()
   const byRole = new Map<string, Mutable>()
   const byQuestion = new Map<string, Mutable>()
   const byRun = new Map<string, Mutable>()
-  const buckets = (tags: Tags): Array<Mutable> => {
+  const buckets = (tags: LedgerTags): Array<Mutable> => {
     const at = (m: Map<string, Mutable>, k: string) => {
       let t = m.get(k)
       if (t === undefined) m.set(k, t = zero())
@@ -87,8 +87,8 @@ const makeLedger = () => {
 /** Prompt and completion tokens, latency and attempts per role, per question and per run; in memory. */
 export class UsageLedger extends Context.Tag("@deepnote/llm/UsageLedger")<UsageLedger, {
   readonly record: (entry: UsageEntry) => Effect.Effect<void>
-  readonly parseFailure: (tags: Tags) => Effect.Effect<void>
-  readonly structuredFallback: (tags: Tags) => Effect.Effect<void>
+  readonly parseFailure: (tags: LedgerTags) => Effect.Effect<void>
+  readonly structuredFallback: (tags: LedgerTags) => Effect.Effect<void>
   readonly snapshot: Effect.Effect<UsageSnapshot>
 }>() {
   static readonly layer = Layer.sync(UsageLedger, makeLedger)

@@ -1,0 +1,52 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Note } from "@deepnote/core"
+import { answerPrompt, judgePrompt, parsePrompt, planPrompt, promptText, updatePrompt } from "@deepnote/llm"
+import { Effect } from "effect"
+
+const passages = [{ title: "Jaws (film)", text: "Jaws is a 1975 film." }, { title: "", text: "Untitled text.\nSecond line." }]
+
+describe("prompts", () => {
+  it.effect("sections round-trip through the parser the simulator uses (en)", () =>
+    Effect.sync(() => {
+      const msgs = updatePrompt("en", "Who directed Jaws?", "Jaws is a film.", passages)
+      assert.strictEqual(msgs[0]!.role, "system")
+      const parsed = parsePrompt(promptText(msgs))
+      assert.strictEqual(parsed.language, "en")
+      assert.strictEqual(parsed.question, "Who directed Jaws?")
+      assert.strictEqual(parsed.note, "Jaws is a film.")
+      assert.deepStrictEqual(parsed.passages, [{ title: "Jaws (film)", text: "Jaws is a 1975 film." }, { title: "", text: "Untitled text.\nSecond line." }])
+    }))
+
+  it.effect("sections round-trip in Chinese, with the query log and both notes", () =>
+    Effect.sync(() => {
+      const plan = parsePrompt(promptText(planPrompt("zh", "鲁迅是哪里人？", "鲁迅是作家。", ["鲁迅 籍贯"], 2, "json")))
+      assert.strictEqual(plan.language, "zh")
+      assert.deepStrictEqual(plan.queries, ["鲁迅 籍贯"])
+      const judge = parsePrompt(promptText(judgePrompt("zh", "问题？", "旧笔记。", "新笔记。", "word")))
+      assert.strictEqual(judge.bestNote, "旧笔记。")
+      assert.strictEqual(judge.newNote, "新笔记。")
+      assert.deepStrictEqual(parsePrompt(promptText(planPrompt("en", "q", "n", [], 2, "text"))).queries, [])
+    }))
+
+  it.effect("prefix-cache layout: instructions, then question, then note, then passages", () =>
+    Effect.sync(() => {
+      const text = promptText(updatePrompt("en", "Q?", "N.", passages))
+      const at = (s: string) => text.indexOf(s)
+      assert.isTrue(at("Rewrite the whole note") < at("### Question"))
+      assert.isTrue(at("### Question") < at("### Note"))
+      assert.isTrue(at("### Note") < at("### Passages"))
+      const a = updatePrompt("en", "Q?", "N.", passages)
+      const b = updatePrompt("en", "Q?", "N.", passages.slice(0, 1))
+      assert.strictEqual(a[0]!.content, b[0]!.content, "instructions do not depend on the inputs")
+    }))
+
+  it.effect("answer prompts per task and evidence, in both languages", () =>
+    Effect.sync(() => {
+      const note = { _tag: "Note" as const, note: new Note({ text: "N." }) }
+      assert.include(answerPrompt("en", "yesno", "Q?", note)[0]!.content, "yes or no")
+      assert.include(answerPrompt("en", "longform", "Q?", note)[0]!.content, "journalistic")
+      assert.include(answerPrompt("en", "multihop", "Q?", { _tag: "Passages", passages: [] })[0]!.content, "passages")
+      assert.notInclude(answerPrompt("en", "multihop", "Q?", { _tag: "None" })[1]!.content, "### Note")
+      assert.include(answerPrompt("zh", "yesno", "问？", note)[0]!.content, "是")
+    }))
+})
