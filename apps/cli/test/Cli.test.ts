@@ -1,0 +1,138 @@
+import { AnswerRecord } from "@deepnote/core"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { writeFileSync } from "node:fs"
+import * as Path from "node:path"
+import { knobs } from "../src/config/Knobs.js"
+import { runCli, sampleCorpus, tempHome } from "./RunCli.js"
+
+const question = "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
+
+/** No stack traces, ever: errors are one line starting with "deepnote:". */
+const assertCleanError = (stderr: string, needle: string) => {
+  assert.include(stderr, needle)
+  assert.notMatch(stderr, /^\s+at /m, "stderr must not contain a stack trace")
+  assert.match(stderr.trim(), /^deepnote: /)
+}
+
+const indexed = Effect.gen(function*() {
+  const home = yield* tempHome
+  const out = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home])
+  assert.strictEqual(out.code, 0, out.stderr)
+  return home
+})
+
+describe("deepnote CLI (child process over the bundled sample)", () => {
+  it.scopedLive("index builds a collection, is resumable, and reports a summary", () =>
+    Effect.gen(function*() {
+      const home = yield* tempHome
+      const first = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home])
+      assert.strictEqual(first.code, 0, first.stderr)
+      assert.include(first.stdout, "308 passages added")
+      const again = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home, "--json"])
+      assert.strictEqual(again.code, 0)
+      const summary = JSON.parse(again.stdout) as { added: number; documents: number }
+      assert.deepStrictEqual([summary.added, summary.documents], [0, 308])
+    }))
+
+  it.scopedLive("ask --json prints one AnswerRecord document with the trace", () =>
+    Effect.gen(function*() {
+      const home = yield* indexed
+      const out = yield* runCli(["ask", question, "--collection", "sample", "--home", home, "--json"])
+      assert.strictEqual(out.code, 0, out.stderr)
+      const record = Schema.decodeUnknownSync(Schema.parseJson(AnswerRecord))(out.stdout)
+      assert.strictEqual(record.engine, "extractive")
+      assert.strictEqual(record.collection, "sample")
+      assert.isAbove(record.result.answer.text.length, 0)
+      assert.isAbove(record.result.trace.passages.length, 4)
+      assert.strictEqual(record.result.counters.llm.total, 2 + 3 * record.result.counters.steps)
+    }))
+
+  it.scopedLive("ask prints the answer, the best note and the trace; inspect renders a saved result", () =>
+    Effect.gen(function*() {
+      const home = yield* indexed
+      const saved = Path.join(home, "result.json")
+      const out = yield* runCli(["ask", question, "-c", "sample", "--home", home, "--save", saved, "--max-step", "2"])
+      assert.strictEqual(out.code, 0, out.stderr)
+      for (const part of ["engine: extractive", "Step 0 (initial retrieval)", "Step 1", "Best note", "Answer: ", "Stopped: "]) {
+        assert.include(out.stdout, part)
+      }
+      const timeline = yield* runCli(["inspect", saved])
+      assert.strictEqual(timeline.code, 0, timeline.stderr)
+      assert.include(timeline.stdout, "── step 0 · initial note (best)")
+      assert.include(timeline.stdout, "── step 1 · judge:")
+    }))
+
+  it.scopedLive("a Chinese question is answered from the Chinese passages", () =>
+    Effect.gen(function*() {
+      const home = yield* indexed
+      const out = yield* runCli(["ask", "《战国无双3》是由哪两个公司合作开发的？", "-c", "sample", "--home", home, "--json"])
+      assert.strictEqual(out.code, 0, out.stderr)
+      const record = Schema.decodeUnknownSync(Schema.parseJson(AnswerRecord))(out.stdout)
+      assert.strictEqual(record.result.trace.passages[0]?.passage.title, "战国无双3")
+    }))
+
+  it.scopedLive("usage errors exit 2 with one line naming the problem", () =>
+    Effect.gen(function*() {
+      const home = yield* indexed
+      const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+        [["ask", "   ", "-c", "sample"], "the question is empty"],
+        [["ask", question, "-c", "sample", "--top-k", "0"], "--top-k (topK): topK must be a positive integer"],
+        [["ask", question, "-c", "sample", "--max-step", "2", "--max-failure", "3"], "maxFailure (3) must be ≤ maxStep (2)"],
+        [["ask", question, "-c", "sample", "--role", "judge.colour=red"], "expected ROLE.FIELD=VALUE"],
+        [["ask", question, "-c", "sample", "--reranker", "http"], "rerankerUrl is required"]
+      ]
+      for (const [args, needle] of cases) {
+        const out = yield* runCli([...args, "--home", home])
+        assert.strictEqual(out.code, 2, `${args.join(" ")} → ${out.stderr}`)
+        assertCleanError(out.stderr, needle)
+      }
+      const badFlag = yield* runCli(["ask", question, "--top-k", "many", "--home", home])
+      assert.strictEqual(badFlag.code, 2)
+      const badConfig = Path.join(home, "bad.json")
+      writeFileSync(badConfig, "{ not json")
+      const config = yield* runCli(["ask", question, "--config", badConfig, "--home", home])
+      assert.strictEqual(config.code, 2)
+      assertCleanError(config.stderr, "not valid JSON")
+      const garbage = yield* runCli(["inspect", badConfig])
+      assert.strictEqual(garbage.code, 2)
+    }))
+
+  it.scopedLive("runtime failures exit 1 with a clear message", () =>
+    Effect.gen(function*() {
+      const home = yield* indexed
+      const unknown = yield* runCli(["ask", question, "-c", "nope", "--home", home])
+      assert.strictEqual(unknown.code, 1)
+      assertCleanError(unknown.stderr, `unknown collection "nope"`)
+      const missing = yield* runCli(["index", Path.join(home, "missing.jsonl"), "-c", "x", "--home", home])
+      assert.strictEqual(missing.code, 1)
+      assertCleanError(missing.stderr, "missing.jsonl")
+    }))
+
+  it.scopedLive("configuration precedence: flags > config file > environment > defaults", () =>
+    Effect.gen(function*() {
+      const home = yield* tempHome
+      const file = Path.join(home, "cfg.yaml")
+      writeFileSync(file, "topK: 9\nmaxStep: 4\nroles:\n  judge:\n    temperature: 0\n")
+      const topK = (stdout: string) => (JSON.parse(stdout) as { config: { topK: number; maxStep: number } }).config
+      const defaults = yield* runCli(["config", "--json", "--home", home])
+      assert.strictEqual(topK(defaults.stdout).topK, 5)
+      const env = yield* runCli(["config", "--json", "--home", home], { DEEPNOTE_TOP_K: "7", DEEPNOTE_MAX_STEP: "5" })
+      assert.deepStrictEqual(topK(env.stdout), { ...topK(env.stdout), topK: 7, maxStep: 5 })
+      const withFile = yield* runCli(["config", "--json", "--home", home, "--config", file], { DEEPNOTE_TOP_K: "7", DEEPNOTE_MAX_STEP: "5" })
+      assert.deepStrictEqual([topK(withFile.stdout).topK, topK(withFile.stdout).maxStep], [9, 4])
+      const withFlag = yield* runCli(["config", "--json", "--home", home, "--config", file, "--top-k", "3"], { DEEPNOTE_TOP_K: "7" })
+      assert.strictEqual(topK(withFlag.stdout).topK, 3)
+      const badEnv = yield* runCli(["config", "--home", home], { DEEPNOTE_TOP_K: "-1" })
+      assert.strictEqual(badEnv.code, 2)
+      assertCleanError(badEnv.stderr, "topK must be a positive integer")
+    }))
+
+  it.scopedLive("ask --help documents every knob", () =>
+    Effect.gen(function*() {
+      const out = yield* runCli(["ask", "--help"])
+      assert.strictEqual(out.code, 0)
+      for (const knob of knobs) assert.include(out.stdout, `--${knob.flag}`)
+      for (const flag of ["--role", "--config", "--json", "--home", "--collection", "--llm-url", "--save"]) assert.include(out.stdout, flag)
+    }))
+})

@@ -1,0 +1,41 @@
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const repoRoot = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../..")
+const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
+
+export interface CliOutput {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the built `deepnote` binary as a child process (the way users run it). */
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.async<CliOutput>((resume) => {
+    const child = execFile(
+      process.execPath,
+      [main, ...args],
+      { cwd: repoRoot, env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1", ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+        resume(Effect.succeed({ code, stdout, stderr }))
+      }
+    )
+    return Effect.sync(() => void child.kill())
+  })
+
+/** A fresh data directory removed when the scope closes. */
+export const tempHome = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(Path.join(tmpdir(), "deepnote-cli-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+)
+
+export const sampleCorpus = [
+  Path.join(repoRoot, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"),
+  Path.join(repoRoot, "examples/sample/corpus/cmrc2018-paragraphs.jsonl")
+]
