@@ -4,13 +4,29 @@ import { configCommand } from "./commands/ConfigCommand.js"
 import { demoCommand } from "./commands/Demo.js"
 import { indexCommand } from "./commands/Index.js"
 import { inspectCommand } from "./commands/Inspect.js"
+import { evalCommand } from "./commands/Eval.js"
+import { exportCommand } from "./commands/Export.js"
+import { resumeCommand } from "./commands/Resume.js"
+import { runCommand } from "./commands/RunCommand.js"
+import { statusCommand } from "./commands/Status.js"
 
 export const version = "0.1.0"
 
 /** The `deepnote` command and its subcommands. */
 export const deepnote = Command.make("deepnote").pipe(
   Command.withDescription("DeepNote: note-centric adaptive retrieval-augmented generation for complex questions."),
-  Command.withSubcommands([indexCommand, askCommand, inspectCommand, configCommand, demoCommand])
+  Command.withSubcommands([
+    indexCommand,
+    askCommand,
+    inspectCommand,
+    runCommand,
+    resumeCommand,
+    statusCommand,
+    evalCommand,
+    exportCommand,
+    configCommand,
+    demoCommand
+  ])
 )
 
 export const runCli = Command.run(deepnote, { name: "deepnote", version })

@@ -1,1 +1,11 @@
-export {}
+export * from "./Executor/EngineServices.js"
+export * from "./Executor/RunEvents.js"
+export * from "./Executor/RunExecutor.js"
+export * from "./Journal/JournaledRoles.js"
+export * from "./Journal/RequestHash.js"
+export * from "./Progress/ProgressDisplay.js"
+export * from "./Progress/ProgressState.js"
+export * from "./Report/ExportRun.js"
+export * from "./Report/RunReport.js"
+export * from "./RunSetup.js"
+export * from "./Sweep/SweepGrid.js"

@@ -1,0 +1,49 @@
+import { Args, Command, Options } from "@effect/cli"
+import { checkResumable, collectionOf, createRunFromRun } from "@deepnote/runs"
+import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
+import { Console, Effect } from "effect"
+import { llmOptions } from "../engine/LlmOptions.js"
+import { CommandFailed, UsageError } from "../Errors.js"
+import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
+import { promptSetHash, runEngineLayer } from "../runs/RunEngine.js"
+import { runServices } from "../runs/RunServices.js"
+import { homeOption } from "./Common.js"
+import { concurrencyOption, quietOption } from "./RunCommand.js"
+
+export const runIdArg = Args.text({ name: "run-id" }).pipe(Args.withDescription("a run id (see `deepnote status`)"))
+
+/** `deepnote resume RUN_ID`: continue a run exactly where it stopped; finished calls are replayed, not re-sent. */
+export const resumeCommand = Command.make(
+  "resume",
+  {
+    runId: runIdArg,
+    concurrency: concurrencyOption,
+    quiet: quietOption,
+    retryFailed: Options.boolean("retry-failed").pipe(Options.withDescription("also run the questions that failed")),
+    forceNewRun: Options.boolean("force-new-run").pipe(Options.withDescription("when the prompts or code changed, start a new run with the same settings and questions instead of refusing")),
+    home: homeOption,
+    llm: llmOptions
+  },
+  (opts) =>
+    Effect.gen(function*() {
+      const store = yield* RunStore
+      const run = yield* store.getRun(opts.runId)
+      const current = { promptSetHash: promptSetHash(run.manifest.config) }
+      const target = yield* checkResumable(run, current).pipe(
+        Effect.as(run),
+        Effect.catchTag("ResumeRefused", (refused): Effect.Effect<Run, UsageError | RunNotFound | StoreError | SweepNotFound, RunStore> =>
+          opts.forceNewRun
+            ? createRunFromRun(run, current).pipe(Effect.tap((fresh) => Console.log(`started new run ${fresh.id} from ${run.id} (${refused.message.split(":")[0]})`)))
+            : Effect.fail(new UsageError({ message: refused.message })))
+      )
+      const engine = runEngineLayer(target.manifest.config, collectionOf(target), opts.llm, undefined, opts.home)
+      yield* executeWithProgress(target.id, engine, { quiet: opts.quiet, concurrency: opts.concurrency, retryFailed: opts.retryFailed })
+    }).pipe(
+      Effect.catchTags({
+        RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}" (see \`deepnote status\`)` }),
+        StoreError: (e) => new CommandFailed({ message: e.message }),
+        SweepNotFound: (e) => new CommandFailed({ message: `unknown sweep ${e.sweepId}` })
+      }),
+      Effect.provide(runServices(opts.home))
+    )
+).pipe(Command.withDescription("Resume an interrupted or crashed run: only unfinished calls go to the engine; a finished run is a no-op."))

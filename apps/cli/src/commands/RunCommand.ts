@@ -1,0 +1,76 @@
+import { Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
+import { RunConfig } from "@deepnote/core"
+import { createRun, expandSweep } from "@deepnote/runs"
+import { Sweeps } from "@deepnote/store"
+import { Config, Console, Effect, Option, Schema } from "effect"
+import { knobOptions } from "../config/Knobs.js"
+import { resolveRunConfig } from "../config/ResolveConfig.js"
+import { llmOptions } from "../engine/LlmOptions.js"
+import { CommandFailed, UsageError } from "../Errors.js"
+import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
+import { promptSetHash, runEngineLayer } from "../runs/RunEngine.js"
+import { runServices } from "../runs/RunServices.js"
+import { collectionName, requireCollection } from "./AskSupport.js"
+import { collectionOption, configFileOption, homeOption } from "./Common.js"
+
+export const concurrencyOption = Options.integer("concurrency").pipe(
+  Options.withDescription("questions in flight at once (each its own fiber; default 16)"),
+  Options.withDefault(16)
+)
+export const quietOption = Options.boolean("quiet").pipe(Options.withAlias("q"), Options.withDescription("no progress output"))
+
+const runOptions = {
+  dataset: Options.file("dataset", { exists: "yes" }).pipe(Options.withDescription("questions: IRCoT/HotpotQA/MuSiQue/2Wiki/CMRC JSONL or plain JSONL {id?, question, answers?}")),
+  format: Options.choice("format", ["auto", "ircot", "hotpotqa", "musique", "2wiki", "cmrc2018", "plain"]).pipe(Options.withDefault("auto" as const), Options.withDescription("dataset format (default: detected)")),
+  limit: Options.integer("limit").pipe(Options.optional, Options.withDescription("only the first N questions")),
+  skipBadLines: Options.boolean("skip-bad-lines").pipe(Options.withDescription("skip invalid dataset records (reported) instead of refusing the dataset")),
+  sweep: Options.file("sweep", { exists: "yes" }).pipe(Options.optional, Options.withDescription("YAML/JSON grid, e.g. grid: { maxStep: [1,2,3], maxFailure: [1,2] }: one run per valid cell")),
+  label: Options.text("label").pipe(Options.optional, Options.withDescription("a label stored in the run manifest")),
+  collection: collectionOption,
+  knobs: knobOptions,
+  configFile: configFileOption,
+  concurrency: concurrencyOption,
+  quiet: quietOption,
+  home: homeOption,
+  llm: llmOptions
+}
+
+/** `deepnote run --dataset FILE`: a resumable evaluation run (or a sweep of runs). */
+export const runCommand = Command.make("run", runOptions, (opts) =>
+  Effect.gen(function*() {
+    const { config, file } = yield* resolveRunConfig({ values: opts.knobs.values, roles: opts.knobs.roles, configFile: opts.configFile })
+    const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
+    const collection = collectionName(opts.collection, file?.collection, envCollection)
+    if (config.profile !== "no-retrieval") yield* requireCollection(collection)
+    const fs = yield* FileSystem.FileSystem
+    const cells = Option.isNone(opts.sweep)
+      ? [{ index: 0, cell: {}, config }]
+      : (yield* expandSweep(yield* fs.readFileString(opts.sweep.value).pipe(Effect.orDie), opts.sweep.value, Schema.encodeSync(RunConfig)(config)).pipe(
+        Effect.tap((s) => Effect.forEach(s.skipped, (k) => Console.error(`skipping cell ${JSON.stringify(k.cell)}: ${k.reason}`))),
+        Effect.mapError((e) => new UsageError({ message: e.message }))
+      )).cells
+    const sweep = Option.isSome(opts.sweep)
+      ? yield* (yield* Sweeps).create({ grid: { cells: cells.map((c) => c.cell) }, ...(Option.isSome(opts.label) ? { label: opts.label.value } : {}) })
+      : undefined
+    for (const cell of cells) {
+      const { badLines, run } = yield* createRun({
+        dataset: opts.dataset,
+        format: opts.format === "auto" ? undefined : opts.format,
+        limit: Option.getOrUndefined(opts.limit),
+        onBadLine: opts.skipBadLines ? "skip" : "fail",
+        config: cell.config,
+        collection,
+        promptSetHash: promptSetHash(cell.config),
+        label: Option.getOrUndefined(opts.label),
+        sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell }
+      }).pipe(Effect.mapError((e) => e._tag === "DatasetError" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })))
+      for (const bad of badLines) yield* Console.error(`skipped ${bad.path}:${bad.line}${bad.field ? ` (${bad.field})` : ""}: ${bad.message}`)
+      yield* Console.log(`run ${run.id}: ${run.counts.total} questions${sweep ? ` · sweep ${sweep.id} cell ${cell.index + 1}/${cells.length} ${JSON.stringify(cell.cell)}` : ""} (resume with \`deepnote resume ${run.id}\`)`)
+      const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home)
+      yield* executeWithProgress(run.id, engine, { quiet: opts.quiet, concurrency: opts.concurrency, retryFailed: false })
+    }
+  }).pipe(
+    Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }),
+    Effect.provide(runServices(opts.home))
+  )).pipe(Command.withDescription("Answer every question of a dataset as a resumable run (or one run per cell of a --sweep grid); Ctrl-C stops cleanly."))

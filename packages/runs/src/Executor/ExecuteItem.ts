@@ -1,0 +1,63 @@
+import {
+  answerQuestion,
+  EventSink,
+  type PipelineResult,
+  type RetrievalError,
+  type RoleError
+} from "@deepnote/core"
+import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
+import { Context, Effect, Either, Layer } from "effect"
+import { journaledRoles } from "../Journal/JournaledRoles.js"
+import type { EngineServices } from "./EngineServices.js"
+import type { RunPlan } from "./RunPlan.js"
+import { RunEvents } from "./RunEvents.js"
+
+export interface ItemOutcome {
+  readonly itemId: string
+  readonly ok: boolean
+  readonly replayed: number
+  readonly executed: number
+}
+
+/**
+ * Runs one question of a run: journaled engine calls (replayed where the journal has them), events to the event log
+ * and the in-process hub, and the outcome written in one transaction. A failed question is recorded with its error;
+ * it never fails the run.
+ */
+export const executeItem = (plan: RunPlan, engine: Context.Context<EngineServices>, item: PendingItem) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    const journal = yield* Journal
+    const eventLog = yield* EventLog
+    const hub = yield* RunEvents
+    const { runId } = plan
+    yield* store.markItemRunning(runId, item.itemId)
+    yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
+    const replay = yield* journal.replaying(runId, item.itemId)
+    const sink = EventSink.layer((event) =>
+      eventLog.append(runId, item.itemId, [event]).pipe(
+        Effect.orDie,
+        Effect.zipRight(hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event }))
+      )
+    )
+    const outcome: Either.Either<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(item.question, plan.config, { runId }).pipe(
+      Effect.provide(Layer.merge(journaledRoles(replay, plan.configHash), sink)),
+      Effect.provide(engine),
+      Effect.either
+    )
+    const stats = yield* replay.stats
+    if (Either.isRight(outcome)) {
+      const result = outcome.right
+      yield* store.completeItem({ runId, itemId: item.itemId, result, elapsedMs: result.elapsedMs })
+      yield* hub.publish({ _tag: "ItemDone", runId, itemId: item.itemId, llmCalls: result.counters.llm.total, elapsedMs: result.elapsedMs })
+    } else {
+      const error = outcome.left
+      yield* store.failItem({ runId, itemId: item.itemId, error: { tag: error._tag, message: error.message } })
+      yield* hub.publish({ _tag: "ItemFailed", runId, itemId: item.itemId, message: error.message })
+    }
+    return { itemId: item.itemId, ok: Either.isRight(outcome), ...stats } satisfies ItemOutcome
+  }).pipe(
+    // the run and the item exist (the executor read them): anything else from the store but a StoreError is a bug
+    Effect.catchTags({ RunNotFound: Effect.die, ItemNotFound: Effect.die, JournalMismatch: Effect.die }),
+    Effect.withSpan("RunExecutor.item", { attributes: { "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId } })
+  )

@@ -1,0 +1,112 @@
+import { EventLog, Journal, type RunNotFound, RunStore, type StoreError } from "@deepnote/store"
+import { Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Ref } from "effect"
+import type { EngineServices } from "./EngineServices.js"
+import { executeItem } from "./ExecuteItem.js"
+import { RunEvents } from "./RunEvents.js"
+
+export interface ExecuteOptions {
+  /** The engine the questions are answered with (built once per execution, shared by every question). */
+  readonly engine: Layer.Layer<EngineServices, unknown>
+  /** Questions in flight at once: each is its own fiber; the next starts as soon as one finishes. */
+  readonly concurrency: number
+  /** Also run items that failed before. Default false. */
+  readonly retryFailed?: boolean
+  /** After a stop request (SIGINT/SIGTERM → interruption), how long in-flight questions may finish. Default 10 s. */
+  readonly drainTimeout?: Duration.DurationInput
+}
+
+export interface ExecutionSummary {
+  readonly runId: string
+  readonly status: "completed" | "interrupted" | "failed"
+  /** Items finished by this execution. */
+  readonly done: number
+  readonly failed: number
+  /** Engine and retrieval calls answered from the journal, and calls made. */
+  readonly replayedCalls: number
+  readonly executedCalls: number
+  /** True when the run had nothing left to do. */
+  readonly nothingToDo: boolean
+}
+
+/**
+ * Executes (or resumes) a run: every pending item — and every item cut off while running — is answered in its own
+ * fiber under a global in-flight limit, through the journal, so finished calls are never repeated. On interruption
+ * it stops admitting questions, lets in-flight ones finish within the drain timeout, then marks the run interrupted.
+ */
+export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunExecutor, {
+  readonly execute: (runId: string, options: ExecuteOptions) => Effect.Effect<ExecutionSummary, RunNotFound | StoreError | EngineFailed>
+}>() {
+  static readonly layer = Layer.effect(
+    RunExecutor,
+    Effect.gen(function*() {
+      const store = yield* RunStore
+      const context = yield* Effect.context<RunStore | Journal | EventLog | RunEvents>()
+      const hub = yield* RunEvents
+
+      const execute = Effect.fn("RunExecutor.execute")(function*(runId: string, options: ExecuteOptions) {
+        yield* Effect.annotateCurrentSpan("deepnote.run.id", runId)
+        const run = yield* store.getRun(runId)
+        const items = yield* store.pendingItems(runId, { includeFailed: options.retryFailed ?? false })
+        if (items.length === 0) {
+          if (run.status !== "completed") yield* store.setRunStatus(runId, "completed")
+          return { runId, status: "completed", done: 0, failed: 0, replayedCalls: 0, executedCalls: 0, nothingToDo: true } as const
+        }
+        const config = run.manifest.config
+        const plan = { runId, config, configHash: run.manifest.configHash }
+        yield* store.setRunStatus(runId, "running")
+        yield* hub.publish({ _tag: "RunStarted", runId, total: run.counts.total, pending: items.length })
+        const tally = yield* Ref.make({ done: 0, failed: 0, replayedCalls: 0, executedCalls: 0 })
+        const stopping = yield* Deferred.make<void>()
+
+        const work = Effect.scoped(Effect.gen(function*() {
+          const engine = yield* Layer.build(options.engine).pipe(Effect.mapError((cause) => new EngineFailed({ cause })))
+          yield* Effect.forEach(items, (item) =>
+            Deferred.isDone(stopping).pipe(
+              Effect.flatMap((stop) => stop ? Effect.void : executeItem(plan, engine, item).pipe(
+                Effect.flatMap((o) => Ref.update(tally, (t) => ({
+                  done: t.done + (o.ok ? 1 : 0),
+                  failed: t.failed + (o.ok ? 0 : 1),
+                  replayedCalls: t.replayedCalls + o.replayed,
+                  executedCalls: t.executedCalls + o.executed
+                })))
+              ))
+            ), { concurrency: options.concurrency, discard: true })
+        })).pipe(Effect.provide(context))
+
+        const fiber = yield* Effect.forkDaemon(work)
+        const exit = yield* Fiber.await(fiber).pipe(
+          Effect.onInterrupt(() =>
+            Effect.gen(function*() {
+              yield* Deferred.succeed(stopping, undefined)
+              const drained = yield* Fiber.await(fiber).pipe(Effect.timeout(options.drainTimeout ?? "10 seconds"), Effect.option)
+              if (drained._tag === "None") yield* Fiber.interrupt(fiber)
+              yield* store.setRunStatus(runId, "interrupted", "stopped by a signal; resume with `deepnote resume`").pipe(Effect.ignore)
+              yield* hub.publish({ _tag: "RunFinished", runId, status: "interrupted" })
+            })
+          )
+        )
+        const totals = yield* Ref.get(tally)
+        if (exit._tag === "Failure") {
+          const message = exit.cause.toString().split("\n")[0] ?? "failed"
+          yield* store.setRunStatus(runId, "failed", message)
+          yield* hub.publish({ _tag: "RunFinished", runId, status: "failed" })
+          return yield* Effect.failCause(exit.cause)
+        }
+        const after = yield* store.itemCounts(runId)
+        const status = after.pending + after.running === 0 ? "completed" as const : "interrupted" as const
+        yield* store.setRunStatus(runId, status, after.failed > 0 ? `${after.failed} question(s) failed` : undefined)
+        yield* hub.publish({ _tag: "RunFinished", runId, status })
+        return { runId, status, ...totals, nothingToDo: false }
+      })
+      return { execute }
+    })
+  )
+}
+
+/** The engine (LLM pool, retriever) could not be built, e.g. bad settings or an unreachable index. */
+export class EngineFailed extends Data.TaggedError("EngineFailed")<{ readonly cause: unknown }> {
+  override get message() {
+    const cause = this.cause
+    return `the engine could not start: ${typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause)}`
+  }
+}

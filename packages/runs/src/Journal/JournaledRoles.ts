@@ -1,0 +1,68 @@
+import {
+  Answer,
+  Answerer,
+  type CallContext,
+  Judge,
+  Note,
+  NoteWriter,
+  Passage,
+  QueryPlanner,
+  RetrievalError,
+  Retriever,
+  RoleError,
+  type Role,
+  Verdict
+} from "@deepnote/core"
+import type { JournalMismatch, Replay } from "@deepnote/store"
+import { Effect, Layer, Schema } from "effect"
+import { requestHash } from "./RequestHash.js"
+
+const PlanSchema = Schema.Struct({ queries: Schema.Array(Schema.String), raw: Schema.String })
+const Passages = Schema.Array(Passage)
+
+const mismatchMessage = (e: JournalMismatch) =>
+  `journal mismatch at call ${e.seq} of ${e.itemId} (${e.kind} vs stored ${e.storedKind}): the inputs changed since it was journaled; start a new run (--force-new-run)`
+
+type Kind = Role | "retrieve"
+
+/**
+ * Wraps the five services in context so that every call of one question goes through its journal: calls already
+ * journaled (same position, same request hash) are answered from the store without reaching the engine or the
+ * index; new calls run and are journaled as soon as they finish. A journal mismatch fails the question with a
+ * clear message; a store fault is a defect.
+ */
+export const journaledRoles = (replay: Replay, configHash: string) => {
+  const through = <A, I>(
+    kind: Kind,
+    input: { readonly context: CallContext },
+    schema: Schema.Schema<A, I>,
+    execute: Effect.Effect<A, RoleError | RetrievalError>
+  ): Effect.Effect<A, RoleError | RetrievalError> =>
+    replay.call({ kind, requestHash: requestHash(kind, input, input.context, configHash), schema }, execute).pipe(
+      Effect.catchTags({
+        JournalMismatch: (e) =>
+          Effect.fail(kind === "retrieve" ? new RetrievalError({ message: mismatchMessage(e) }) : new RoleError({ role: kind, message: mismatchMessage(e) })),
+        StoreError: (e) => Effect.die(e)
+      }),
+      Effect.withSpan("Journal.call", { attributes: { "deepnote.journal.kind": kind, "deepnote.step": input.context.step } })
+    )
+
+  return Layer.mergeAll(
+    Layer.effect(Retriever, Effect.map(Retriever, (inner) => ({
+      search: (request) => through("retrieve", request, Passages, inner.search(request)).pipe(Effect.catchTag("RoleError", Effect.die))
+    }))),
+    Layer.effect(NoteWriter, Effect.map(NoteWriter, (inner) => ({
+      init: (input) => through("init", input, Note, inner.init(input)).pipe(Effect.catchTag("RetrievalError", Effect.die)),
+      update: (input) => through("update", input, Note, inner.update(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+    }))),
+    Layer.effect(QueryPlanner, Effect.map(QueryPlanner, (inner) => ({
+      plan: (input) => through("plan", input, PlanSchema, inner.plan(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+    }))),
+    Layer.effect(Judge, Effect.map(Judge, (inner) => ({
+      compare: (input) => through("judge", input, Verdict, inner.compare(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+    }))),
+    Layer.effect(Answerer, Effect.map(Answerer, (inner) => ({
+      answer: (input) => through("answer", input, Answer, inner.answer(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+    })))
+  )
+}

@@ -1,0 +1,25 @@
+import { PipelineResult } from "@deepnote/core"
+import { RunStore } from "@deepnote/store"
+import { Effect, Schema, Stream } from "effect"
+
+/** A run's items as JSON lines: question, gold answers, status, answer, best note and the full trace. */
+export const exportRun = (runId: string) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    yield* store.getRun(runId)
+    const encode = Schema.encodeSync(PipelineResult)
+    return store.results(runId, { statuses: ["done", "failed", "pending", "running"] }).pipe(
+      Stream.map((record) =>
+        JSON.stringify({
+          runId,
+          itemId: record.itemId,
+          question: record.question.text,
+          gold: record.question.answers ?? [],
+          status: record.status,
+          answer: record.result?.answer.text,
+          ...(record.result === undefined ? {} : { result: encode(record.result) }),
+          ...(record.error === undefined ? {} : { error: record.error })
+        })
+      )
+    )
+  })

@@ -1,0 +1,31 @@
+import { buildReport, type ReportItem, type ReportOptions } from "@deepnote/eval"
+import { Journal, RunStore } from "@deepnote/store"
+import { Chunk, Effect, Stream } from "effect"
+
+/**
+ * The metric report of a run from what the store holds: finished items are scored, pending ones only counted, so it
+ * works on a run that is still going or was interrupted ("partial: n of N").
+ */
+export const runReport = (runId: string, options: ReportOptions = {}) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    const journal = yield* Journal
+    const run = yield* store.getRun(runId)
+    const records = Chunk.toReadonlyArray(yield* Stream.runCollect(store.results(runId, { statuses: ["done", "failed", "pending", "running"] })))
+    const usage = new Map((yield* journal.totals(runId)).map((t) => [t.itemId, t]))
+    const items: Array<ReportItem> = records.map((record) => {
+      const tokens = usage.get(record.itemId)
+      return {
+        question: record.question,
+        outcome: record.status === "done" && record.result !== undefined
+          ? { _tag: "done", result: record.result }
+          : record.status === "failed"
+          ? { _tag: "failed", error: record.error ?? { tag: "Unknown", message: "failed" } }
+          : { _tag: "pending" },
+        usage: tokens === undefined || tokens.promptTokens + tokens.completionTokens === 0
+          ? undefined
+          : { promptTokens: tokens.promptTokens, completionTokens: tokens.completionTokens }
+      }
+    })
+    return buildReport(items, { title: `run ${run.id} (${run.manifest.config.profile}, ${run.status})`, total: run.counts.total, ...options })
+  })

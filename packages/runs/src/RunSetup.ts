@@ -1,0 +1,79 @@
+import { type RunConfig, RunConfig as RunConfigSchema } from "@deepnote/core"
+import { type DatasetFormat, loadDataset } from "@deepnote/eval"
+import { type Run, RunManifest, RunStore, sha256Hex, stableHash, type SweepCell } from "@deepnote/store"
+import { FileSystem } from "@effect/platform"
+import { Chunk, Data, Effect, Schema, Stream } from "effect"
+
+/** The code version recorded in every manifest. */
+export const codeVersion = "deepnote@0.1.0"
+
+/** The hash every journal request of a run includes: a changed config never replays another config's calls. */
+export const configHash = (config: RunConfig): string => stableHash(Schema.encodeSync(RunConfigSchema)(config))
+
+export interface NewRun {
+  readonly dataset: string
+  readonly format?: DatasetFormat | undefined
+  readonly limit?: number | undefined
+  readonly onBadLine?: "skip" | "fail" | undefined
+  readonly config: RunConfig
+  readonly collection: string
+  /** Hash of the engine's prompts (LLM engine) or its name and version (extractive). */
+  readonly promptSetHash: string
+  readonly label?: string | undefined
+  readonly sweep?: SweepCell | undefined
+}
+
+/** A resume would mix incompatible settings (the prompts or the code changed). */
+export class ResumeRefused extends Data.TaggedError("ResumeRefused")<{ readonly message: string }> {}
+
+/** Loads the dataset, writes the manifest and the items (one transaction). Bad dataset lines fail or are skipped. */
+export const createRun = (input: NewRun) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const store = yield* RunStore
+    const dataset = yield* loadDataset(input.dataset, { format: input.format, limit: input.limit, onBadLine: input.onBadLine ?? "fail" })
+    const bytes = yield* fs.readFile(input.dataset).pipe(Effect.orDie)
+    const manifest = new RunManifest({
+      config: input.config,
+      configHash: configHash(input.config),
+      promptSetHash: input.promptSetHash,
+      models: input.config.sampling.model === undefined ? {} : { "*": input.config.sampling.model },
+      servers: [],
+      indexId: `collection:${input.collection}`,
+      codeVersion,
+      dataset: { path: input.dataset, hash: sha256Hex(bytes), format: dataset.format, count: dataset.questions.length },
+      ...(input.sweep === undefined ? {} : { sweep: input.sweep }),
+      ...(input.label === undefined ? {} : { label: input.label })
+    })
+    const run = yield* store.createRun({ manifest })
+    yield* store.addItems(run.id, dataset.questions)
+    const created = yield* store.getRun(run.id)
+    return { run: created, badLines: dataset.badLines }
+  })
+
+/** The collection a run retrieves from (recorded as `collection:NAME` in its manifest). */
+export const collectionOf = (run: Run): string => run.manifest.indexId?.replace(/^collection:/, "") ?? "default"
+
+/** Refuses to resume a run whose prompts or code differ from this build's, unless a new run is forced. */
+export const checkResumable = (run: Run, current: { readonly promptSetHash: string }) =>
+  Effect.gen(function*() {
+    if (run.manifest.promptSetHash !== undefined && run.manifest.promptSetHash !== current.promptSetHash) {
+      return yield* new ResumeRefused({
+        message: `run ${run.id} was made with prompt set ${run.manifest.promptSetHash.slice(0, 12)}, this build has ${current.promptSetHash.slice(0, 12)}: resuming would mix answers from different prompts. Use --force-new-run to start a new run with the same settings and questions.`
+      })
+    }
+    if (run.manifest.configHash !== configHash(run.manifest.config)) {
+      return yield* new ResumeRefused({ message: `run ${run.id}: its stored configuration no longer hashes the same (the config schema changed). Use --force-new-run.` })
+    }
+  })
+
+/** A new run with another run's manifest (this build's prompt hash) and questions: `resume --force-new-run`. */
+export const createRunFromRun = (run: Run, current: { readonly promptSetHash: string }) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    const manifest = new RunManifest({ ...run.manifest, promptSetHash: current.promptSetHash, configHash: configHash(run.manifest.config), label: `from ${run.id}` })
+    const fresh = yield* store.createRun({ manifest })
+    const questions = yield* Stream.runCollect(store.results(run.id, { statuses: ["done", "failed", "pending", "running"] }))
+    yield* store.addItems(fresh.id, Chunk.toReadonlyArray(questions).map((record) => record.question))
+    return yield* store.getRun(fresh.id)
+  })
