@@ -1,0 +1,125 @@
+import { defaultRunConfig, RoleError, Answerer } from "@deepnote/core"
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { checkResumable, createRun, RunEvents, RunExecutor, runReport } from "@deepnote/runs"
+import { RunStore, Store } from "@deepnote/store"
+import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
+import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
+
+const services = Layer.mergeAll(RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layerMemory, RunEvents.layer))), NodeContext.layer)
+
+const newRun = (limit: number) =>
+  createRun({ dataset: sampleQuestions, limit, config: defaultRunConfig, collection: "sample", promptSetHash: "extractive@test" }).pipe(
+    Effect.map((r) => r.run.id)
+  )
+
+/** Answers and traces of a run, without timings. */
+const outcomes = (runId: string) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    const records = Chunk.toReadonlyArray(yield* Stream.runCollect(store.results(runId)))
+    return records.map((r) => ({
+      id: r.itemId,
+      status: r.status,
+      answer: r.result?.answer.text,
+      note: r.result?.bestNote?.text,
+      queries: r.result?.trace.queries,
+      passages: r.result?.trace.passages.map((p) => p.passage.id),
+      verdicts: r.result?.trace.notes.map((n) => n.verdict?.better)
+    }))
+  })
+
+describe("runs: resume replays the journal", () => {
+  it.scopedLive("a crashed run resumes to the same results, re-sending only calls that were in flight", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const executor = yield* RunExecutor
+      const concurrency = 4
+
+      const reference: CallCounter = { calls: 0 }
+      const first = yield* newRun(12)
+      yield* executor.execute(first, { engine: countingEngine(home, reference), concurrency })
+      const expected = yield* outcomes(first)
+
+      const crashing: CallCounter = { calls: 0, dieAfter: Math.floor(reference.calls / 2) }
+      const second = yield* newRun(12)
+      const crash = yield* Effect.exit(executor.execute(second, { engine: countingEngine(home, crashing), concurrency }))
+      assert.strictEqual(crash._tag, "Failure")
+      const store = yield* RunStore
+      assert.strictEqual((yield* store.getRun(second)).status, "failed")
+
+      const resumed: CallCounter = { calls: 0 }
+      const summary = yield* executor.execute(second, { engine: countingEngine(home, resumed), concurrency })
+      assert.strictEqual(summary.status, "completed")
+      assert.isAbove(summary.replayedCalls, 0)
+      assert.deepStrictEqual((yield* outcomes(second)).map(({ id: _, ...rest }) => rest), expected.map(({ id: _, ...rest }) => rest))
+      // the crashing call itself never completed; at most `concurrency` calls were cut off and are sent again
+      const completedBeforeCrash = crashing.calls - 1
+      const resent = completedBeforeCrash + resumed.calls - reference.calls
+      assert.isAtMost(resent, concurrency)
+      assert.isAtLeast(resent, 0)
+      const counts = (yield* store.getRun(second)).counts
+      assert.deepStrictEqual([counts.done, counts.total], [12, 12])
+    }).pipe(Effect.provide(services)))
+
+  it.scopedLive("an interrupted run is marked interrupted and resumes to completion; a finished run is a no-op", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const executor = yield* RunExecutor
+      const store = yield* RunStore
+      const runId = yield* newRun(10)
+      const hub = yield* RunEvents
+      const events = yield* hub.subscribe
+      const fiber = yield* Effect.fork(executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2, drainTimeout: "5 seconds" }))
+      // wait for the third finished question, then stop (what SIGINT does to the CLI's main fiber)
+      let finished = 0
+      while (finished < 3) {
+        const event = yield* events.take
+        if (event._tag === "ItemDone") finished += 1
+      }
+      yield* Fiber.interrupt(fiber)
+      const interrupted = yield* store.getRun(runId)
+      assert.strictEqual(interrupted.status, "interrupted")
+      assert.isAtLeast(interrupted.counts.done, 3)
+      assert.isBelow(interrupted.counts.done, 10)
+      assert.strictEqual(interrupted.counts.running, 0, "in-flight questions drained before the run was marked")
+      const summary = yield* executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2 })
+      assert.strictEqual(summary.done, 10 - interrupted.counts.done)
+      const again = yield* executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2 })
+      assert.isTrue(again.nothingToDo)
+      const report = yield* runReport(runId)
+      assert.strictEqual(report.counts.done, 10)
+    }).pipe(Effect.provide(services)))
+
+  it.scopedLive("a failing question is recorded with its error and does not stop the run", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const executor = yield* RunExecutor
+      const store = yield* RunStore
+      const runId = yield* newRun(5)
+      const items = yield* store.pendingItems(runId)
+      const victim = items[2]!.itemId
+      const engine = Layer.provideMerge(
+        Layer.effect(Answerer, Effect.map(Answerer, (inner) => ({
+          answer: (i) => i.context.questionId === victim ? Effect.fail(new RoleError({ role: "answer", message: "server said no" })) : inner.answer(i)
+        }))),
+        countingEngine(home, { calls: 0 })
+      )
+      const summary = yield* executor.execute(runId, { engine, concurrency: 2 })
+      assert.deepStrictEqual([summary.status, summary.done, summary.failed], ["completed", 4, 1])
+      const item = yield* store.getItem(runId, victim)
+      assert.deepStrictEqual([item.status, item.error?.tag, item.error?.message], ["failed", "RoleError", "server said no"])
+      const run = yield* store.getRun(runId)
+      assert.include(run.message ?? "", "1 question(s) failed")
+    }).pipe(Effect.provide(services)))
+
+  it.scopedLive("resume refuses a run made with other prompts", () =>
+    Effect.gen(function*() {
+      const store = yield* RunStore
+      const runId = yield* newRun(2)
+      const run = yield* store.getRun(runId)
+      const refused = yield* Effect.flip(checkResumable(run, { promptSetHash: "llm:other" }))
+      assert.include(refused.message, "--force-new-run")
+      yield* checkResumable(run, { promptSetHash: "extractive@test" })
+    }).pipe(Effect.provide(services)))
+})
