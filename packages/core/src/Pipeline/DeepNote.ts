@@ -16,6 +16,7 @@ import type { Retriever } from "../Services/Retriever.js"
 import { initNoteOnly, noRetrieval, vanilla } from "./Baselines.js"
 import { deepnoteLoop } from "./DeepNoteLoop.js"
 import { paperLoop } from "./PaperLoop.js"
+import { observeQuestion } from "./QuestionMetrics.js"
 import { Recorder } from "./Recorder.js"
 import { answerStage } from "./Stages.js"
 
@@ -96,6 +97,8 @@ export const answerQuestion = (question: Question, config: RunConfig, options: A
       elapsedMs
     })
   }).pipe(
+    observeQuestion(config.profile),
+    Effect.annotateLogs({ "deepnote.item.id": question.id, ...(options.runId === undefined ? {} : { "deepnote.run.id": options.runId }) }),
     Effect.withSpan("deepnote.question", {
       attributes: {
         "deepnote.item.id": question.id,

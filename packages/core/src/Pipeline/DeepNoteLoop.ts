@@ -18,12 +18,14 @@ export const deepnoteLoop = (question: string, recorder: Recorder, base: Omit<Ca
   Effect.gen(function*() {
     const { config } = base
     const initial = { ...base, step: 0 }
-    const first = yield* retrieveStage(
-      recorder,
-      { queries: [question], recallK: config.recallK, topK: config.topK, exclude: new Set(), rerankQuery: question },
-      initial
-    )
-    let best: Note = yield* initNoteStage(recorder, question, first, initial)
+    let best: Note = yield* Effect.gen(function*() {
+      const first = yield* retrieveStage(
+        recorder,
+        { queries: [question], recallK: config.recallK, topK: config.topK, exclude: new Set(), rerankQuery: question },
+        initial
+      )
+      return yield* initNoteStage(recorder, question, first, initial)
+    }).pipe(Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": 0, "deepnote.item.id": base.questionId } }))
     const queryLog: Array<string> = []
     let reason: StopReason = "max-step"
 

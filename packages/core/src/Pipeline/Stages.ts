@@ -1,8 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Metric } from "effect"
 import type { CallContext } from "../Domain/CallContext.js"
 import { Note } from "../Domain/Note.js"
 import type { Passage } from "../Domain/Passage.js"
 import type { Verdict } from "../Domain/Verdict.js"
+import { withTags } from "../Observability/MetricTags.js"
+import { PipelineMetrics } from "../Observability/PipelineMetrics.js"
 import { Answerer, type AnswerEvidence } from "../Services/Answerer.js"
 import { Judge } from "../Services/Judge.js"
 import { NoteWriter } from "../Services/NoteWriter.js"
@@ -21,6 +23,7 @@ export const retrieveStage = (
   Effect.gen(function*() {
     const retriever = yield* Retriever
     const [found, durationMs] = yield* recorder.timed(retriever.search({ ...request, context }))
+    yield* Metric.update(withTags(PipelineMetrics.retrievalDuration, { phase: context.step === 0 ? "initial" : "refine" }), durationMs)
     const passages = filter(found)
     recorder.addPassages(context.step, passages)
     yield* recorder.emit((c) => ({ _tag: "Retrieved", ...c, queries: request.queries, passages, durationMs }), context.step)
@@ -80,6 +83,7 @@ export const decide = (recorder: Recorder, bestNote: Note, candidate: Note, verd
     if (!verdict.better) recorder.failures += 1
     recorder.notes.push({ step, note: candidate, verdict, best: verdict.better })
     yield* Effect.annotateCurrentSpan("deepnote.verdict", verdict.better ? "better" : "not-better")
+    yield* Metric.increment(withTags(PipelineMetrics.verdicts, { verdict: verdict.better ? "better" : "not-better" }))
     yield* recorder.emit((c) => ({ _tag: "Judged", ...c, verdict, failures: recorder.failures, durationMs }), step)
     return verdict.better ? candidate : bestNote
   })
