@@ -1,12 +1,11 @@
 import type Database from "better-sqlite3"
 
 /** The prepared statements of a collection file (prepared once per connection). */
-const names = [
-  "insertDoc", "updateDoc", "deleteDoc", "rowidOf", "getDoc", "insertFts", "deleteFts", "putMeta", "bumpCount",
-  "progressOf", "saveProgress", "search"
-] as const
+export type StatementName =
+  | "insertDoc" | "updateDoc" | "deleteDoc" | "rowidOf" | "getDoc" | "insertFts" | "deleteFts" | "putMeta"
+  | "bumpCount" | "progressOf" | "saveProgress" | "search"
 
-export type Statements = { readonly [K in (typeof names)[number]]: Database.Statement }
+export type Statements = { readonly [K in StatementName]: Database.Statement }
 
 export const prepareStatements = (db: Database.Database): Statements => ({
   insertDoc: db.prepare("INSERT INTO documents (id, title, text, metadata, lang) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING"),
