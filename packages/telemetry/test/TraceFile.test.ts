@@ -1,0 +1,74 @@
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as Path from "node:path"
+import { formatBadLine, parseTraceFile, readTraceFile, traceFileLayer } from "../src/index.js"
+
+const tempDir = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(Path.join(tmpdir(), "deepnote-telemetry-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+)
+
+const child = Effect.fn("Child.work")(function*(n: number) {
+  yield* Effect.annotateCurrentSpan({ "deepnote.step": n, big: 10n, obj: { a: 1 } })
+  yield* Effect.log(`working ${n}`)
+  if (n === 2) return yield* Effect.fail(new Error("boom"))
+  return n
+})
+
+const program = Effect.gen(function*() {
+  yield* child(1)
+  yield* Effect.either(child(2))
+}).pipe(Effect.withSpan("parent", { attributes: { "deepnote.item.id": "q1" } }))
+
+describe("trace file", () => {
+  it.scopedLive("records every finished span as one JSON line with parent links, attributes, events and status", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = Path.join(dir, "nested", "trace.jsonl")
+      yield* program.pipe(Effect.provide(traceFileLayer(file).pipe(Layer.provide(NodeContext.layer))))
+      const { badLines, spans } = yield* readTraceFile(file).pipe(Effect.provide(NodeContext.layer))
+      assert.deepStrictEqual(badLines, [])
+      assert.deepStrictEqual(spans.map((s) => s.name), ["Child.work", "Child.work", "parent"])
+      const parent = spans[2]!
+      assert.isUndefined(parent.parentSpanId)
+      assert.strictEqual(parent.attributes["deepnote.item.id"], "q1")
+      for (const s of spans.slice(0, 2)) {
+        assert.strictEqual(s.parentSpanId, parent.spanId)
+        assert.strictEqual(s.traceId, parent.traceId)
+      }
+      assert.strictEqual(spans[0]!.status, "ok")
+      assert.strictEqual(spans[1]!.status, "error")
+      assert.include(spans[1]!.statusMessage ?? "", "boom")
+      assert.strictEqual(spans[0]!.attributes["big"], "10")
+      assert.strictEqual(spans[0]!.attributes["obj"], "{\"a\":1}")
+      assert.strictEqual(spans[0]!.events[0]?.name, "working 1")
+      assert.isTrue(parent.endTimeUnixNano >= parent.startTimeUnixNano)
+      // appending: a second execution adds lines
+      yield* program.pipe(Effect.provide(traceFileLayer(file).pipe(Layer.provide(NodeContext.layer))))
+      assert.strictEqual(readFileSync(file, "utf8").trim().split("\n").length, 6)
+    }))
+
+  it("reports bad lines as file:line with the field", () => {
+    const text = [
+      JSON.stringify({ traceId: "a".repeat(32), spanId: "b".repeat(16), name: "x", kind: "internal", startTimeUnixNano: "1", endTimeUnixNano: "2", durationMs: 0, status: "ok", attributes: {}, events: [] }),
+      "",
+      JSON.stringify({ traceId: "nope", spanId: "b".repeat(16), name: "x", kind: "internal", startTimeUnixNano: "1", endTimeUnixNano: "2", durationMs: 0, status: "ok", attributes: {}, events: [] }),
+      "{\"traceId\": \"trunc"
+    ].join("\n")
+    const parsed = parseTraceFile("t.jsonl", text)
+    assert.strictEqual(parsed.spans.length, 1)
+    assert.deepStrictEqual(parsed.badLines.map((b) => b.line), [3, 4])
+    assert.match(formatBadLine(parsed.badLines[0]!), /^t\.jsonl:3: traceId: /)
+  })
+
+  it.scopedLive("a missing file is a TraceFileError naming the path", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      writeFileSync(Path.join(dir, "x"), "")
+      const error = yield* Effect.flip(readTraceFile(Path.join(dir, "missing.jsonl")).pipe(Effect.provide(NodeContext.layer)))
+      assert.include(error.message, "no trace file at")
+    }))
+})
