@@ -1,12 +1,14 @@
 import {
   answerQuestion,
   EventSink,
+  RunMetrics,
+  withTags,
   type PipelineResult,
   type RetrievalError,
   type RoleError
 } from "@deepnote/core"
 import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
-import { Context, Effect, Either, Layer } from "effect"
+import { Context, Effect, Either, Layer, Metric } from "effect"
 import { journaledRoles } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"
 import type { RunPlan } from "./RunPlan.js"
@@ -55,8 +57,13 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
       yield* store.failItem({ runId, itemId: item.itemId, error: { tag: error._tag, message: error.message } })
       yield* hub.publish({ _tag: "ItemFailed", runId, itemId: item.itemId, message: error.message })
     }
+    yield* Metric.increment(withTags(RunMetrics.items, { outcome: Either.isRight(outcome) ? "done" : "failed" }))
+    yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "executed" }), stats.executed)
+    yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "replayed" }), stats.replayed)
     return { itemId: item.itemId, ok: Either.isRight(outcome), ...stats } satisfies ItemOutcome
   }).pipe(
+    (self) => Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () => self, () => Metric.incrementBy(RunMetrics.itemsInFlight, -1)),
+    Effect.annotateLogs({ "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }),
     // the run and the item exist (the executor read them): anything else from the store but a StoreError is a bug
     Effect.catchTags({ RunNotFound: Effect.die, ItemNotFound: Effect.die, JournalMismatch: Effect.die }),
     Effect.withSpan("RunExecutor.item", { attributes: { "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId } })

@@ -1,5 +1,5 @@
 import { EventLog, Journal, type RunNotFound, RunStore, type StoreError } from "@deepnote/store"
-import { Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Ref } from "effect"
+import { Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Option, Ref } from "effect"
 import type { EngineServices } from "./EngineServices.js"
 import { executeItem } from "./ExecuteItem.js"
 import { RunEvents } from "./RunEvents.js"
@@ -98,7 +98,20 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
         yield* hub.publish({ _tag: "RunFinished", runId, status })
         return { runId, status, ...totals, nothingToDo: false }
       })
-      return { execute }
+      return {
+        // `deepnote.run` is the root span of one execution (run or resume): the parent of its question spans. It starts
+        // a new trace even when called inside a span (an HTTP request), and links to that span instead.
+        execute: (runId: string, options: ExecuteOptions) =>
+          Effect.flatMap(Effect.option(Effect.currentSpan), (caller) =>
+            execute(runId, options).pipe(
+              Effect.annotateLogs("deepnote.run.id", runId),
+              Effect.withSpan("deepnote.run", {
+                root: true,
+                attributes: { "deepnote.run.id": runId, "deepnote.concurrency": options.concurrency },
+                links: Option.match(caller, { onNone: () => [], onSome: (span) => [{ _tag: "SpanLink", span, attributes: {} }] })
+              })
+            ))
+      }
     })
   )
 }
