@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Chunk, Effect, Exit, Stream } from "effect"
-import { Journal, RunStore, Store, Sweeps } from "../src/index.js"
+import { Chunk, Effect, Exit, Random, Stream, TestClock } from "effect"
+import { Journal, makeRunId, RunStore, Store, Sweeps } from "../src/index.js"
 import { manifest, question, result } from "./fixtures.js"
 
 const withStore = <A, E>(effect: Effect.Effect<A, E, RunStore | Journal | Sweeps>) =>
@@ -30,6 +30,24 @@ describe("RunStore", () => {
       assert.deepStrictEqual((yield* store.listRuns({ status: "completed" })).map((r) => r.id), ["r-b"])
       const dup = yield* Effect.flip(store.createRun({ manifest: manifest(), id: "r-b" }))
       assert.include(dup.message, "already exists")
+    })))
+
+  it.effect("run ids are time-sortable, unique under concurrency, and deterministic with a seeded Random", () =>
+    withStore(Effect.gen(function*() {
+      const store = yield* RunStore
+      yield* TestClock.setTime(Date.UTC(2026, 10, 21, 9, 8, 7))
+      const runs = yield* Effect.forEach(Array.from({ length: 50 }), () => store.createRun({ manifest: manifest() }), {
+        concurrency: 16
+      })
+      assert.strictEqual(new Set(runs.map((r) => r.id)).size, 50)
+      assert.isTrue(runs.every((r) => r.id.startsWith("r-20261121-090807-")))
+      const seeded = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.withRandom(effect, Random.make("fixed"))
+      assert.strictEqual(yield* seeded(makeRunId), yield* seeded(makeRunId))
+      const a = yield* seeded(store.createRun({ manifest: manifest() }))
+      const b = yield* seeded(store.createRun({ manifest: manifest() }))
+      assert.strictEqual(a.id, yield* seeded(makeRunId))
+      assert.notStrictEqual(b.id, a.id)
+      assert.match(b.id, /^r-20261121-090807-[0-9a-z]{4}$/)
     })))
 
   it.effect("unknown runs and items fail with RunNotFound / ItemNotFound", () =>

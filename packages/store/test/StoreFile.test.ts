@@ -31,7 +31,10 @@ describe("store file", () => {
       assert.strictEqual(db.pragma("application_id", { simple: true }), applicationId)
       assert.strictEqual(db.pragma("user_version", { simple: true }), schemaVersion)
       assert.strictEqual(db.pragma("journal_mode", { simple: true }), "wal")
-      assert.deepStrictEqual(db.prepare("SELECT migration_id FROM deepnote_migrations").all(), [{ migration_id: 1 }])
+      assert.deepStrictEqual(
+        db.prepare("SELECT migration_id FROM deepnote_migrations ORDER BY migration_id").all(),
+        Array.from({ length: schemaVersion }, (_, i) => ({ migration_id: i + 1 }))
+      )
       assert.deepStrictEqual(db.prepare("SELECT count(*) AS n FROM runs").get(), { n: 3 })
       db.close()
     }))
