@@ -2,6 +2,7 @@ import { HttpClient } from "@effect/platform"
 import { Cause, Context, Effect, Layer, Option, Redacted } from "effect"
 import { cacheKey } from "./CacheKey.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
+import { observeCall } from "./Client/CallTelemetry.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
 import { makeExecutor } from "./Client/Executor.js"
 import { structuredFields } from "./Client/Structured.js"
@@ -115,7 +116,7 @@ const make = Effect.gen(function*() {
       }
       yield* cache.put(key, { texts: [content], ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }), model: result.model, ...usage })
       return result
-    }))
+    }).pipe(observeCall({ role: request.role, model, input: request.messages }, (r) => [{ role: "assistant", content: r.content }])))
   })
 
   const complete = Effect.fn("LlmClient.complete")(function*(request: CompletionRequest) {
@@ -150,7 +151,7 @@ const make = Effect.gen(function*() {
       const result: CompletionResult = { texts: done.reply.texts, model: done.reply.model ?? model, endpoint: done.endpoint.url, usage, attempts: done.attempts, latencyMs: Date.now() - start, cached: false }
       yield* cache.put(key, { texts: [...result.texts], model: result.model, ...usage })
       return result
-    }))
+    }).pipe(observeCall({ role: request.role, model, input: request.prompts }, (r) => r.texts)))
   })
 
   return LlmClient.of({ chat, complete, resolveModel, endpoints: pool.status })

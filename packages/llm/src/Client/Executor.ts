@@ -6,6 +6,7 @@ import type { LlmSettingsData } from "../LlmSettings.js"
 import type { UsageLedger } from "../UsageLedger.js"
 import { runAttempt, type AttemptReply, type AttemptRequest } from "./Attempt.js"
 import { backoffMs } from "./Backoff.js"
+import { observeAttempt } from "./CallTelemetry.js"
 import type { EndpointState } from "./Endpoint.js"
 import type { EndpointPoolService, Outcome } from "./EndpointPool.js"
 import { downgrade, isContextTooLong } from "./Structured.js"
@@ -82,7 +83,7 @@ export const makeExecutor = (deps: {
               endpoint: e.url,
               timeoutMs: settings.attemptTimeoutMs,
               headers: { ...deps.headers, ...built.request.headers }
-            })
+            }).pipe(observeAttempt(e.url))
           },
           (e, exit) => pool.release(e, healthOutcome(exit))
         ))))
