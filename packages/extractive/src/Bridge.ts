@@ -1,7 +1,7 @@
 import { detectLanguage, type Language } from "@deepnote/text"
-import { entities } from "./Entities.js"
+import { entities, isDescriptor } from "./Entities.js"
 import type { Idf } from "./Idf.js"
-import { normaliseKey, rank, termsOf, type Target, type Unit } from "./Sentences.js"
+import { normaliseKey, rank, relevance, share, termsOf, type Target, type Unit } from "./Sentences.js"
 
 /**
  * The question's terms (lower-cased, stop words dropped). Chinese is segmented in jieba's search mode on both sides
@@ -21,6 +21,32 @@ export const inQuestion = (span: string, question: string, terms: ReadonlySet<st
 }
 
 /**
+ * The question's anchors: the terms of the entities it names ("Corliss Archer", "Kiss", "Tell"). They identify the
+ * first hop, whereas its other words ("government", "position", "held") are shared by many unrelated sentences.
+ * In Chinese (no capitals) and in questions that name no entity, every question term is an anchor.
+ */
+export const anchorTerms = (question: string, language: Language): ReadonlySet<string> => {
+  const terms = questionTerms(question)
+  if (language === "zh") return terms
+  const anchors = new Set(entities(question, language).flatMap((e) => termsOf(e.text)).filter((t) => terms.has(t)))
+  return anchors.size > 0 ? anchors : terms
+}
+
+/**
+ * Whether a sentence is linked to the question by more than common words: it holds an anchor or a bridge term, or
+ * at least `coverage` of the question's terms (counted, not IDF-weighted: over a handful of sentences, common words
+ * such as "held" are rare and would weigh as much as names).
+ */
+export const isLinked = (
+  u: Unit,
+  links: { readonly anchors: ReadonlySet<string>; readonly bridge: ReadonlySet<string>; readonly question: ReadonlySet<string> },
+  idf: Idf,
+  coverage: number
+): boolean =>
+  [...links.anchors, ...links.bridge].some((t) => u.terms.has(t) && idf(t) > 0) ||
+  [...links.question].filter((t) => u.terms.has(t)).length >= coverage * links.question.size
+
+/**
  * Bridge terms: the terms of entities in these texts that the question does not mention. They link the first hop
  * (what the question names) to the second (what the first hop's passages name: "Shirley Temple" in the film's
  * passage leads to her own passage).
@@ -30,18 +56,28 @@ export const bridgeTerms = (texts: ReadonlyArray<string>, question: string, lang
   const bridge = new Set<string>()
   for (const text of texts) {
     for (const entity of entities(text, language)) {
-      if (entity.kind === "word" || inQuestion(entity.text, question, terms)) continue
+      if (entity.kind === "word" || isDescriptor(entity, text) || inQuestion(entity.text, question, terms)) continue
       for (const t of termsOf(entity.text)) if (!terms.has(t)) bridge.add(t)
     }
   }
   return bridge
 }
 
-/** The first hop: units ranked by question terms alone; their two best (relevant) units are the bridge's sources. */
+/**
+ * The first hop: the two units that best hold the question's anchors and terms (anchor share + relevance) are the
+ * bridge's sources; each keeps its relevance to the question terms alone as its score.
+ */
 export const bridgeOf = (units: ReadonlyArray<Unit>, question: string, language: Language, idf: Idf) => {
   const terms = questionTerms(question)
-  const sources = rank(units, { question: terms, bridge: new Set(), bridgeWeight: 0 }, idf).slice(0, 2).filter((s) => s.score > 0)
-  return { terms, sources, bridge: bridgeTerms(sources.map((s) => s.unit.text), question, language) }
+  const anchors = anchorTerms(question, language)
+  const target: Target = { question: terms, bridge: new Set(), bridgeWeight: 0 }
+  const sources = units
+    .map((unit) => ({ unit, score: relevance(unit, target, idf), hop: share(unit, anchors, idf) + relevance(unit, target, idf) }))
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.hop - a.hop || a.unit.order - b.unit.order)
+    .slice(0, 2)
+    .map(({ score, unit }) => ({ unit, score }))
+  return { terms, anchors, sources, bridge: bridgeTerms(sources.map((s) => s.unit.text), question, language) }
 }
 
 /**
@@ -51,11 +87,11 @@ export const bridgeOf = (units: ReadonlyArray<Unit>, question: string, language:
  * score: the bridge must not reward the sentences it came from.
  */
 export const twoHop = (units: ReadonlyArray<Unit>, question: string, language: Language, idf: Idf, bridgeWeight: number) => {
-  const { bridge, sources, terms } = bridgeOf(units, question, language, idf)
+  const { anchors, bridge, sources, terms } = bridgeOf(units, question, language, idf)
   const target: Target = { question: terms, bridge, bridgeWeight }
   const firstScore = new Map(sources.map((s) => [s.unit.key, s.score]))
   const ranked = rank(units, target, idf)
     .map((s) => ({ unit: s.unit, score: firstScore.get(s.unit.key) ?? s.score }))
     .sort((a, b) => b.score - a.score || a.unit.order - b.unit.order)
-  return { target, ranked }
+  return { target, anchors, ranked }
 }

@@ -132,3 +132,15 @@ export const numberOf = (text: string): number | undefined => {
   const scale: Record<string, number> = { hundred: 1e2, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12, 万: 1e4, 亿: 1e8 }
   return Number(m[1]!.replace(/,/gu, "")) * (m[2] ? scale[m[2]] ?? 1 : 1)
 }
+
+const weekday = /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/u
+
+/**
+ * A one-word name that names nothing to look up: a weekday, or a nationality-like adjective followed by a lower-case
+ * word ("an American comedy film", "a British band"). Such words are no bridge to another passage.
+ */
+export const isDescriptor = (entity: Entity, text: string): boolean =>
+  entity.kind === "name" &&
+  (weekday.test(entity.text) ||
+    (/^\p{Lu}\p{Ll}+(?:an|ese|ish|ch|ic|i)$/u.test(entity.text) &&
+      /^[\s-]+\p{Ll}/u.test(text.slice(entity.start + entity.text.length))))

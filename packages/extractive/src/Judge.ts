@@ -1,4 +1,4 @@
-import { bridgeOf, languageOf, questionTerms } from "./Bridge.js"
+import { bridgeOf, isLinked, languageOf } from "./Bridge.js"
 import { makeIdf } from "./Idf.js"
 import { resolveOptions, type ExtractiveOptions } from "./Options.js"
 import { noteUnits, normaliseKey, relevance, repeats, type Target } from "./Sentences.js"
@@ -15,7 +15,9 @@ export interface Judgement {
 /**
  * The adaptive-retrieval decision: "better" iff the candidate note holds new sentences (not in the best note, by
  * normalised comparison) whose relevance to the question and the best note's bridge terms (`bridgeOf`) reaches
- * `judgeThreshold`. A reordered or repeated note adds nothing, so it is never better.
+ * `judgeThreshold` and that are linked to the question (`isLinked`: an anchor or bridge term, or `unlinkedCoverage`
+ * of the question on their own). A sentence sharing only common words ("held", "position") does not count; a
+ * reordered or repeated note adds nothing, so it is never better.
  */
 export const judgeNotes = (
   question: string,
@@ -30,12 +32,12 @@ export const judgeNotes = (
   const noteKey = normaliseKey(bestNote)
   const fresh = noteUnits(candidate).filter((u) => !repeats(u, keys, noteKey))
   const idf = makeIdf([...old, ...fresh].map((u) => u.terms))
-  const target: Target = {
-    question: questionTerms(question),
-    bridge: bridgeOf(old, question, language, idf).bridge,
-    bridgeWeight: opts.bridgeWeight
-  }
-  const added = fresh.filter((u) => relevance(u, target, idf) >= opts.judgeThreshold).map((u) => u.text)
+  const { anchors, bridge, terms } = bridgeOf(old, question, language, idf)
+  const target: Target = { question: terms, bridge, bridgeWeight: opts.bridgeWeight }
+  const links = { anchors, bridge, question: terms }
+  const added = fresh
+    .filter((u) => relevance(u, target, idf) >= opts.judgeThreshold && isLinked(u, links, idf, opts.unlinkedCoverage))
+    .map((u) => u.text)
   const reason = added.length > 0
     ? `${added.length} new question-relevant sentence(s)`
     : fresh.length > 0

@@ -1,4 +1,4 @@
-import { bridgeOf, languageOf, questionTerms, twoHop } from "./Bridge.js"
+import { bridgeOf, isLinked, languageOf, twoHop } from "./Bridge.js"
 import { makeIdf } from "./Idf.js"
 import { resolveOptions, type ExtractiveOptions, type ResolvedOptions } from "./Options.js"
 import {
@@ -49,7 +49,9 @@ export const writeInitialNote = (
   const language = languageOf(question, options.language)
   const units = passageUnits(passages)
   const idf = makeIdf(units.map((u) => u.terms))
-  const ranked = twoHop(units, question, language, idf, opts.bridgeWeight).ranked.filter((s) => s.score >= opts.minRelevance)
+  const { anchors, ranked: all, target } = twoHop(units, question, language, idf, opts.bridgeWeight)
+  const links = { anchors, bridge: target.bridge, question: target.question }
+  const ranked = all.filter((s) => s.score >= opts.minRelevance && isLinked(s.unit, links, idf, opts.unlinkedCoverage))
   return render(withinBudget(ranked, opts).sort(byOrder).map((s) => s.unit))
 }
 
@@ -73,14 +75,12 @@ export const updateNote = (
     .filter((u) => !repeats(u, keys, noteKey))
     .map((u) => ({ ...u, order: old.length + u.order }))
   const idf = makeIdf([...old, ...fresh].map((u) => u.terms))
-  const target: Target = {
-    question: questionTerms(question),
-    bridge: bridgeOf(old, question, language, idf).bridge,
-    bridgeWeight: opts.bridgeWeight
-  }
+  const { anchors, bridge, terms } = bridgeOf(old, question, language, idf)
+  const target: Target = { question: terms, bridge, bridgeWeight: opts.bridgeWeight }
+  const links = { anchors, bridge, question: terms }
   const freshKeys = new Set(fresh.map((u) => u.key))
   const candidates = rank([...old, ...fresh], target, idf).filter(
-    (s) => !freshKeys.has(s.unit.key) || s.score >= opts.minRelevance
+    (s) => !freshKeys.has(s.unit.key) || (s.score >= opts.minRelevance && isLinked(s.unit, links, idf, opts.unlinkedCoverage))
   )
   return render(withinBudget(candidates, opts).sort(byOrder).map((s) => s.unit))
 }

@@ -19,8 +19,19 @@ export interface ExtractiveOptions {
    * the bridge spread candidates and cost ~2 points of accuracy).
    */
   readonly answerBridgeWeight?: number
-  /** Question keywords appended to each planned query (default 3). */
+  /** Question keywords appended to each planned query (default 2). */
   readonly queryKeywords?: number
+  /**
+   * Least salience of a further planned query relative to the best one (default 1: the best bridge alone, ties aside;
+   * see `planQueries` for why a weaker second query costs more than it brings).
+   */
+  readonly queryCutoff?: number
+  /**
+   * Least share of the question's terms a sentence must hold to enter a note or count for the judge when it holds no
+   * anchor (a term of an entity the question names) and no bridge term (default 0.5): common words alone
+   * ("held", "position") do not make a sentence relevant.
+   */
+  readonly unlinkedCoverage?: number
 }
 
 export type ResolvedOptions = Required<Omit<ExtractiveOptions, "language">>
@@ -32,7 +43,9 @@ export const defaultOptions: ResolvedOptions = {
   judgeThreshold: 0.15,
   bridgeWeight: 0.5,
   answerBridgeWeight: 0,
-  queryKeywords: 3
+  queryKeywords: 2,
+  queryCutoff: 1,
+  unlinkedCoverage: 0.5
 }
 
 export const resolveOptions = (options: ExtractiveOptions): ResolvedOptions => ({
@@ -42,5 +55,7 @@ export const resolveOptions = (options: ExtractiveOptions): ResolvedOptions => (
   judgeThreshold: options.judgeThreshold ?? defaultOptions.judgeThreshold,
   bridgeWeight: options.bridgeWeight ?? defaultOptions.bridgeWeight,
   answerBridgeWeight: options.answerBridgeWeight ?? defaultOptions.answerBridgeWeight,
-  queryKeywords: options.queryKeywords ?? defaultOptions.queryKeywords
+  queryKeywords: options.queryKeywords ?? defaultOptions.queryKeywords,
+  queryCutoff: options.queryCutoff ?? defaultOptions.queryCutoff,
+  unlinkedCoverage: options.unlinkedCoverage ?? defaultOptions.unlinkedCoverage
 })

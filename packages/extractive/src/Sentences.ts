@@ -1,5 +1,5 @@
 import { splitSentences, tokenize } from "@deepnote/text"
-import type { Idf } from "./Idf.js"
+import { type Idf, mass } from "./Idf.js"
 
 /** What the engine needs of a passage (core's `Passage` fits; so does `{ title: "", text }`). */
 export interface PassageLike {
@@ -75,26 +75,33 @@ export interface Target {
   readonly bridgeWeight: number
 }
 
+/** The share of a set of terms' IDF mass that a sentence holds (0 when the terms weigh nothing). */
+export const share = (u: Unit, terms: ReadonlySet<string>, idf: Idf): number => {
+  let total = 0
+  let held = 0
+  for (const term of terms) {
+    const w = idf(term)
+    total += w
+    if (u.terms.has(term)) held += w
+  }
+  return total === 0 ? 0 : held / total
+}
+
 /**
  * How much of the question a sentence covers: the share of the question's IDF mass it holds (1 = all of it), plus
  * up to `bridgeWeight` for the bridge terms it holds (full when they weigh a third of the question's mass).
  */
 export const relevance = (u: Unit, target: Target, idf: Idf): number => {
-  let total = 0
-  let score = 0
-  for (const term of target.question) {
-    const w = idf(term)
-    total += w
-    if (u.terms.has(term)) score += w
-  }
+  const total = mass(target.question, idf)
+  if (total === 0) return 0
+  const score = share(u, target.question, idf)
   let bridge = 0
   for (const term of target.bridge) {
-    if (u.terms.has(term)) bridge += target.bridgeWeight * idf(term)
+    if (u.terms.has(term)) bridge += idf(term)
   }
-  if (total === 0) return 0
-  if (bridge === 0) return score / total
+  if (bridge === 0 || target.bridgeWeight === 0) return score
   // Bridge terms worth a third of the question's mass make a full bridge match, worth `bridgeWeight` at most.
-  return score / total + target.bridgeWeight * Math.min(1, bridge / (target.bridgeWeight * total / 3))
+  return score + target.bridgeWeight * Math.min(1, bridge / (total / 3))
 }
 
 /** Units scored against a target, best first (ties keep reading order). */

@@ -1,10 +1,11 @@
 import type { Language } from "@deepnote/text"
 import type { AnswerType } from "./AnswerType.js"
 import { inQuestion } from "./Bridge.js"
-import { entities, yearOf, type Entity } from "./Entities.js"
+import { entities, isDescriptor, yearOf, type Entity } from "./Entities.js"
 import { proximity, type Reading } from "./Evidence.js"
 import { termsOf } from "./Sentences.js"
 
+const asksOrigin = /\b(?:nationality|country|countries|language|ethnicity|heritage|origin|citizen)/iu
 const placeCue = /\b(?:in|at|from|near|to|of|based in|located in|headquartered in|born in)\s+(?:the\s+)?$/iu
 const personCue = /\b(?:by|starring|with|actor|actress|singer|director|writer|author|player|son of|daughter of|wife of|husband of|married)\s+$/iu
 
@@ -46,7 +47,8 @@ export const typedSpan = (question: string, type: AnswerType, reading: Reading, 
   let best: { text: string; score: number } | undefined
   for (const { unit, score } of reading.ranked) {
     for (const entity of entities(unit.text, language)) {
-      const f = fit(entity, type, unit.text, question)
+      // "American" in "an American actress" describes; it answers only a question about nationality or origin.
+      const f = fit(entity, type, unit.text, question) * (isDescriptor(entity, unit.text) && !asksOrigin.test(question) ? 0.3 : 1)
       if (f === 0 || inQuestion(entity.text, question, terms)) continue
       // A bridge entity (named by the first hop, not the question) is usually the way to the answer, not the answer.
       const bridge = type === "entity" && termsOf(entity.text).some((t) => reading.target.bridge.has(t)) ? 0.5 : 1

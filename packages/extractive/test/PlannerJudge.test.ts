@@ -25,6 +25,26 @@ describe("planQueries", () => {
       }
     }))
 
+  it.effect("prefers the bridge named next to the question's entities over names of off-chain sentences", () =>
+    Effect.sync(() => {
+      const note = writeInitialNote(corliss.question, [corliss.film, corliss.secretary])
+      const [first] = planQueries(corliss.question, note, [], 2)
+      assert.isDefined(first)
+      assert.isTrue(first!.startsWith("Shirley Temple"), first)
+      // Short: the entity plus at most two words its passage should hold; never "portrayed" (the first hop's verb).
+      assert.isAtMost(first!.split(" ").length, 4, first)
+      assert.notInclude(first!, "portrayed")
+    }))
+
+  it.effect("never proposes a descriptor such as a nationality", () =>
+    Effect.sync(() => {
+      const note = writeInitialNote(corliss.question, [corliss.film, corliss.secretary])
+      for (const q of planQueries(corliss.question, note, ["Shirley Temple"], 5)) {
+        assert.isFalse(q.startsWith("American"), q)
+        assert.isFalse(q.startsWith("British"), q)
+      }
+    }))
+
   it.effect("returns nothing for an empty note", () =>
     Effect.sync(() => assert.deepStrictEqual(planQueries(corliss.question, "", [], 2), [])))
 
@@ -59,6 +79,14 @@ describe("judgeNotes", () => {
     Effect.sync(() => {
       const offTopic = `${best}\nThe Bruxner Highway is a state highway in New South Wales.`
       assert.isFalse(judgeNotes(corliss.question, best, offTopic).better)
+    }))
+
+  it.effect("not better when the new sentences share only common words with the question", () =>
+    Effect.sync(() => {
+      const generic = updateNote(corliss.question, best, [corliss.song, corliss.secretary])
+      const judgement = judgeNotes(corliss.question, best, `${best}\n${corliss.song.text}\n${corliss.secretary.text}`)
+      assert.isFalse(judgement.better, judgement.reason)
+      assert.strictEqual(generic, best)
     }))
 
   it.effect("Chinese: better only for new relevant content", () =>

@@ -19,7 +19,19 @@ export const corliss = {
       "and diplomat. As an adult, she was named United States ambassador to Ghana and to Czechoslovakia and also served " +
       "as Chief of Protocol of the United States."
   },
-  bridgeSentence: "As an adult, she was named United States ambassador to Ghana and to Czechoslovakia and also served as Chief of Protocol of the United States."
+  bridgeSentence: "As an adult, she was named United States ambassador to Ghana and to Czechoslovakia and also served as Chief of Protocol of the United States.",
+  /** Retrieved with the film by the question's common words ("government position held"), off the chain. */
+  secretary: {
+    title: "Secretary of State for Constitutional Affairs",
+    text: "The office of Secretary of State for Constitutional Affairs was a British Government position, created in 2003. " +
+      "At a later date further functions were also transferred to the Secretary of State for Constitutional Affairs from " +
+      "the First Secretary of State, a position within the government held by the Deputy Prime Minister."
+  },
+  /** Shares only common words with the question ("held", "position"). */
+  song: {
+    title: "Stay (Shakespears Sister song)",
+    text: "The single also held the No. 1 position in band member Siobhan Fahey's birthplace, Ireland, for six weeks."
+  }
 }
 
 export const guangmao = [
