@@ -2,7 +2,7 @@ import { defaultRunConfig, RoleError, Answerer } from "@deepnote/core"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { checkResumable, createRun, RunEvents, RunExecutor, runReport } from "@deepnote/runs"
-import { RunStore, Store } from "@deepnote/store"
+import { Journal, RunStore, Store } from "@deepnote/store"
 import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
 import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
 
@@ -82,9 +82,15 @@ describe("runs: resume replays the journal", () => {
       assert.strictEqual(interrupted.status, "interrupted")
       assert.isAtLeast(interrupted.counts.done, 3)
       assert.isBelow(interrupted.counts.done, 10)
-      assert.strictEqual(interrupted.counts.running, 0, "in-flight questions drained before the run was marked")
+      // questions in flight stopped at their next call boundary: they stay `running`, their finished calls journaled
+      assert.isAtMost(interrupted.counts.running, 2)
+      assert.strictEqual(interrupted.counts.failed, 0)
+      const journal = yield* Journal
+      const cutOff = (yield* store.pendingItems(runId)).filter((i) => i.status === "running")
+      const journaled = yield* Effect.forEach(cutOff, (i) => journal.entries(runId, i.itemId).pipe(Effect.map((e) => e.length)))
       const summary = yield* executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2 })
       assert.strictEqual(summary.done, 10 - interrupted.counts.done)
+      assert.strictEqual(summary.replayedCalls, journaled.reduce((a, b) => a + b, 0), "every call finished before the stop is replayed")
       const again = yield* executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2 })
       assert.isTrue(again.nothingToDo)
       const report = yield* runReport(runId)

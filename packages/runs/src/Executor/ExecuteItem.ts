@@ -9,7 +9,7 @@ import {
 } from "@deepnote/core"
 import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
 import { Context, Effect, Either, Layer, Metric } from "effect"
-import { journaledRoles } from "../Journal/JournaledRoles.js"
+import { journaledRoles, stopMessage } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"
 import type { RunPlan } from "./RunPlan.js"
 import { RunEvents } from "./RunEvents.js"
@@ -17,6 +17,8 @@ import { RunEvents } from "./RunEvents.js"
 export interface ItemOutcome {
   readonly itemId: string
   readonly ok: boolean
+  /** The run stopped before the question finished; it stays `running` for resume. */
+  readonly stopped: boolean
   readonly replayed: number
   readonly executed: number
 }
@@ -26,7 +28,7 @@ export interface ItemOutcome {
  * and the in-process hub, and the outcome written in one transaction. A failed question is recorded with its error;
  * it never fails the run.
  */
-export const executeItem = (plan: RunPlan, engine: Context.Context<EngineServices>, item: PendingItem) =>
+export const executeItem = (plan: RunPlan, engine: Context.Context<EngineServices>, item: PendingItem, stopping: Effect.Effect<boolean>) =>
   Effect.gen(function*() {
     const store = yield* RunStore
     const journal = yield* Journal
@@ -43,7 +45,7 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
       )
     )
     const outcome: Either.Either<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(item.question, plan.config, { runId }).pipe(
-      Effect.provide(Layer.merge(journaledRoles(replay, plan.configHash), sink)),
+      Effect.provide(Layer.merge(journaledRoles(replay, plan.configHash, stopping), sink)),
       Effect.provide(engine),
       Effect.either
     )
@@ -52,6 +54,9 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
       const result = outcome.right
       yield* store.completeItem({ runId, itemId: item.itemId, result, elapsedMs: result.elapsedMs })
       yield* hub.publish({ _tag: "ItemDone", runId, itemId: item.itemId, llmCalls: result.counters.llm.total, elapsedMs: result.elapsedMs })
+    } else if (outcome.left.message === stopMessage && (yield* stopping)) {
+      // stopped between two calls: everything finished is journaled; the item stays `running` and is resumed later
+      return { itemId: item.itemId, ok: false, stopped: true, ...stats } satisfies ItemOutcome
     } else {
       const error = outcome.left
       yield* store.failItem({ runId, itemId: item.itemId, error: { tag: error._tag, message: error.message } })
@@ -60,7 +65,7 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
     yield* Metric.increment(withTags(RunMetrics.items, { outcome: Either.isRight(outcome) ? "done" : "failed" }))
     yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "executed" }), stats.executed)
     yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "replayed" }), stats.replayed)
-    return { itemId: item.itemId, ok: Either.isRight(outcome), ...stats } satisfies ItemOutcome
+    return { itemId: item.itemId, ok: Either.isRight(outcome), stopped: false, ...stats } satisfies ItemOutcome
   }).pipe(
     (self) => Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () => self, () => Metric.incrementBy(RunMetrics.itemsInFlight, -1)),
     Effect.annotateLogs({ "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }),

@@ -31,7 +31,8 @@ export interface ExecutionSummary {
 /**
  * Executes (or resumes) a run: every pending item — and every item cut off while running — is answered in its own
  * fiber under a global in-flight limit, through the journal, so finished calls are never repeated. On interruption
- * it stops admitting questions, lets in-flight ones finish within the drain timeout, then marks the run interrupted.
+ * it stops admitting questions and calls: calls in flight finish and are journaled (within the drain timeout), each
+ * question ends at its next call boundary, and the run is marked interrupted.
  */
 export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunExecutor, {
   readonly execute: (runId: string, options: ExecuteOptions) => Effect.Effect<ExecutionSummary, RunNotFound | StoreError | EngineFailed>
@@ -62,10 +63,10 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
           const engine = yield* Layer.build(options.engine).pipe(Effect.mapError((cause) => new EngineFailed({ cause })))
           yield* Effect.forEach(items, (item) =>
             Deferred.isDone(stopping).pipe(
-              Effect.flatMap((stop) => stop ? Effect.void : executeItem(plan, engine, item).pipe(
+              Effect.flatMap((stop) => stop ? Effect.void : executeItem(plan, engine, item, Deferred.isDone(stopping)).pipe(
                 Effect.flatMap((o) => Ref.update(tally, (t) => ({
                   done: t.done + (o.ok ? 1 : 0),
-                  failed: t.failed + (o.ok ? 0 : 1),
+                  failed: t.failed + (o.ok || o.stopped ? 0 : 1),
                   replayedCalls: t.replayedCalls + o.replayed,
                   executedCalls: t.executedCalls + o.executed
                 })))
@@ -80,8 +81,10 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
               yield* Deferred.succeed(stopping, undefined)
               const drained = yield* Fiber.await(fiber).pipe(Effect.timeout(options.drainTimeout ?? "10 seconds"), Effect.option)
               if (drained._tag === "None") yield* Fiber.interrupt(fiber)
-              yield* store.setRunStatus(runId, "interrupted", "stopped by a signal; resume with `deepnote resume`").pipe(Effect.ignore)
-              yield* hub.publish({ _tag: "RunFinished", runId, status: "interrupted" })
+              const left = yield* store.itemCounts(runId).pipe(Effect.map((c) => c.pending + c.running), Effect.orElseSucceed(() => 1))
+              const status = left === 0 ? "completed" as const : "interrupted" as const
+              yield* store.setRunStatus(runId, status, status === "interrupted" ? "stopped by a signal; resume with `deepnote resume`" : undefined).pipe(Effect.ignore)
+              yield* hub.publish({ _tag: "RunFinished", runId, status })
             })
           )
         )

@@ -25,20 +25,30 @@ const mismatchMessage = (e: JournalMismatch) =>
 
 type Kind = Role | "retrieve"
 
+/** The message of the error a question ends with when the run stops before its next call. */
+export const stopMessage = "the run is stopping"
+
 /**
  * Wraps the five services in context so that every call of one question goes through its journal: calls already
  * journaled (same position, same request hash) are answered from the store without reaching the engine or the
  * index; new calls run and are journaled as soon as they finish. A journal mismatch fails the question with a
  * clear message; a store fault is a defect.
  */
-export const journaledRoles = (replay: Replay, configHash: string) => {
+export const journaledRoles = (replay: Replay, configHash: string, stopping: Effect.Effect<boolean> = Effect.succeed(false)) => {
+  /** Once the run is stopping, no new call starts: the question ends at its next call boundary (and is resumed later). */
+  const admit = (kind: Kind) =>
+    Effect.flatMap(stopping, (stop) =>
+      stop
+        ? Effect.fail(kind === "retrieve" ? new RetrievalError({ message: stopMessage }) : new RoleError({ role: kind, message: stopMessage }))
+        : Effect.void
+    )
   const through = <A, I>(
     kind: Kind,
     input: { readonly context: CallContext },
     schema: Schema.Schema<A, I>,
     execute: Effect.Effect<A, RoleError | RetrievalError>
   ): Effect.Effect<A, RoleError | RetrievalError> =>
-    replay.call({ kind, requestHash: requestHash(kind, input, input.context, configHash), schema }, execute).pipe(
+    replay.call({ kind, requestHash: requestHash(kind, input, input.context, configHash), schema }, Effect.zipRight(admit(kind), execute)).pipe(
       Effect.catchTags({
         JournalMismatch: (e) =>
           Effect.fail(kind === "retrieve" ? new RetrievalError({ message: mismatchMessage(e) }) : new RoleError({ role: kind, message: mismatchMessage(e) })),

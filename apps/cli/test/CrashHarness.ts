@@ -1,0 +1,69 @@
+import type { LlmSimService } from "@deepnote/llm-sim"
+import { Effect } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import * as Path from "node:path"
+import { repoRoot } from "./RunCli.js"
+
+const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
+
+/** A `deepnote` child process whose stdout is collected. */
+export interface Child {
+  readonly process: ChildProcess
+  readonly stdout: () => string
+  readonly exited: Promise<number | null>
+}
+
+export const spawnCli = (args: ReadonlyArray<string>): Child => {
+  const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] })
+  let out = ""
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
+  child.stderr.on("data", () => {})
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  return { process: child, stdout: () => out, exited }
+}
+
+/** A small seeded PRNG (mulberry32) so kill moments are random but reproducible. */
+export const prng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+/** Waits (polling) until the simulator has received at least `n` generation requests, or the child exits. */
+export const untilSimRequests = (sim: LlmSimService, n: number, child: Child) =>
+  Effect.async<boolean>((resume) => {
+    let done = false
+    const timer = setInterval(() => {
+      if (sim.metrics.requests >= n && !done) {
+        done = true
+        clearInterval(timer)
+        resume(Effect.succeed(true))
+      }
+    }, 2)
+    void child.exited.then(() => {
+      if (!done) {
+        done = true
+        clearInterval(timer)
+        resume(Effect.succeed(false))
+      }
+    })
+    return Effect.sync(() => clearInterval(timer))
+  })
+
+/**
+ * Kills the child with `signal` and returns how many LLM calls were in flight at that moment, counted from the
+ * simulator: requests received and not yet answered, plus requests answered in the last ~20 ms (their responses may
+ * still sit unread in the dead client's socket).
+ */
+export const killAndCountInFlight = (sim: LlmSimService, child: Child, signal: NodeJS.Signals) =>
+  Effect.gen(function*() {
+    const before = sim.metrics.success
+    yield* Effect.sleep("20 millis")
+    const recent = sim.metrics.success - before
+    const received = sim.metrics.requests
+    const answered = sim.metrics.success + sim.metrics.rejected
+    child.process.kill(signal)
+    const code = yield* Effect.promise(() => child.exited)
+    return { inFlight: received - answered + recent, code }
+  })

@@ -1,0 +1,80 @@
+import { start } from "@deepnote/llm-sim"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Path from "node:path"
+import { killAndCountInFlight, prng, spawnCli, untilSimRequests } from "./CrashHarness.js"
+import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
+
+const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+
+interface Line { readonly itemId: string; readonly status: string; readonly answer?: string; readonly result?: { readonly bestNote?: { readonly text: string }; readonly trace: unknown } }
+
+const results = (home: string, runId: string) =>
+  runCli(["export", runId, "--home", home]).pipe(
+    Effect.map((out) =>
+      out.stdout.trim().split("\n").map((l) => JSON.parse(l) as Line).map((l) => ({ id: l.itemId, status: l.status, answer: l.answer, note: l.result?.bestNote?.text, trace: JSON.stringify(l.result?.trace) }))
+    )
+  )
+
+const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
+
+/**
+ * The crash test of DESIGN §6: a run against the vLLM-like simulator, killed at random moments and resumed each time,
+ * ends with the same results as an uninterrupted run, every question answered once, and no more LLM calls re-sent
+ * than were in flight at each kill (counted from the simulator).
+ */
+const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
+  Effect.gen(function*() {
+    const sim = yield* start({ stepBaseMs: 6, maxNumSeqs: 16 })
+    const home = yield* tempHome
+    const indexed = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
+    assert.strictEqual(indexed.code, 0, indexed.stderr)
+    const common = ["--dataset", dataset, "-c", "sample", "--home", home, "--engine", "llm", "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "6", "--quiet", "--limit", "16"]
+
+    const reference = yield* runCli(["run", ...common])
+    assert.strictEqual(reference.code, 0, reference.stderr)
+    const referenceCalls = sim.metrics.requests
+    const expected = yield* results(home, runIdOf(reference.stdout)!)
+    assert.strictEqual(expected.length, 16)
+
+    const startRequests = sim.metrics.requests
+    const random = prng(seed)
+    const kills = 3
+    let runId: string | undefined
+    let inFlightTotal = 0
+    let child = spawnCli(["run", ...common])
+    for (let k = 0; k < kills; k++) {
+      // a random moment in the k-th slice of the work, and never before this process has sent its own first calls
+      // (a signal during Node's start-up, before any handler exists, would just kill it)
+      const planned = startRequests + Math.floor(((k + 0.3 + 0.5 * random()) / (kills + 1)) * referenceCalls)
+      const target = Math.max(planned, sim.metrics.requests + 3)
+      const alive = yield* untilSimRequests(sim, target, child)
+      assert.isTrue(alive, `the run finished before kill ${k + 1}`)
+      const { code, inFlight } = yield* killAndCountInFlight(sim, child, signal)
+      if (signal === "SIGINT") assert.strictEqual(code, 130, "SIGINT stops cleanly with exit code 130")
+      inFlightTotal += inFlight
+      runId ??= runIdOf(child.stdout())
+      assert.isDefined(runId, "the run id is printed before any work")
+      const status = yield* runCli(["status", runId!, "--json", "--home", home])
+      const run = JSON.parse(status.stdout) as { status: string }
+      assert.strictEqual(run.status, signal === "SIGINT" ? "interrupted" : "running", "SIGKILL leaves the run as it was; SIGINT marks it")
+      child = spawnCli(["resume", runId!, "--home", home, "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "6", "--quiet"])
+    }
+    assert.strictEqual(yield* Effect.promise(() => child.exited), 0)
+    const actual = yield* results(home, runId!)
+    assert.deepStrictEqual(actual.map(({ id: _, ...r }) => r), expected.map(({ id: _, ...r }) => r), "identical results")
+    assert.isTrue(actual.every((r) => r.status === "done"))
+    const resent = sim.metrics.requests - startRequests - referenceCalls
+    assert.isAtLeast(resent, 0)
+    assert.isAtMost(resent, inFlightTotal, `re-sent ${resent} calls, ${inFlightTotal} were in flight at the kills`)
+    yield* Effect.log(`${signal}: ${kills} kills, ${inFlightTotal} calls in flight at the kills, ${resent} re-sent (reference run: ${referenceCalls} calls)`)
+    return { resent, inFlightTotal }
+  })
+
+describe("crash and resume against the simulator (child processes)", () => {
+  it.scopedLive("SIGKILL at random moments: identical results, re-sent calls ≤ calls in flight at the kills", () =>
+    crashAndResume("SIGKILL", 7).pipe(Effect.asVoid), { timeout: 240_000 })
+
+  it.scopedLive("SIGINT at random moments: the run is marked interrupted and resumes to identical results", () =>
+    crashAndResume("SIGINT", 11).pipe(Effect.asVoid), { timeout: 240_000 })
+})
