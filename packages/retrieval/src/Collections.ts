@@ -22,7 +22,7 @@ export interface CollectionInfo {
 
 export interface SearchOptions {
   readonly limit: number
-  /** BM25 weight of the title columns (default 2, RunConfig.titleWeight). */
+  /** BM25 weight of the title columns (default 5, RunConfig.titleWeight). */
   readonly titleWeight?: number
   /** BM25 weight of the text columns (default 1, RunConfig.textWeight). */
   readonly textWeight?: number
@@ -101,7 +101,7 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
           const match = buildMatch(query)
           if (match === undefined) return []
           const index = yield* existing(name)
-          const weights = { title: options.titleWeight ?? 2, text: options.textWeight ?? 1, cjk: options.cjkWeight ?? 1 }
+          const weights = { title: options.titleWeight ?? 5, text: options.textWeight ?? 1, cjk: options.cjkWeight ?? 1 }
           return yield* attempt(index.file, () => index.search(match, options.limit, weights))
         }),
         get: Effect.fn("Collections.get")(function*(name, ids) {

@@ -1,5 +1,5 @@
 import { cut, cutForSearch } from "./Jieba.js"
-import { isCjk } from "./Script.js"
+import { hasCjk, isCjk } from "./Script.js"
 import { isStopWord } from "./StopWords.js"
 
 const runPattern = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu
@@ -35,6 +35,7 @@ export interface TokenizeOptions {
  * Latin words are NFKC-normalised and lower-cased (possessive "'s" removed).
  */
 export const tokenize = (text: string, options: TokenizeOptions = {}): Array<string> => {
+  if (!hasCjk(text)) return latinTokens(text, options.keepStopWords === true)
   const tokens: Array<string> = []
   for (const match of text.normalize("NFKC").matchAll(runPattern)) {
     for (const part of splitScripts(match[0])) {
@@ -60,4 +61,14 @@ export const cjkBigrams = (text: string): Array<string> => {
     for (let i = 0; i + 1 < chars.length; i++) grams.push(chars[i]! + chars[i + 1]!)
   }
   return grams
+}
+
+/** The fast path for text without Chinese (most English corpora): no script splitting, no segmenter. */
+const latinTokens = (text: string, keepStopWords: boolean): Array<string> => {
+  const tokens: Array<string> = []
+  for (const match of text.normalize("NFKC").matchAll(runPattern)) {
+    const word = match[0].toLowerCase().replace(/['’]s$/u, "").replace(/['’]/gu, "")
+    if (word.length > 0 && (keepStopWords || !isStopWord(word))) tokens.push(word)
+  }
+  return tokens
 }

@@ -60,7 +60,7 @@ const RunConfigFields = Schema.Struct({
   rerankerUrl: Schema.optional(Schema.String),
   rerankerModel: Schema.optional(Schema.String),
   /** BM25 column weights of the embedded index. */
-  titleWeight: Schema.optionalWith(Schema.Number.pipe(Schema.nonNegative({ message: () => "titleWeight must be ≥ 0" })), { default: () => 2 }),
+  titleWeight: Schema.optionalWith(Schema.Number.pipe(Schema.nonNegative({ message: () => "titleWeight must be ≥ 0" })), { default: () => 5 }),
   textWeight: Schema.optionalWith(Schema.Number.pipe(Schema.positive({ message: () => "textWeight must be > 0" })), { default: () => 1 }),
   /** Defaults for every role (the paper's: temperature 0.1, top_p 0.9, max_tokens 1280, seed 66). */
   sampling: Schema.optionalWith(RoleSampling, { default: () => ({}) }),
