@@ -82,13 +82,26 @@ const v1 = (sql: SqlClient.SqlClient) =>
     yield* sql`PRAGMA user_version = 1`
   })
 
+/** Runs started through the HTTP app: which tenant owns them and whether the server resumes them on startup. */
+const v2 = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    yield* sql`CREATE TABLE run_owners (
+      run_id TEXT PRIMARY KEY NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+      tenant_id TEXT NOT NULL,
+      auto_resume INTEGER NOT NULL DEFAULT 1,
+      created_at TEXT NOT NULL)`
+    yield* sql`CREATE INDEX run_owners_tenant ON run_owners(tenant_id, created_at)`
+    yield* sql`PRAGMA user_version = 2`
+  })
+
 /**
  * The store's migrations, by `<id>_<name>`. Each one ends by setting `PRAGMA user_version` to its id inside the
  * migrator's transaction, so the file records its schema version atomically with the schema.
  */
 export const migrations = (sql: SqlClient.SqlClient) => ({
-  "1_initial": v1(sql)
+  "1_initial": v1(sql),
+  "2_run_owners": v2(sql)
 })
 
 /** The newest schema version this build knows. A store with a higher `user_version` is refused. */
-export const schemaVersion = 1
+export const schemaVersion = 2
