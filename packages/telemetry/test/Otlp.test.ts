@@ -1,0 +1,105 @@
+import { LlmMetrics, withTags } from "@deepnote/core"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeContext, NodeHttpClient } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Duration, Effect, Layer, Metric, Option, Redacted } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import * as Http from "node:http"
+import { tmpdir } from "node:os"
+import * as Path from "node:path"
+import { otlpLayer, type OtlpSettings, readTraceFile, startOtlpReceiver, traceFileLayer } from "../src/index.js"
+
+const settings = (url: string): OtlpSettings => ({
+  tracesUrl: Option.some(`${url}/v1/traces`),
+  metricsUrl: Option.some(`${url}/v1/metrics`),
+  logsUrl: Option.some(`${url}/v1/logs`),
+  headers: Redacted.make({ "x-tenant": "t1" }),
+  protocol: "http/json",
+  serviceName: "deepnote-test",
+  serviceVersion: "0.0.0",
+  resourceAttributes: {},
+  tracesExportInterval: Duration.seconds(30),
+  metricsExportInterval: Duration.seconds(30),
+  logsExportInterval: Duration.seconds(30),
+  shutdownTimeout: Duration.seconds(3)
+})
+
+const role = Effect.fn("NoteWriter.init")(function*() {
+  yield* Effect.annotateCurrentSpan({ "deepnote.step": 0 })
+  yield* Effect.logInfo("writing")
+  yield* Metric.increment(withTags(LlmMetrics.calls, { role: "init", model: "m", outcome: "ok" }))
+})
+
+const question = role().pipe(Effect.withSpan("deepnote.question", { attributes: { "deepnote.item.id": "q1" } }))
+
+/** A 127.0.0.1 server that records request headers and answers `{}`. */
+const headerServer = Effect.acquireRelease(
+  Effect.async<{ server: Http.Server; port: number; seen: Array<Http.IncomingHttpHeaders> }>((resume) => {
+    const seen: Array<Http.IncomingHttpHeaders> = []
+    const server = Http.createServer((req, res) => {
+      seen.push(req.headers)
+      req.resume()
+      req.on("end", () => res.end("{}"))
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      resume(Effect.succeed({ server, port: typeof address === "object" && address !== null ? address.port : 0, seen }))
+    })
+  }),
+  ({ server }) => Effect.async<void>((resume) => { server.closeAllConnections(); server.close(() => resume(Effect.void)) })
+)
+
+describe("OTLP export", () => {
+  it.scopedLive("sends spans with parent links, metrics and logs when the layer closes; the trace file has the same spans", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startOtlpReceiver
+      const dir = yield* Effect.acquireRelease(Effect.sync(() => mkdtempSync(Path.join(tmpdir(), "otlp-"))), (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true })))
+      const file = Path.join(dir, "t.jsonl")
+      // the file tracer wraps the OTLP tracer: provided inside it, built after it
+      yield* question.pipe(
+        Effect.provide(traceFileLayer(file).pipe(Layer.provide(NodeContext.layer))),
+        Effect.provide(otlpLayer(settings(receiver.url)))
+      )
+      const spans = receiver.spans()
+      assert.deepStrictEqual(spans.map((s) => s.name).sort(), ["NoteWriter.init", "deepnote.question"])
+      const root = spans.find((s) => s.name === "deepnote.question")!
+      const child = spans.find((s) => s.name === "NoteWriter.init")!
+      assert.strictEqual(child.parentSpanId, root.spanId)
+      assert.strictEqual(child.traceId, root.traceId)
+      assert.strictEqual(root.attributes["deepnote.item.id"], "q1")
+      assert.strictEqual(child.attributes["deepnote.step"], 0)
+      const calls = receiver.metrics().get("deepnote_llm_calls_total")
+      assert.isDefined(calls)
+      assert.isTrue(calls!.points.some((p) => p.attributes["role"] === "init" && p.attributes["outcome"] === "ok" && p.value >= 1))
+      const log = receiver.logs().find((l) => l["body"] === "writing")
+      assert.strictEqual(log?.["spanId"], child.spanId)
+      assert.isTrue(receiver.requests().every((r) => r.headers["x-tenant"] === "t1"))
+      const recorded = yield* readTraceFile(file).pipe(Effect.provide(NodeContext.layer))
+      assert.deepStrictEqual(recorded.spans.map((s) => s.spanId).sort(), spans.map((s) => s.spanId).sort())
+    }))
+
+  it.scopedLive("the platform HttpClient sends traceparent (and b3) from the active span", () =>
+    Effect.gen(function*() {
+      const { port, seen } = yield* headerServer
+      const receiver = yield* startOtlpReceiver
+      yield* Effect.gen(function*() {
+        const client = yield* HttpClient.HttpClient
+        yield* client.execute(HttpClientRequest.post(`http://127.0.0.1:${port}/v1/rerank`)).pipe(Effect.flatMap((r) => r.text))
+      }).pipe(
+        Effect.withSpan("Reranker.rerank"),
+        Effect.provide(NodeHttpClient.layerUndici),
+        Effect.provide(otlpLayer(settings(receiver.url)))
+      )
+      const traceparent = String(seen[0]?.["traceparent"] ?? "")
+      const [version, traceId, spanId, flags] = traceparent.split("-")
+      assert.strictEqual(version, "00")
+      assert.strictEqual(flags, "01")
+      const httpSpan = receiver.spans().find((s) => s.spanId === spanId)
+      const rerank = receiver.spans().find((s) => s.name === "Reranker.rerank")!
+      assert.isDefined(httpSpan, "traceparent names the HTTP client span")
+      assert.strictEqual(httpSpan!.kind, 3)
+      assert.strictEqual(httpSpan!.parentSpanId, rerank.spanId)
+      assert.strictEqual(traceId, rerank.traceId)
+      assert.include(String(seen[0]?.["b3"] ?? ""), rerank.traceId)
+    }))
+})
