@@ -1,3 +1,4 @@
+export * from "./Engine/EngineLayers.js"
 export * from "./Executor/EngineServices.js"
 export * from "./Executor/RunEvents.js"
 export * from "./Executor/RunExecutor.js"
