@@ -35,6 +35,12 @@ export const SimOptions = Schema.Struct({
   advertiseMaxNumSeqs: Schema.optionalWith(Schema.Boolean, { default: () => true }),
   /** Bearer token required on /v1 requests, if set. */
   apiKey: Schema.optional(Schema.String),
+  /**
+   * Mean length of a reasoning part generated before each chat reply (0 = none), drawn per request from an
+   * exponential distribution seeded by `faultSeed`. It goes to `reasoning_content` (as vLLM's reasoning parsers do),
+   * costs generation steps and counts in usage: the length variance of a reasoning model, without changing replies.
+   */
+  reasoningMeanTokens: Schema.optionalWith(Schema.Number.pipe(Schema.nonNegative()), { default: () => 0 }),
   /** `extractive` (packages/extractive) or `lite` (cheap, for load tests). */
   content: Schema.optionalWith(Schema.Literal("extractive", "lite"), { default: () => "extractive" as const })
 })

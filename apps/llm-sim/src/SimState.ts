@@ -11,5 +11,7 @@ export interface SimState {
   readonly faults: FaultInjector
   readonly scheduler: Scheduler
   readonly engine: ContentEngine
+  /** Seeded uniform draws for reasoning lengths. */
+  readonly random: () => number
   nextId: number
 }

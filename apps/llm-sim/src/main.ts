@@ -21,6 +21,7 @@ const command = Command.make("deepnote-llm-sim", {
   faultSeed: int("fault-seed", 1),
   faults: Options.text("faults").pipe(Options.withDefault("429,503"), Options.withDescription("comma list of 429,503,stall,drop,malformed,garbage")),
   retryAfter: num("retry-after", 1).pipe(Options.withDescription("seconds in Retry-After on a 429")),
+  reasoningMeanTokens: num("reasoning-mean-tokens", 0).pipe(Options.withDescription("mean length of a reasoning part before each chat reply (exponential; 0 = none)")),
   noStructuredOutputs: Options.boolean("no-structured-outputs").pipe(Options.withDescription("reject structured-output parameters with 400")),
   apiKey: Options.text("api-key").pipe(Options.optional),
   content: Options.choice("content", ["extractive", "lite"]).pipe(Options.withDefault("extractive" as const))
@@ -42,6 +43,7 @@ const command = Command.make("deepnote-llm-sim", {
       faultSeed: o.faultSeed,
       faults: faults.filter((f): f is FaultKind => FaultKind.literals.some((k) => k === f)),
       retryAfterSeconds: o.retryAfter,
+      reasoningMeanTokens: o.reasoningMeanTokens,
       structuredOutputs: !o.noStructuredOutputs,
       ...Option.match(o.apiKey, { onNone: () => ({}), onSome: (apiKey) => ({ apiKey }) }),
       content: o.content

@@ -75,9 +75,10 @@ describe("endpoint pool", () => {
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite", maxNumSeqs: 7 })
       const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
-      assert.strictEqual((yield* client.endpoints)[0]!.limit, 7)
+      assert.strictEqual((yield* client.endpoints)[0]!.limit, 9, "7 plus a queue headroom of 2")
       yield* Effect.forEach(ids(30), (id) => client.chat(request("init", id)), { concurrency: "unbounded" })
-      assert.isAtMost(sim.metrics.maxInSystem, 7)
+      assert.isAtMost(sim.metrics.maxInSystem, 9)
+      assert.strictEqual(sim.metrics.maxRunning, 7)
     }))
 
   it.scopedLive("keeps a question on one endpoint (sticky routing)", () =>

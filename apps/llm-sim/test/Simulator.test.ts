@@ -72,4 +72,19 @@ describe("the simulator", () => {
       assert.strictEqual(usage.total.attempts, 30 + faults)
       assert.strictEqual(usage.total.failedCalls, 0)
     }))
+
+  it.scopedLive("a reasoning part costs generation steps and usage but leaves the reply alone", () =>
+    Effect.gen(function*() {
+      const plain = yield* start({ content: "lite" })
+      const thinking = yield* start({ content: "lite", reasoningMeanTokens: 40, faultSeed: 3 })
+      const a = yield* buildClient({ endpoints: [{ url: plain.url }], ...fast })
+      const b = yield* buildClient({ endpoints: [{ url: thinking.url }], ...fast })
+      const r1 = yield* a.client.chat(request("init"))
+      const r2 = yield* b.client.chat(request("init"))
+      const r3 = yield* b.client.chat({ ...request("init"), stream: true })
+      assert.strictEqual(r2.content, r1.content)
+      assert.strictEqual(r3.content, r1.content)
+      assert.isAbove(r2.usage.completionTokens + r3.usage.completionTokens, 2 * r1.usage.completionTokens)
+      assert.strictEqual(thinking.metrics.generationTokens, r2.usage.completionTokens + r3.usage.completionTokens)
+    }))
 })

@@ -33,7 +33,9 @@ const make = Effect.gen(function*() {
   const pool = yield* EndpointPool
   const cache = yield* LlmCache
   const ledger = yield* UsageLedger
-  const http = yield* HttpClient.HttpClient
+  // The attempt span (kind "client") is the HTTP span: the platform's own per-request span is turned off (it would
+  // duplicate it, costing CPU per call), and `traceparent` is set from the attempt span instead.
+  const http = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerDisabledWhen(() => true))
   const headers: Record<string, string> = settings.apiKey === undefined ? {} : { authorization: `Bearer ${Redacted.value(settings.apiKey)}` }
   const execute = yield* makeExecutor({ settings, http, pool, ledger, headers })
 
@@ -60,7 +62,7 @@ const make = Effect.gen(function*() {
       return yield* exit
     })
 
-  const chat = Effect.fn("LlmClient.chat")(function*(request: ChatRequest) {
+  const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })(function*(request: ChatRequest) {
     const model = yield* resolveModel(request.sampling.model)
     const s = request.sampling
     yield* Effect.annotateCurrentSpan({
@@ -73,7 +75,7 @@ const make = Effect.gen(function*() {
       "gen_ai.request.max_tokens": s.maxTokens,
       "gen_ai.request.seed": s.seed
     })
-    const key = cacheKey({ kind: "chat", model, messages: request.messages, sampling: s, structured: request.structured, sampleIndex: request.sampleIndex })
+    const key = cache.enabled ? cacheKey({ kind: "chat", model, messages: request.messages, sampling: s, structured: request.structured, sampleIndex: request.sampleIndex }) : ""
     return yield* finish(request, Effect.gen(function*() {
       const hit = yield* cache.get(key)
       if (Option.isSome(hit)) {
@@ -119,11 +121,11 @@ const make = Effect.gen(function*() {
     }).pipe(observeCall({ role: request.role, model, input: request.messages }, (r) => [{ role: "assistant", content: r.content }])))
   })
 
-  const complete = Effect.fn("LlmClient.complete")(function*(request: CompletionRequest) {
+  const complete = Effect.fn("LlmClient.complete", { captureStackTrace: false })(function*(request: CompletionRequest) {
     const model = yield* resolveModel(request.sampling.model)
     const s = request.sampling
     yield* Effect.annotateCurrentSpan({ "deepnote.role": request.role, "gen_ai.operation.name": "text_completion", "gen_ai.request.model": model, "deepnote.llm.prompts": request.prompts.length })
-    const key = cacheKey({ kind: "completions", model, prompts: request.prompts, sampling: s, sampleIndex: request.sampleIndex })
+    const key = cache.enabled ? cacheKey({ kind: "completions", model, prompts: request.prompts, sampling: s, sampleIndex: request.sampleIndex }) : ""
     return yield* finish(request, Effect.gen(function*() {
       const hit = yield* cache.get(key)
       if (Option.isSome(hit)) {

@@ -3,7 +3,7 @@ import { countChatTokens, parsePrompt } from "@deepnote/llm"
 import { Effect, Queue, Stream } from "effect"
 import { respond, type SimStructured } from "../Content.js"
 import type { SimState } from "../SimState.js"
-import { countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, validate } from "./Generate.js"
+import { countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, reasoningPieces, validate } from "./Generate.js"
 import { ChatBody, messageText } from "./Wire.js"
 
 const structuredOf = (body: ChatBody): SimStructured | undefined => {
@@ -44,7 +44,10 @@ export const chatHandler = (state: SimState) =>
     const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
     if (fault === "garbage") countFault(state, fault)
     const text = fault === "garbage" ? garbageReply : respond(state.engine, { role, system, prompt, structured: structuredOf(body) })
-    const { finish, pieces } = outputPieces(text, maxTokens)
+    const reasoning = reasoningPieces(state)
+    const { finish, pieces: answer } = outputPieces(text, Math.max(1, maxTokens - reasoning.length))
+    const pieces = [...reasoning, ...answer]
+    const split = (all: ReadonlyArray<string>) => ({ reasoning: all.slice(0, reasoning.length).join(""), content: all.slice(reasoning.length).join("") })
     const id = `chatcmpl-sim-${state.nextId++}`
     const created = Math.floor(Date.now() / 1000)
     const model = state.options.model
@@ -58,7 +61,11 @@ export const chatHandler = (state: SimState) =>
       yield* generate(state, promptTokens, pieces)
       return HttpServerResponse.unsafeJson({
         id, object: "chat.completion", created, model,
-        choices: [{ index: 0, message: { role: "assistant", content: pieces.join("") }, finish_reason: finish }],
+        choices: [{
+          index: 0,
+          message: { role: "assistant", content: split(pieces).content, ...(reasoning.length > 0 ? { reasoning_content: split(pieces).reasoning } : {}) },
+          finish_reason: finish
+        }],
         usage
       })
     }
@@ -71,7 +78,8 @@ export const chatHandler = (state: SimState) =>
       output: pieces,
       cancelled: false,
       onToken: (piece: string, index: number) => {
-        Queue.unsafeOffer(queue, chunk(index === 0 ? { role: "assistant", content: piece } : { content: piece }, null))
+        const field = index < reasoning.length ? "reasoning_content" : "content"
+        Queue.unsafeOffer(queue, chunk(index === 0 ? { role: "assistant", [field]: piece } : { [field]: piece }, null))
         if (fault === "malformed" && index === 0) Queue.unsafeOffer(queue, `{"choices":[{"delta":`)
       },
       onDone: () => {

@@ -74,6 +74,14 @@ export const outputPieces = (text: string, maxTokens: number): { readonly pieces
   return all.length > maxTokens ? { pieces: all.slice(0, maxTokens), finish: "length" } : { pieces: all, finish: "stop" }
 }
 
+/** A reasoning part of exponentially distributed length (mean `reasoningMeanTokens`), one token per piece. */
+export const reasoningPieces = (state: SimState): ReadonlyArray<string> => {
+  const mean = state.options.reasoningMeanTokens
+  if (mean <= 0) return []
+  const n = Math.round(-mean * Math.log(1 - state.random()))
+  return Array.from({ length: n }, (_, i) => (i === 0 ? "Let" : " hmm"))
+}
+
 /** Runs one sequence through the scheduler; resolves when its last token is out. */
 export const generate = (state: SimState, promptTokens: number, pieces: ReadonlyArray<string>) =>
   Effect.async<void>((resume) => {

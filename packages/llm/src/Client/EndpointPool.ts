@@ -28,6 +28,12 @@ export interface EndpointPoolService {
 const initialStructured = (mode: LlmSettingsData["structuredOutputs"]): StructuredSupport =>
   mode === "auto" ? "structured_outputs" : mode === "off" ? "none" : mode
 
+/**
+ * A server that reports its `max_num_seqs` gets that many calls plus 1/8 more (at least 2): a short queue on the
+ * server lets it admit the next sequence in the same step a slot frees, instead of waiting a round trip.
+ */
+export const withHeadroom = (maxNumSeqs: number): number => maxNumSeqs + Math.max(2, Math.ceil(maxNumSeqs / 8))
+
 /** Server-side concurrency default when neither the URL, the settings nor the server say (vLLM's is 256–1024). */
 const fallbackConcurrency = 64
 
@@ -117,7 +123,7 @@ const make = Effect.gen(function*() {
         e.models = list.data.map((m) => m.id)
         e.maxModelLen = list.data[0]?.max_model_len ?? undefined
         const seqs = list.data[0]?.max_num_seqs
-        if (!e.limitFixed && typeof seqs === "number" && seqs > 0) e.limit = seqs
+        if (!e.limitFixed && typeof seqs === "number" && seqs > 0) e.limit = withHeadroom(seqs)
         dispatch()
       })),
       Effect.asVoid

@@ -118,6 +118,8 @@ export const makeExecutor = (deps: {
         yield* Effect.annotateCurrentSpan({ "deepnote.llm.retry.reason": error._tag === "LlmHttpError" ? `status ${error.status}` : error._tag, "deepnote.llm.retry.backoff_ms": delayMs })
         return { _tag: "Retry", delayMs, avoid: endpoint, counted: true } satisfies Step
       }).pipe(Effect.withSpan("LlmClient.attempt", {
+        kind: "client",
+        captureStackTrace: false,
         attributes: {
           "deepnote.llm.attempt": attempt,
           "deepnote.role": call.tags.role,

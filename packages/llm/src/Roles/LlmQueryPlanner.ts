@@ -37,8 +37,10 @@ export const LlmQueryPlanner = Layer.effect(
             return { raw, queries: parseQueryLines(raw) }
           }
           const fromJson = parseQueriesJson(reply.content)
-          if (fromJson === undefined) yield* countParseFailure(ledger, "plan", context)
-          const queries = (fromJson ?? parseQueryLines(reply.content)).slice(0, input.count)
+          // A readable empty list is an answer ("nothing left to ask"): the loop stops with no-new-queries.
+          if (fromJson !== undefined) return { raw: reply.content, queries: fromJson.slice(0, input.count) }
+          yield* countParseFailure(ledger, "plan", context)
+          const queries = parseQueryLines(reply.content).slice(0, input.count)
           if (queries.length === 0) return yield* unreadable(ledger, "plan", context, "the planner returned no readable queries", reply.content)
           return { raw: reply.content, queries }
         })

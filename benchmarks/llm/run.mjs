@@ -1,0 +1,181 @@
+// LLM client benchmark against the vLLM-like simulator, which runs in a child process (its CPU is not the client's).
+// Build first:  npx tsc -b apps/llm-sim packages/llm
+// Run:          node benchmarks/llm/run.mjs [--questions 500] [--max-num-seqs 64] [--step-base-ms 4]
+//                 [--reasoning-mean-tokens 48] [--content extractive|lite]
+// Writes benchmarks/llm/results.json and results.md.
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { answerQuestion, defaultRunConfig, RunConfig, samplingFor } from "@deepnote/core"
+import { httpClientLayer, LlmCache, LlmClient, LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
+import { Context, Effect, Layer, Logger, LogLevel, Schema } from "effect"
+import { spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { renderMarkdown } from "./report.mjs"
+import { makeWorkload, retrieverLayer } from "./workload.mjs"
+
+const here = Path.dirname(fileURLToPath(import.meta.url))
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? process.argv[i + 1] : fallback
+}
+const N = Number(arg("questions", "500"))
+const SEQS = Number(arg("max-num-seqs", "64"))
+const CONTENT = arg("content", "extractive")
+const STEP_MS = arg("step-base-ms", "4")
+const REASONING = arg("reasoning-mean-tokens", "48")
+const simMain = Path.resolve(here, "../../apps/llm-sim/dist/src/main.js")
+
+/** Starts the simulator in a child process and resolves its URL. */
+const startSim = (extra = []) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [simMain, "--port", "0", "--max-num-seqs", String(SEQS), ...extra], { stdio: ["ignore", "pipe", "inherit"] })
+    let out = ""
+    child.stdout.on("data", (chunk) => {
+      out += chunk
+      const m = /listening on (http:\/\/\S+)/.exec(out)
+      if (m) resolve({ url: m[1], child })
+    })
+    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)))
+  })
+const withSim = async (extra, f) => {
+  const sim = await startSim(extra)
+  try {
+    return await f(sim)
+  } finally {
+    sim.child.kill("SIGTERM")
+  }
+}
+const getJson = (url) => Effect.promise(() => fetch(url).then((r) => r.json()))
+const cpuMs = (c) => (c.user + c.system) / 1000
+
+// The client stack as an application builds it: per-endpoint concurrency discovered from the server (max_num_seqs
+// plus headroom), cache off so every call reaches the server.
+const clientStack = (url) =>
+  LlmClient.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, LlmCache.layerDisabled, httpClientLayer({ connections: SEQS * 2 }))),
+    Layer.provideMerge(LlmSettings.layer({ endpoints: [{ url }], cache: false, attemptTimeoutMs: 120_000 })),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
+
+// == phase 0: the client's own CPU per call, against a raw HttpClient request with the same body (same simulator)
+const clientOverhead = () =>
+  withSim(["--step-base-ms", "1", "--content", "lite"], (sim) =>
+    Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const ctx = yield* Layer.build(clientStack(sim.url))
+      const client = Context.get(ctx, LlmClient)
+      const http = Context.get(ctx, HttpClient.HttpClient)
+      const note = "Jaws is a 1975 American thriller film directed by Steven Spielberg. ".repeat(12)
+      const messages = (i) => [
+        { role: "system", content: "Decide whether Note 2 is a significant improvement over Note 1. Reply with exactly one word: True or False." },
+        { role: "user", content: `### Question\nWho directed Jaws? (${i})\n### Note 1 (current best)\n${note}\n### Note 2 (candidate)\n${note} It stars Roy Scheider.` }
+      ]
+      const sampling = samplingFor(defaultRunConfig, "judge")
+      const viaClient = (i) => client.chat({ role: "judge", questionId: `q${i}`, messages: messages(i), sampling })
+      const raw = (i) =>
+        http.execute(HttpClientRequest.post(`${sim.url}/v1/chat/completions`).pipe(
+          HttpClientRequest.setHeaders({ "x-deepnote-role": "judge" }),
+          HttpClientRequest.bodyUnsafeJson({ model: "deepnote-sim", messages: messages(i), temperature: 0.1, top_p: 0.9, max_tokens: 1280, seed: 66 })
+        )).pipe(Effect.flatMap((r) => r.json), Effect.timeout("120 seconds"))
+      const measure = (f, n) => Effect.gen(function*() {
+        yield* Effect.forEach(Array.from({ length: 300 }, (_, i) => i), f, { concurrency: SEQS })
+        const c0 = process.cpuUsage()
+        const t0 = Date.now()
+        yield* Effect.forEach(Array.from({ length: n }, (_, i) => i), f, { concurrency: SEQS })
+        return { cpuMsPerCall: cpuMs(process.cpuUsage(c0)) / n, callsPerSecond: n / ((Date.now() - t0) / 1000) }
+      })
+      const rawRun = yield* measure(raw, 3000)
+      const clientRun = yield* measure(viaClient, 3000)
+      return { calls: 3000, rawHttpClient: rawRun, llmClient: clientRun, overheadMsPerCall: clientRun.cpuMsPerCall - rawRun.cpuMsPerCall }
+    })))
+  )
+
+// == phases 1 and 2: the real pipeline, 500 questions, two ways of driving them
+const config = Schema.decodeUnknownSync(RunConfig)({ topK: 3, recallK: 20, maxStep: 3, maxFailure: 2 })
+const { questions, passages } = makeWorkload(N)
+const retriever = retrieverLayer(passages)
+
+const phase = (label, drive, reasoning) =>
+  withSim(["--step-base-ms", STEP_MS, "--content", CONTENT, "--reasoning-mean-tokens", String(reasoning)], (sim) =>
+    Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const ctx = yield* Layer.build(LlmEngine.layerRoles.pipe(Layer.provideMerge(clientStack(sim.url)), Layer.merge(retriever)))
+      const limit = (yield* Context.get(ctx, LlmClient).endpoints)[0].limit
+      const one = (q) => answerQuestion(q, config).pipe(Effect.provide(ctx), Effect.option, Effect.map((o) => (o._tag === "Some" ? o.value : undefined)))
+      let unfinished = questions.length
+      let tailAt
+      const tracked = (q) => one(q).pipe(Effect.ensuring(Effect.sync(() => {
+        if (--unfinished < SEQS && tailAt === undefined) tailAt = Date.now()
+      })))
+      yield* one(questions[0]) // warm-up: JIT and connections, not measured
+      const warm = yield* getJson(`${sim.url}/sim/stats`)
+      const c0 = process.cpuUsage()
+      const t0 = Date.now()
+      const results = yield* drive(tracked, limit)
+      const t1 = Date.now()
+      const cpu = cpuMs(process.cpuUsage(c0))
+      const stats = yield* getJson(`${sim.url}/sim/stats`)
+      const whileWork = yield* getJson(`${sim.url}/sim/occupancy?from=${t0}&to=${tailAt ?? t1}`)
+      const whole = yield* getJson(`${sim.url}/sim/occupancy?from=${t0}&to=${t1 + 1000}`)
+      const calls = stats.requests - warm.requests
+      const seconds = (t1 - t0) / 1000
+      return {
+        label,
+        clientInFlightLimit: limit,
+        questions: results.length,
+        failed: results.filter((r) => r === undefined).length,
+        correct: results.filter((r, i) => r && questions[i].answers.some((a) => r.answer.text.toLowerCase().includes(a.toLowerCase()))).length,
+        callsPerQuestion: Object.fromEntries(Object.entries(results.reduce((m, r) => (r && (m[r.counters.llm.total] = (m[r.counters.llm.total] ?? 0) + 1), m), {})).sort()),
+        wallSeconds: seconds,
+        llmCalls: calls,
+        callsPerSecond: calls / seconds,
+        questionsPerSecond: results.length / seconds,
+        clientCpuMsPerCall: cpu / calls,
+        occupancyWhileWorkRemains: whileWork.occupancy,
+        occupancyWholeRun: whole.occupancy,
+        simMaxRunning: stats.maxRunning,
+        simMaxInSystem: stats.maxInSystem,
+        generationTokens: stats.generationTokens - warm.generationTokens
+      }
+    })))
+  )
+
+// Independent fibers: every question at once; the endpoint pool keeps the server's batch full.
+const pooled = (run) => Effect.forEach(questions, run, { concurrency: "unbounded" })
+// The reference's way: waves of `size` questions (size = the same in-flight limit), each waiting for its slowest.
+const waves = (run, size) => Effect.gen(function*() {
+  const out = []
+  for (let i = 0; i < questions.length; i += size) out.push(...(yield* Effect.forEach(questions.slice(i, i + size), run, { concurrency: size })))
+  return out
+})
+
+const started = new Date().toISOString()
+const load = Os.loadavg()[0]
+const overhead = await clientOverhead()
+console.log("client overhead", overhead)
+const variants = []
+for (const reasoning of [Number(REASONING), 0]) {
+  const name = reasoning > 0 ? `reasoning model: a reasoning part of ~${reasoning} tokens (exponential) before each reply` : "no reasoning part: near-uniform replies"
+  const pool = await phase("pool", pooled, reasoning)
+  console.log(name, pool)
+  const wave = await phase("waves", waves, reasoning)
+  console.log(name, wave)
+  variants.push({ name, reasoningMeanTokens: reasoning, pool, waves: wave, throughputRatio: pool.callsPerSecond / wave.callsPerSecond })
+}
+const main = variants[0]
+const report = {
+  started,
+  machine: { node: process.version, cpus: Os.cpus().length, loadAverageAtStart: load, loadAverageAtEnd: Os.loadavg()[0] },
+  workload: { questions: N, maxNumSeqs: SEQS, content: CONTENT, stepBaseMs: Number(STEP_MS), profile: "deepnote", topK: 3, maxStep: 3, maxFailure: 2 },
+  clientOverhead: overhead,
+  variants,
+  targets: {
+    occupancyWhileWorkRemains: { target: ">= 0.90", value: main.pool.occupancyWhileWorkRemains, met: main.pool.occupancyWhileWorkRemains >= 0.9 },
+    throughputVsWaves: { target: ">= 1.5", value: main.throughputRatio, met: main.throughputRatio >= 1.5 },
+    llmClientCpuMsPerCall: { target: "<= 1", value: overhead.llmClient.cpuMsPerCall, met: overhead.llmClient.cpuMsPerCall <= 1 },
+    pipelineCpuMsPerCall: { target: "<= 1 (informational: includes the core pipeline and retriever)", value: main.pool.clientCpuMsPerCall, met: main.pool.clientCpuMsPerCall <= 1 }
+  }
+}
+Fs.writeFileSync(Path.join(here, "results.json"), JSON.stringify(report, null, 2) + "\n")
+Fs.writeFileSync(Path.join(here, "results.md"), renderMarkdown(report))
+console.log(JSON.stringify(report.targets, null, 2))
