@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { reciprocalRankFusion } from "../src/index.js"
+import { Effect } from "effect"
+import { fuseQueries, reciprocalRankFusion } from "../src/index.js"
 
 const item = (id: string) => ({ id, score: 0 })
 
@@ -17,4 +18,22 @@ describe("reciprocalRankFusion", () => {
     const fused = reciprocalRankFusion([[item("x")], [item("y")]])
     assert.deepStrictEqual(fused.map((x) => x.id), ["x", "y"])
   })
+})
+
+describe("fuseQueries", () => {
+  it.effect("keeps every query's best candidate even when the question's passages win plain RRF", () =>
+    Effect.sync(() => {
+      // both lists rank "q0-a" and "q0-b" high (they match the question, which every query carries); each planned
+      // query found one passage of its own, ranked first in its list only
+      const lists = [
+        [item("bridge-1"), item("q0-a"), item("q0-b")],
+        [item("bridge-2"), item("q0-a"), item("q0-b")]
+      ]
+      const plain = reciprocalRankFusion(lists).map((x) => x.id)
+      assert.deepStrictEqual(plain.slice(0, 2), ["q0-a", "q0-b"])
+      const fused = fuseQueries(lists).map((x) => x.id)
+      assert.deepStrictEqual(fused.slice(0, 2), ["bridge-1", "bridge-2"])
+      assert.deepStrictEqual(fused.slice(2), ["q0-a", "q0-b"])
+      assert.deepStrictEqual(fuseQueries([[item("a")]]).map((x) => x.id), ["a"])
+    }))
 })

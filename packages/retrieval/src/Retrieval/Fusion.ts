@@ -21,3 +21,18 @@ export const reciprocalRankFusion = <A extends { readonly id: string; readonly s
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .map(({ item, score }) => ({ ...item, score }))
 }
+
+/**
+ * Fusion for a step's planned queries: reciprocal-rank fusion, except that the best candidate of every list comes
+ * first. Each query is retrieved together with the question, so plain RRF credits passages that match the question
+ * in every list and can push out the one passage a planned query was written to find (its list's first); the
+ * guarantee keeps it.
+ */
+export const fuseQueries = <A extends { readonly id: string; readonly score: number }>(
+  lists: ReadonlyArray<ReadonlyArray<A>>,
+  k: number = rrfK
+): Array<A> => {
+  const fused = reciprocalRankFusion(lists, k)
+  const firsts = new Set(lists.flatMap((list) => (list[0] === undefined ? [] : [list[0].id])))
+  return [...fused.filter((item) => firsts.has(item.id)), ...fused.filter((item) => !firsts.has(item.id))]
+}

@@ -1,7 +1,7 @@
 import { Passage, passageLabel, RetrievalError, type RetrievalRequest, Retriever, type RetrieverService } from "@deepnote/core"
 import { Effect, Option } from "effect"
 import { Reranker } from "../Rerank/Reranker.js"
-import { reciprocalRankFusion } from "./Fusion.js"
+import { fuseQueries } from "./Fusion.js"
 
 /** A recalled passage with the score of the backend that found it. */
 export interface Candidate {
@@ -22,8 +22,8 @@ export interface PipelineSpec {
 
 /**
  * DESIGN §1.1 retrieval over any recall backend: `recallK` candidates per query (plus as many as are excluded, so
- * exclusion does not shrink the pool) → reciprocal-rank fusion across queries (k = 60) → drop passages in
- * `request.exclude` → keep `recallK` → rerank with the HTTP cross-encoder when `config.reranker` is `http` →
+ * exclusion does not shrink the pool) → drop passages in `request.exclude` → reciprocal-rank fusion across queries
+ * (k = 60), each query's best new candidate first (`fuseQueries`) → keep `recallK` → rerank with the HTTP cross-encoder when `config.reranker` is `http` →
  * `topK`. `Passage.score` is the score of the last stage that ordered the list (backend, RRF or reranker).
  * The `Reranker` service is optional: it is only needed when a request asks for `http` reranking.
  */
@@ -34,9 +34,11 @@ export const retrievalPipeline = (spec: PipelineSpec): Effect.Effect<RetrieverSe
       const queries = Array.from(new Set(request.queries.map((q) => q.trim()).filter((q) => q.length > 0)))
       if (queries.length === 0) return []
       const limit = request.recallK + request.exclude.size
-      const lists = yield* Effect.forEach(queries, (q) => spec.recall(q, limit, request), { concurrency: spec.concurrency ?? 1 })
-      const merged = lists.length === 1 ? lists[0]! : reciprocalRankFusion(lists)
-      const pool = merged.filter((c) => !request.exclude.has(c.id)).slice(0, request.recallK)
+      const recalled = yield* Effect.forEach(queries, (q) => spec.recall(q, limit, request), { concurrency: spec.concurrency ?? 1 })
+      // seen passages go before fusion, so ranks (and each list's first) count new evidence only
+      const lists = recalled.map((list) => list.filter((c) => !request.exclude.has(c.id)))
+      const merged = lists.length === 1 ? lists[0]! : fuseQueries(lists)
+      const pool = merged.slice(0, request.recallK)
       const passages = pool.map((c) => new Passage({ id: c.id, title: c.title, text: c.text, source: spec.source, score: c.score }))
       const config = request.context.config
       if (config.reranker !== "http") return passages.slice(0, request.topK)
