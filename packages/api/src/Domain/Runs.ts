@@ -1,0 +1,92 @@
+import { PipelineResult, RunConfig } from "@deepnote/core"
+import { Report } from "@deepnote/eval"
+import { Schema } from "effect"
+import { ConfigPatch } from "../ConfigPatch.js"
+import { CollectionName, IntParam } from "./Names.js"
+
+export const DatasetFormatName = Schema.Literal("auto", "ircot", "hotpotqa", "musique", "2wiki", "cmrc2018", "plain")
+
+/**
+ * `POST /v1/runs` as JSON: the questions either inline (`jsonl`, one JSON record per line) or from a file the operator
+ * put under `<home>/datasets/` (`datasetPath`, relative to that directory).
+ */
+export const CreateRunRequest = Schema.Struct({
+  collection: Schema.optional(CollectionName),
+  datasetPath: Schema.optional(Schema.String.pipe(Schema.minLength(1))),
+  jsonl: Schema.optional(Schema.String.pipe(Schema.minLength(1))),
+  format: Schema.optional(DatasetFormatName),
+  limit: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  skipBadLines: Schema.optional(Schema.Boolean),
+  label: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
+  /** Questions in flight at once for this run (capped by the server). */
+  concurrency: Schema.optional(Schema.Int.pipe(Schema.between(1, 256))),
+  config: Schema.optional(ConfigPatch)
+}).annotations({ identifier: "CreateRunRequest" })
+export type CreateRunRequest = typeof CreateRunRequest.Type
+
+/** The same knobs as query parameters, for a raw JSON Lines upload (`Content-Type: application/x-ndjson`). */
+export const CreateRunParams = Schema.Struct({
+  collection: Schema.optional(Schema.String),
+  format: Schema.optional(Schema.String),
+  limit: Schema.optional(Schema.String),
+  skipBadLines: Schema.optional(Schema.String),
+  label: Schema.optional(Schema.String),
+  concurrency: Schema.optional(Schema.String),
+  /** A JSON object of RunConfig knobs. */
+  config: Schema.optional(Schema.String)
+})
+
+export const RunCounts = Schema.Struct({
+  total: Schema.Int,
+  pending: Schema.Int,
+  running: Schema.Int,
+  done: Schema.Int,
+  failed: Schema.Int
+})
+
+/** A run as the API shows it. */
+export class RunView extends Schema.Class<RunView>("RunView")({
+  id: Schema.String,
+  status: Schema.Literal("created", "running", "interrupted", "failed", "completed"),
+  /** True while this server is executing it. */
+  active: Schema.Boolean,
+  collection: Schema.String,
+  label: Schema.optional(Schema.String),
+  message: Schema.optional(Schema.String),
+  counts: RunCounts,
+  config: RunConfig,
+  dataset: Schema.Struct({ format: Schema.optional(Schema.String), count: Schema.optional(Schema.Int), hash: Schema.String }),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  startedAt: Schema.optional(Schema.Date),
+  finishedAt: Schema.optional(Schema.Date)
+}) {}
+
+export const RunList = Schema.Struct({ runs: Schema.Array(RunView) })
+
+export const ItemView = Schema.Struct({
+  itemId: Schema.String,
+  seq: Schema.Int,
+  status: Schema.Literal("pending", "running", "done", "failed"),
+  question: Schema.String,
+  gold: Schema.Array(Schema.String),
+  answer: Schema.optional(Schema.String),
+  result: Schema.optional(PipelineResult),
+  error: Schema.optional(Schema.Struct({ tag: Schema.String, message: Schema.String }))
+})
+
+export const ResultsParams = Schema.Struct({
+  /** Items after this `seq` (the previous page's `nextAfter`). */
+  after: Schema.optional(Schema.NumberFromString.pipe(Schema.int())),
+  limit: Schema.optional(IntParam(1, 5000)),
+  /** `false` leaves the metric report out. */
+  report: Schema.optional(Schema.Literal("true", "false"))
+})
+
+/** A page of a run's items (every status, by `seq`) and the metric report over the whole run. */
+export const RunResults = Schema.Struct({
+  run: RunView,
+  items: Schema.Array(ItemView),
+  nextAfter: Schema.optional(Schema.Int),
+  report: Schema.optional(Report)
+})

@@ -1,0 +1,25 @@
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
+import { RateLimited, Unauthorized } from "./Errors.js"
+
+/** The tenant a request acts for, with its effective limits. */
+export interface Tenant {
+  readonly id: string
+  readonly requestsPerMinute: number
+  readonly maxConcurrentRuns: number
+}
+
+/** Provided to every authenticated handler by the `Authentication` middleware. */
+export class CurrentTenant extends Context.Tag("@deepnote/api/CurrentTenant")<CurrentTenant, Tenant>() {}
+
+/**
+ * Bearer API keys (`Authorization: Bearer dn_…`). Resolves the key's tenant and applies the tenant's request rate
+ * limit (429 with Retry-After). Switched off only for `deepnote serve --no-auth` on 127.0.0.1.
+ */
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@deepnote/api/Authentication", {
+  failure: Schema.Union(Unauthorized, RateLimited),
+  provides: CurrentTenant,
+  security: {
+    bearer: HttpApiSecurity.bearer.pipe(HttpApiSecurity.annotate(OpenApi.Description, "An API key from `deepnote keys create --tenant T`."))
+  }
+}) {}
