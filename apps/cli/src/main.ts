@@ -4,6 +4,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Option } from "effect"
 import { runCli } from "./Cli.js"
 import { exitCodes } from "./Errors.js"
+import { cliTelemetry } from "./telemetry/CliTelemetry.js"
 
 /** Exit codes scripts can rely on: 0 ok, 1 runtime failure, 2 usage error (bad flag, value, file or question). */
 const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
@@ -26,6 +27,7 @@ const report = (error: unknown) =>
   })
 
 runCli(process.argv).pipe(
+  Effect.provide(cliTelemetry),
   Effect.tapError(report),
   Effect.tapDefect((defect) => Effect.sync(() => process.stderr.write(`deepnote: internal error: ${Cause.pretty(Cause.die(defect))}\n`))),
   Effect.provide(NodeContext.layer),

@@ -8,6 +8,8 @@ import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed } from "../Errors.js"
 import { renderResult } from "../render/RenderResult.js"
+import { tracedAsk } from "../telemetry/Traced.js"
+import { askTraceOptions } from "../telemetry/TraceOptions.js"
 import { askOnce, collectionName } from "./AskSupport.js"
 import { collectionOption, configFileOption, homeLayer, homeOption, jsonOption } from "./Common.js"
 
@@ -20,13 +22,13 @@ const save = Options.file("save", { exists: "either" }).pipe(
 /** `deepnote ask "QUESTION"`: answer one question and print the answer, the best note and the trace. */
 export const askCommand = Command.make(
   "ask",
-  { question, collection: collectionOption, knobs: knobOptions, configFile: configFileOption, json: jsonOption, save, home: homeOption, llm: llmOptions },
+  { question, collection: collectionOption, knobs: knobOptions, configFile: configFileOption, json: jsonOption, save, home: homeOption, llm: llmOptions, tracing: askTraceOptions },
   (opts) =>
     Effect.gen(function*() {
       const { config, file } = yield* resolveRunConfig({ values: opts.knobs.values, roles: opts.knobs.roles, configFile: opts.configFile })
       const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
       const collection = collectionName(opts.collection, file?.collection, envCollection)
-      const record = yield* askOnce({ text: opts.question, config, collection, llm: opts.llm, llmFromFile: file?.llm })
+      const record = yield* askOnce({ text: opts.question, config, collection, llm: opts.llm, llmFromFile: file?.llm }).pipe(tracedAsk(opts.tracing))
       const json = JSON.stringify(Schema.encodeSync(AnswerRecord)(record), null, 2)
       if (Option.isSome(opts.save)) {
         const fs = yield* FileSystem.FileSystem

@@ -7,6 +7,8 @@ import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
 import { promptSetHash, runEngineLayer } from "../runs/RunEngine.js"
 import { runServices } from "../runs/RunServices.js"
+import { tracedRun } from "../telemetry/Traced.js"
+import { runTraceOptions } from "../telemetry/TraceOptions.js"
 import { homeOption } from "./Common.js"
 import { concurrencyOption, quietOption } from "./RunCommand.js"
 
@@ -22,7 +24,8 @@ export const resumeCommand = Command.make(
     retryFailed: Options.boolean("retry-failed").pipe(Options.withDescription("also run the questions that failed")),
     forceNewRun: Options.boolean("force-new-run").pipe(Options.withDescription("when the prompts or code changed, start a new run with the same settings and questions instead of refusing")),
     home: homeOption,
-    llm: llmOptions
+    llm: llmOptions,
+    tracing: runTraceOptions
   },
   (opts) =>
     Effect.gen(function*() {
@@ -37,7 +40,9 @@ export const resumeCommand = Command.make(
             : Effect.fail(new UsageError({ message: refused.message })))
       )
       const engine = runEngineLayer(target.manifest.config, collectionOf(target), opts.llm, undefined, opts.home)
-      yield* executeWithProgress(target.id, engine, { quiet: opts.quiet, concurrency: opts.concurrency, retryFailed: opts.retryFailed })
+      yield* executeWithProgress(target.id, engine, { quiet: opts.quiet, concurrency: opts.concurrency, retryFailed: opts.retryFailed }).pipe(
+        tracedRun(opts.tracing, target.id)
+      )
     }).pipe(
       Effect.catchTags({
         RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}" (see \`deepnote status\`)` }),

@@ -11,6 +11,8 @@ import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
 import { promptSetHash, runEngineLayer } from "../runs/RunEngine.js"
 import { runServices } from "../runs/RunServices.js"
+import { tracedRun } from "../telemetry/Traced.js"
+import { runTraceOptions } from "../telemetry/TraceOptions.js"
 import { collectionName, requireCollection } from "./AskSupport.js"
 import { collectionOption, configFileOption, homeOption } from "./Common.js"
 
@@ -33,7 +35,8 @@ const runOptions = {
   concurrency: concurrencyOption,
   quiet: quietOption,
   home: homeOption,
-  llm: llmOptions
+  llm: llmOptions,
+  tracing: runTraceOptions
 }
 
 /** `deepnote run --dataset FILE`: a resumable evaluation run (or a sweep of runs). */
@@ -68,7 +71,7 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
       for (const bad of badLines) yield* Console.error(`skipped ${bad.path}:${bad.line}${bad.field ? ` (${bad.field})` : ""}: ${bad.message}`)
       yield* Console.log(`run ${run.id}: ${run.counts.total} questions${sweep ? ` · sweep ${sweep.id} cell ${cell.index + 1}/${cells.length} ${JSON.stringify(cell.cell)}` : ""} (resume with \`deepnote resume ${run.id}\`)`)
       const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home)
-      yield* executeWithProgress(run.id, engine, { quiet: opts.quiet, concurrency: opts.concurrency, retryFailed: false })
+      yield* executeWithProgress(run.id, engine, { quiet: opts.quiet, concurrency: opts.concurrency, retryFailed: false }).pipe(tracedRun(opts.tracing, run.id))
     }
   }).pipe(
     Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }),

@@ -1,0 +1,13 @@
+import { telemetryLayer } from "@deepnote/telemetry"
+import { Layer } from "effect"
+import { version } from "../Cli.js"
+import { UsageError } from "../Errors.js"
+
+/**
+ * Process-wide telemetry of the `deepnote` command, from the environment: OTLP export when `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * is set (flushed when the command ends, also on Ctrl-C), logs on stderr (JSON lines unless stderr is a terminal) with
+ * trace, span, run and item ids, and `DEEPNOTE_TRACE_CONTENT`.
+ */
+export const cliTelemetry = telemetryLayer({ serviceName: "deepnote", serviceVersion: version, stderrIsTty: process.stderr.isTTY === true }).pipe(
+  Layer.mapError((e) => new UsageError({ message: `telemetry settings: ${e.message}` }))
+)

@@ -1,0 +1,191 @@
+import { start } from "@deepnote/llm-sim"
+import { type ReceivedSpan, startOtlpReceiver } from "@deepnote/telemetry"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { spawn } from "node:child_process"
+import { appendFileSync, existsSync, readFileSync } from "node:fs"
+import * as Path from "node:path"
+import { headerProxy } from "./HeaderProxy.js"
+import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
+
+const question = "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
+const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
+
+const indexedHome = Effect.gen(function*() {
+  const home = yield* tempHome
+  const out = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
+  assert.strictEqual(out.code, 0, out.stderr)
+  return home
+})
+
+const parentOf = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan) => spans.find((s) => s.spanId === span.parentSpanId)
+const ancestors = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan): Array<string> => {
+  const parent = parentOf(spans, span)
+  return parent === undefined ? [] : [parent.name, ...ancestors(spans, parent)]
+}
+const fileSpans = (file: string) =>
+  readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { spanId: string; parentSpanId?: string; name: string; attributes: Record<string, unknown> })
+
+/** A `deepnote` child process with its own environment; stdout and stderr are collected. */
+const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  return { child, exited, stdout: () => stdout, stderr: () => stderr }
+}
+
+const until = (condition: () => boolean, timeoutMs: number) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + timeoutMs
+    while (!condition() && Date.now() < deadline) yield* Effect.sleep("20 millis")
+    return condition()
+  })
+
+describe("observability of the deepnote CLI (child process, simulator, in-process OTLP receiver)", () => {
+  it.scopedLive("ask: one span tree from the question to each LLM attempt over OTLP and in --trace-file, traceparent sent, metrics exported", () =>
+    Effect.gen(function*() {
+      const home = yield* indexedHome
+      const sim = yield* start({})
+      const proxy = yield* headerProxy(sim.url)
+      const receiver = yield* startOtlpReceiver
+      sim.faults.failNext(["503"])
+      const traceFile = Path.join(home, "ask.jsonl")
+      const out = yield* runCli(
+        ["ask", question, "-c", "sample", "--home", home, "--engine", "llm", "--llm-url", `${proxy.url}/v1`, "--no-llm-cache", "--max-step", "1", "--max-failure", "1", "--trace-file", traceFile],
+        { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: "deepnote-test" }
+      )
+      assert.strictEqual(out.code, 0, out.stderr)
+      const spans = receiver.spans()
+      const names = new Set(spans.map((s) => s.name))
+      for (const name of ["deepnote.question", "deepnote.step", "Retriever.search", "NoteWriter.init", "NoteWriter.update", "QueryPlanner.plan", "Judge.compare", "Answerer.answer", "LlmClient.chat", "LlmClient.attempt"]) {
+        assert.isTrue(names.has(name), `span ${name} exported`)
+      }
+      const [root, ...others] = spans.filter((s) => s.name === "deepnote.question")
+      assert.strictEqual(others.length, 0)
+      assert.isUndefined(root!.parentSpanId)
+      assert.isTrue(spans.every((s) => s.traceId === root!.traceId), "one trace per question")
+      for (const s of spans.filter((x) => x.name === "deepnote.step")) assert.strictEqual(parentOf(spans, s)?.name, "deepnote.question")
+      for (const s of spans.filter((x) => ["Retriever.search", "NoteWriter.init", "NoteWriter.update", "QueryPlanner.plan", "Judge.compare"].includes(x.name))) {
+        assert.strictEqual(parentOf(spans, s)?.name, "deepnote.step", `${s.name} under a step`)
+      }
+      for (const s of spans.filter((x) => x.name === "LlmClient.attempt")) assert.strictEqual(parentOf(spans, s)?.name, "LlmClient.chat")
+      assert.strictEqual(parentOf(spans, spans.find((s) => s.name === "Answerer.answer")!)?.name, "deepnote.question")
+
+      // the injected 503: the first init call has two attempts, the first one says why and how long it backed off
+      const initCall = spans.find((s) => s.name === "LlmClient.chat" && s.attributes["deepnote.role"] === "init")!
+      const attempts = spans.filter((s) => s.parentSpanId === initCall.spanId).sort((a, b) => Number(a.attributes["deepnote.llm.attempt"]) - Number(b.attributes["deepnote.llm.attempt"]))
+      assert.deepStrictEqual(attempts.map((a) => a.attributes["http.response.status_code"]), [503, 200])
+      assert.strictEqual(attempts[0]!.attributes["deepnote.llm.retry.reason"], "status 503")
+      assert.isAbove(Number(attempts[0]!.attributes["deepnote.llm.retry.backoff_ms"]), 0)
+      assert.strictEqual(attempts[0]!.attributes["server.address"], proxy.url)
+      assert.strictEqual(attempts[0]!.kind, 3, "client span")
+      assert.strictEqual(initCall.attributes["gen_ai.request.model"], "deepnote-sim")
+      assert.strictEqual(initCall.attributes["gen_ai.operation.name"], "chat")
+      assert.strictEqual(initCall.attributes["gen_ai.system"], "openai")
+      assert.isAbove(Number(initCall.attributes["gen_ai.usage.input_tokens"]), 0)
+      assert.isAbove(Number(initCall.attributes["gen_ai.usage.output_tokens"]), 0)
+      assert.strictEqual(initCall.attributes["deepnote.llm.attempts"], 2)
+      assert.isUndefined(initCall.attributes["gen_ai.input.messages"], "no prompt text unless --trace-content")
+      assert.isDefined(root!.attributes["deepnote.stop_reason"])
+      assert.isDefined(spans.find((s) => s.name === "deepnote.step" && s.attributes["deepnote.step"] === 1)?.attributes["deepnote.verdict"])
+
+      // traceparent: every generation request carries the trace id and the id of its attempt span
+      const generation = proxy.seen().filter((r) => r.path.endsWith("/completions"))
+      const attemptIds = new Set(spans.filter((s) => s.name === "LlmClient.attempt").map((s) => s.spanId))
+      assert.strictEqual(generation.length, attemptIds.size)
+      for (const r of generation) {
+        const [, traceId, spanId] = (r.traceparent ?? "").split("-")
+        assert.strictEqual(traceId, root!.traceId)
+        assert.isTrue(attemptIds.has(spanId ?? ""), `traceparent ${r.traceparent} names an attempt span`)
+      }
+
+      const metrics = receiver.metrics()
+      for (const name of ["deepnote_llm_calls_total", "deepnote_llm_attempts_total", "deepnote_llm_attempt_failures_total", "deepnote_llm_call_duration_ms", "deepnote_llm_attempt_duration_ms", "deepnote_llm_tokens_total", "deepnote_llm_in_flight", "deepnote_questions_total", "deepnote_question_duration_ms", "deepnote_steps_total", "deepnote_stop_reasons_total", "deepnote_retrieval_duration_ms", "deepnote_verdicts_total"]) {
+        assert.isTrue(metrics.has(name), `metric ${name} exported`)
+      }
+      const failures = metrics.get("deepnote_llm_attempt_failures_total")!.points
+      assert.deepStrictEqual(failures.map((p) => [p.attributes["class"], p.value]), [["http_5xx", 1]])
+      const questions = metrics.get("deepnote_questions_total")!.points
+      assert.deepStrictEqual(questions.map((p) => [p.attributes["outcome"], p.value]), [["done", 1]])
+      const tokens = metrics.get("deepnote_llm_tokens_total")!.points
+      assert.isTrue(tokens.some((p) => p.attributes["role"] === "answer" && p.attributes["model"] === "deepnote-sim" && p.attributes["type"] === "output" && p.value > 0))
+      assert.strictEqual(metrics.get("deepnote_llm_in_flight")!.points.reduce((n, p) => n + p.value, 0), 0, "nothing left in flight")
+
+      // the trace file holds the same spans; `deepnote trace FILE` renders the timeline
+      const recorded = fileSpans(traceFile)
+      assert.deepStrictEqual(recorded.map((s) => s.spanId).sort(), spans.map((s) => s.spanId).sort())
+      const rendered = yield* runCli(["trace", traceFile])
+      assert.strictEqual(rendered.code, 0, rendered.stderr)
+      const lines = rendered.stdout.split("\n")
+      assert.match(lines[0]!, /^question ask-[0-9a-f]{12} · ok · /)
+      assert.isTrue(lines.some((l) => /LlmClient\.attempt  attempt=1 endpoint=\S+ status=503 error=LlmHttpError retry=status 503 backoff_ms=\d+/.test(l)))
+      assert.isTrue(lines.some((l) => /^\s+\+\S+ m?s\s+\S+ m?s  [█·]+\s{4}deepnote\.step  step=1 verdict=(better|not-better)$/.test(l)))
+      assert.isTrue(lines.some((l) => /Answerer\.answer/.test(l)))
+
+      // a cut line (e.g. a crash mid-write) is reported as file:line and skipped
+      appendFileSync(traceFile, "{\"traceId\":\"abc")
+      const again = yield* runCli(["trace", traceFile])
+      assert.strictEqual(again.code, 0)
+      assert.include(again.stderr, `deepnote: skipped ${traceFile}:${recorded.length + 1}: `)
+      assert.strictEqual(again.stdout, rendered.stdout)
+    }))
+
+  it.scopedLive("run: SIGINT mid-run still flushes the spans (OTLP and --trace-file); `deepnote trace RUN_ID` finds and renders them", () =>
+    Effect.gen(function*() {
+      const home = yield* indexedHome
+      const sim = yield* start({ stepBaseMs: 6 })
+      const receiver = yield* startOtlpReceiver
+      const traceFile = Path.join(home, "run-trace.jsonl")
+      const cli = spawnCli(
+        ["run", "--dataset", dataset, "-c", "sample", "--home", home, "--engine", "llm", "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "2", "--limit", "12", "--quiet", "--trace-file", traceFile],
+        { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
+      )
+      yield* Effect.addFinalizer(() => Effect.sync(() => void cli.child.kill("SIGKILL")))
+      assert.isTrue(yield* until(() => sim.metrics.requests >= 12, 40_000), `the run made LLM calls; stderr: ${cli.stderr()}`)
+      cli.child.kill("SIGINT")
+      const code = yield* Effect.promise(() => cli.exited)
+      assert.strictEqual(code, 130, cli.stderr())
+      const runId = /run (\S+): 12 questions/.exec(cli.stdout())?.[1]
+      assert.isDefined(runId, cli.stdout())
+
+      const spans = receiver.spans()
+      const runs = spans.filter((s) => s.name === "deepnote.run")
+      assert.strictEqual(runs.length, 1, "the run span is exported on SIGINT")
+      assert.isUndefined(runs[0]!.parentSpanId)
+      assert.strictEqual(runs[0]!.attributes["deepnote.run.id"], runId)
+      const questions = spans.filter((s) => s.name === "deepnote.question")
+      assert.isAtLeast(questions.length, 2)
+      for (const q of questions) {
+        assert.include(ancestors(spans, q), "deepnote.run")
+        assert.strictEqual(q.attributes["deepnote.run.id"], runId)
+      }
+      const inFlight = receiver.metrics().get("deepnote_run_items_in_flight")
+      assert.strictEqual(inFlight?.points.reduce((n, p) => n + p.value, 0), 0, `items left in flight; statuses ${JSON.stringify(questions.map((q) => q.status))}`)
+
+      const recorded = fileSpans(traceFile)
+      // the file holds every span of the execution (the whole run trace); OTLP also gets the command's other spans
+      const inFile = new Set(recorded.map((s) => s.spanId))
+      const exported = new Set(spans.map((s) => s.spanId))
+      assert.isTrue(spans.filter((s) => s.traceId === runs[0]!.traceId).every((s) => inFile.has(s.spanId)), "the run's trace is in the file")
+      assert.isTrue(recorded.every((s) => exported.has(s.spanId)), "the file and OTLP agree")
+      assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.files`)), "the run lists its trace file")
+
+      const summary = yield* runCli(["trace", runId!, "--home", home])
+      assert.strictEqual(summary.code, 0, summary.stderr)
+      assert.match(summary.stdout, new RegExp(`^run ${runId} execution · (ok|interrupted) · `))
+      assert.match(summary.stdout, /item\s+status\s+duration/)
+      const firstItem = String(questions[0]!.attributes["deepnote.item.id"])
+      const one = yield* runCli(["trace", runId!, "--home", home, "--item", firstItem])
+      assert.strictEqual(one.code, 0, one.stderr)
+      assert.match(one.stdout, new RegExp(`^question ${firstItem} · run ${runId} · `))
+      assert.include(one.stdout, "LlmClient.attempt")
+
+      const unknown = yield* runCli(["trace", "no-such-run", "--home", home])
+      assert.strictEqual(unknown.code, 1)
+      assert.include(unknown.stderr, "is neither a trace file nor a run with recorded traces")
+    }))
+})
