@@ -11,8 +11,11 @@ mkdirSync(corpus, { recursive: true })
 mkdirSync(questions, { recursive: true })
 const lines = (file) => readFileSync(join(data, file), "utf8").split("\n").filter((l) => l.trim().length > 0).map((l) => JSON.parse(l))
 
-// English: every paragraph (supporting and distractor) of the first 30 HotpotQA dev questions (IRCoT sample).
-const hotpot = lines("hotpotqa/dev-300.ircot.jsonl").slice(0, 30)
+// English: every paragraph (supporting and distractor) of the first 30 HotpotQA dev questions (IRCoT sample), which
+// are all bridge questions, plus three comparison questions (two yes/no, one "which of").
+const comparisons = new Set(["5ae31bbd55429928c42395fc", "5ab6bf6d55429953192ad372", "5ae54eea5542993aec5ec19d"])
+const all = lines("hotpotqa/dev-300.ircot.jsonl")
+const hotpot = [...all.slice(0, 30), ...all.filter((q) => comparisons.has(q.question_id))]
 const seen = new Set()
 const english = []
 for (const q of hotpot) {

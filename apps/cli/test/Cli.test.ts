@@ -28,11 +28,11 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       const home = yield* tempHome
       const first = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home])
       assert.strictEqual(first.code, 0, first.stderr)
-      assert.include(first.stdout, "308 passages added")
+      assert.include(first.stdout, "338 passages added")
       const again = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home, "--json"])
       assert.strictEqual(again.code, 0)
       const summary = JSON.parse(again.stdout) as { added: number; documents: number }
-      assert.deepStrictEqual([summary.added, summary.documents], [0, 308])
+      assert.deepStrictEqual([summary.added, summary.documents], [0, 338])
     }))
 
   it.scopedLive("ask --json prints one AnswerRecord document with the trace", () =>
