@@ -1,0 +1,88 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync, statSync, writeFileSync } from "node:fs"
+import * as Path from "node:path"
+import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
+
+const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+
+const indexedHome = Effect.gen(function*() {
+  const home = yield* tempHome
+  const out = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
+  assert.strictEqual(out.code, 0, out.stderr)
+  return home
+})
+
+const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1] ?? ""
+
+describe("deepnote run / status / eval / export / resume (child processes)", () => {
+  it.scopedLive("a run is scored with the paper's metrics; resuming a finished run is a no-op", () =>
+    Effect.gen(function*() {
+      const home = yield* indexedHome
+      const run = yield* runCli(["run", "--dataset", dataset, "-c", "sample", "--limit", "6", "--home", home, "--quiet"])
+      assert.strictEqual(run.code, 0, run.stderr)
+      const runId = runIdOf(run.stdout)
+      assert.include(run.stdout, `run ${runId} completed: 6/6 done, 0 failed`)
+      const table = yield* runCli(["eval", runId, "--home", home])
+      assert.strictEqual(table.code, 0, table.stderr)
+      for (const metric of ["acc", "em", "f1", "95% CI", "stop reasons"]) assert.include(table.stdout, metric)
+      const json = JSON.parse((yield* runCli(["eval", runId, "--format", "json", "--home", home])).stdout) as { metrics: ReadonlyArray<{ name: string; n: number }> }
+      assert.deepStrictEqual(json.metrics.map((m) => [m.name, m.n]), [["acc", 6], ["em", 6], ["f1", 6]])
+      const csv = yield* runCli(["eval", runId, "--format", "csv", "--home", home])
+      assert.match(csv.stdout.split("\n")[0]!, /metric/)
+      const exported = (yield* runCli(["export", runId, "--home", home])).stdout.trim().split("\n")
+      assert.strictEqual(exported.length, 6)
+      assert.property(JSON.parse(exported[0]!) as object, "result")
+      const again = yield* runCli(["resume", runId, "--home", home])
+      assert.strictEqual(again.code, 0)
+      assert.include(again.stdout, "already complete: nothing to do")
+      const status = yield* runCli(["status", "--home", home])
+      assert.include(status.stdout, runId)
+    }))
+
+  it.scopedLive("a sweep runs one run per valid cell and reports the invalid ones", () =>
+    Effect.gen(function*() {
+      const home = yield* indexedHome
+      const grid = Path.join(home, "grid.yaml")
+      writeFileSync(grid, "grid:\n  maxStep: [1, 2]\n  maxFailure: [1, 2]\n")
+      const out = yield* runCli(["run", "--dataset", dataset, "-c", "sample", "--limit", "2", "--sweep", grid, "--home", home, "--quiet"])
+      assert.strictEqual(out.code, 0, out.stderr)
+      assert.include(out.stderr, "skipping cell {\"maxStep\":1,\"maxFailure\":2}")
+      assert.strictEqual(out.stdout.match(/completed: 2\/2 done/g)?.length, 3)
+      assert.strictEqual(out.stdout.match(/cell \d\/3/g)?.length, 3)
+    }))
+
+  it.scopedLive("bad datasets, unknown runs and foreign or corrupted stores give one clear line and change nothing", () =>
+    Effect.gen(function*() {
+      const home = yield* indexedHome
+      const bad = Path.join(home, "bad.jsonl")
+      writeFileSync(bad, `{"id":"a","question":"Who?","answers":["x"]}\nnot json\n{"id":"c"}\n`)
+      const refused = yield* runCli(["run", "--dataset", bad, "-c", "sample", "--home", home, "--quiet"])
+      assert.strictEqual(refused.code, 2)
+      assert.include(refused.stderr, "bad.jsonl:2")
+      const status = yield* runCli(["status", "--home", home])
+      assert.include(status.stdout, "no runs yet")
+      const skipped = yield* runCli(["run", "--dataset", bad, "-c", "sample", "--home", home, "--quiet", "--skip-bad-lines"])
+      assert.strictEqual(skipped.code, 0, skipped.stderr)
+      assert.include(skipped.stderr, "skipped ")
+      assert.include(skipped.stdout, "1 questions")
+
+      const unknown = yield* runCli(["eval", "r-nope", "--home", home])
+      assert.strictEqual(unknown.code, 1)
+      assert.include(unknown.stderr, `unknown run id "r-nope"`)
+
+      const storeFile = Path.join(home, "deepnote.sqlite")
+      const garbageHome = yield* tempHome
+      const garbage = Path.join(garbageHome, "deepnote.sqlite")
+      writeFileSync(garbage, "this is not a database, it is a shopping list\n".repeat(20))
+      const before = readFileSync(garbage)
+      const mtime = statSync(garbage).mtimeMs
+      const corrupted = yield* runCli(["status", "--home", garbageHome])
+      assert.strictEqual(corrupted.code, 1)
+      assert.include(corrupted.stderr, "is not a DeepNote store")
+      assert.notMatch(corrupted.stderr, /^\s+at /m)
+      assert.isTrue(readFileSync(garbage).equals(before))
+      assert.strictEqual(statSync(garbage).mtimeMs, mtime)
+      assert.isTrue(statSync(storeFile).size > 0)
+    }))
+})
