@@ -1,11 +1,16 @@
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
-export const repoRoot = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../..")
+/** The repository root: the nearest ancestor holding apps/cli (this file runs from test/ and from dist/test/). */
+export const repoRoot = ((): string => {
+  let dir = Path.dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(Path.join(dir, "apps", "cli", "package.json")) && Path.dirname(dir) !== dir) dir = Path.dirname(dir)
+  return dir
+})()
 const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
 
 export interface CliOutput {
