@@ -122,9 +122,20 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       assert.strictEqual(rendered.code, 0, rendered.stderr)
       const lines = rendered.stdout.split("\n")
       assert.match(lines[0]!, /^question ask-[0-9a-f]{12} · ok · /)
-      assert.isTrue(lines.some((l) => /LlmClient\.attempt  attempt=1 endpoint=\S+ status=503 error=LlmHttpError retry=status 503 backoff_ms=\d+/.test(l)))
-      assert.isTrue(lines.some((l) => /^\s+\+\S+ m?s\s+\S+ m?s  [█·]+\s{4}deepnote\.step  step=1 verdict=(better|not-better)$/.test(l)))
+      assert.isTrue(lines.some((l) => /LlmClient\.attempt {2}attempt=1 endpoint=\S+ status=503 error=LlmHttpError retry=status 503 backoff_ms=\d+/.test(l)))
+      assert.isTrue(lines.some((l) => /^\s+\+\S+ m?s\s+\S+ m?s {2}[█·]+\s{4}deepnote\.step {2}step=1 verdict=(better|not-better)$/.test(l)))
       assert.isTrue(lines.some((l) => /Answerer\.answer/.test(l)))
+
+      // prompt and completion text only with the switch (here from the environment)
+      const contentFile = Path.join(home, "content.jsonl")
+      const withContent = yield* runCli(
+        ["ask", "Who directed Jaws?", "-c", "sample", "--home", home, "--engine", "llm", "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--profile", "vanilla", "--trace-file", contentFile],
+        { DEEPNOTE_TRACE_CONTENT: "true" }
+      )
+      assert.strictEqual(withContent.code, 0, withContent.stderr)
+      const answerCall = fileSpans(contentFile).find((s) => s.name === "LlmClient.chat")!
+      assert.include(String(answerCall.attributes["gen_ai.input.messages"]), "Who directed Jaws?")
+      assert.include(String(answerCall.attributes["gen_ai.output.messages"]), "assistant")
 
       // a cut line (e.g. a crash mid-write) is reported as file:line and skipped
       appendFileSync(traceFile, "{\"traceId\":\"abc")
@@ -183,6 +194,14 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       assert.strictEqual(one.code, 0, one.stderr)
       assert.match(one.stdout, new RegExp(`^question ${firstItem} · run ${runId} · `))
       assert.include(one.stdout, "LlmClient.attempt")
+
+      // resume with --trace: the rest of the run goes to <home>/traces/<run-id>.jsonl; `trace RUN_ID` reads both files
+      const resumed = yield* runCli(["resume", runId!, "--home", home, "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "4", "--quiet", "--trace"])
+      assert.strictEqual(resumed.code, 0, resumed.stderr)
+      assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.jsonl`)))
+      const both = yield* runCli(["trace", runId!, "--home", home])
+      assert.strictEqual(both.code, 0, both.stderr)
+      assert.strictEqual(both.stdout.split("\n").filter((l) => l.startsWith(`run ${runId} execution`)).length, 2)
 
       const unknown = yield* runCli(["trace", "no-such-run", "--home", home])
       assert.strictEqual(unknown.code, 1)

@@ -47,12 +47,12 @@ describe("trace rendering", () => {
     const text = renderQuestion(question!, { width: 10 })
     const lines = text.split("\n")
     assert.match(lines[0]!, /^question q1 · run r1 · ok · 490 ms · started 1970-01-01T00:00:00\.010Z · trace /)
-    assert.match(lines[2]!, /^\s+\+0\.00 ms\s+490 ms  ██████████  deepnote\.question  stop=max-failure steps=1$/)
-    assert.match(lines[3]!, /  deepnote\.step  step=1 verdict=not-better$/)
-    assert.match(lines[4]!, /      NoteWriter\.init$/, "the step is shown on step spans only")
-    assert.match(lines[5]!, /LlmClient\.chat  role=init model=qwen in=700 out=80$/, "cached=false is left out")
-    assert.match(lines[6]!, /^\s+\+22\.0 ms\s+28\.0 ms  ██········\s+LlmClient\.attempt  attempt=1 endpoint=http:\/\/gpu1:8000 status=503 retry=status 503 backoff_ms=180$/)
-    assert.match(lines[7]!, /LlmClient\.attempt  attempt=2 endpoint=http:\/\/gpu2:8000 status=200$/, "values equal to the parent's are not repeated")
+    assert.match(lines[2]!, /^\s+\+0\.00 ms\s+490 ms {2}██████████ {2}deepnote\.question {2}stop=max-failure steps=1$/)
+    assert.match(lines[3]!, / {2}deepnote\.step {2}step=1 verdict=not-better$/)
+    assert.match(lines[4]!, / {6}NoteWriter\.init$/, "the step is shown on step spans only")
+    assert.match(lines[5]!, /LlmClient\.chat {2}role=init model=qwen in=700 out=80$/, "cached=false is left out")
+    assert.match(lines[6]!, /^\s+\+22\.0 ms\s+28\.0 ms {2}██········\s+LlmClient\.attempt {2}attempt=1 endpoint=http:\/\/gpu1:8000 status=503 retry=status 503 backoff_ms=180$/)
+    assert.match(lines[7]!, /LlmClient\.attempt {2}attempt=2 endpoint=http:\/\/gpu2:8000 status=200$/, "values equal to the parent's are not repeated")
   })
 
   it("marks failures and incomplete questions, and summarises a run", () => {
