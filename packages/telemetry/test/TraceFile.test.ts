@@ -1,6 +1,6 @@
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Data, Effect, Layer } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
@@ -11,10 +11,12 @@ const tempDir = Effect.acquireRelease(
   (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
 )
 
+class Boom extends Data.TaggedError("Boom")<{ readonly message: string }> {}
+
 const child = Effect.fn("Child.work")(function*(n: number) {
   yield* Effect.annotateCurrentSpan({ "deepnote.step": n, big: 10n, obj: { a: 1 } })
   yield* Effect.log(`working ${n}`)
-  if (n === 2) return yield* Effect.fail(new Error("boom"))
+  if (n === 2) return yield* new Boom({ message: "boom" })
   return n
 })
 
