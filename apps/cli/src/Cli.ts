@@ -9,6 +9,7 @@ import { exportCommand } from "./commands/Export.js"
 import { resumeCommand } from "./commands/Resume.js"
 import { runCommand } from "./commands/RunCommand.js"
 import { statusCommand } from "./commands/Status.js"
+import { traceCommand } from "./commands/Trace.js"
 
 export const version = "0.1.0"
 
@@ -25,7 +26,8 @@ export const deepnote = Command.make("deepnote").pipe(
     evalCommand,
     exportCommand,
     configCommand,
-    demoCommand
+    demoCommand,
+    traceCommand
   ])
 )
 
