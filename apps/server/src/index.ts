@@ -1,1 +1,5 @@
-export {}
+export * from "./Auth/KeyPepper.js"
+export { localTenantId } from "./Auth/AuthenticationLive.js"
+export * from "./Server.js"
+export * from "./ServerSettings.js"
+export * from "./ServerStore.js"

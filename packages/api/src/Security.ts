@@ -5,6 +5,8 @@ import { RateLimited, Unauthorized } from "./Errors.js"
 /** The tenant a request acts for, with its effective limits. */
 export interface Tenant {
   readonly id: string
+  /** Prefix of the tenant's collection names in the home (`<id>__`; empty for the local tenant of `--no-auth`). */
+  readonly namespace: string
   readonly requestsPerMinute: number
   readonly maxConcurrentRuns: number
 }

@@ -19,7 +19,7 @@ export const CreateCollection = Schema.Struct({
 /** One passage to index. Without an id, one is derived from the title and text. */
 export const DocumentInput = Schema.Struct({
   id: Schema.optional(Schema.String.pipe(Schema.minLength(1, { message: () => "id is empty" }), Schema.maxLength(256))),
-  title: Schema.optionalWith(Schema.String, { default: () => "" }),
+  title: Schema.optional(Schema.String),
   text: Schema.String.pipe(Schema.pattern(/\S/u, { message: () => "text is empty" })),
   metadata: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 })

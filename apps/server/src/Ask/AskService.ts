@@ -1,0 +1,110 @@
+import { type ApiError, type ConfigPatch, InternalError, type NotFound, type Tenant, type Unavailable, type ValidationError } from "@deepnote/api"
+import { AnswerRecord, answerQuestion, EventSink, type PipelineError, type PipelineEvent, Question, type RunConfig } from "@deepnote/core"
+import type { EngineServices } from "@deepnote/runs"
+import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
+import { createHash } from "node:crypto"
+import { TenantCollections } from "../Collections/TenantCollections.js"
+import { resolveRequestConfig } from "../Engine/RequestConfig.js"
+import { ServerEngine } from "../Engine/ServerEngine.js"
+import { ServerSettings } from "../ServerSettings.js"
+import { AskLimiter } from "./AskLimiter.js"
+
+export interface AskInput {
+  readonly question: string
+  readonly collection?: string | undefined
+  readonly config?: ConfigPatch | undefined
+  /** Where the knobs came from in the request, for error fields (`config`, `deepnote.config`). */
+  readonly configField: string
+}
+
+/** What a streamed answer emits: pipeline events, then the record or an error. */
+export type AskStreamItem =
+  | { readonly _tag: "Event"; readonly event: PipelineEvent }
+  | { readonly _tag: "Result"; readonly record: AnswerRecord }
+  | { readonly _tag: "Error"; readonly error: ApiError }
+
+export type AskError = ValidationError | NotFound | Unavailable | InternalError
+
+interface Prepared {
+  readonly question: Question
+  readonly config: RunConfig
+  readonly collection: string | undefined
+  readonly engine: Layer.Layer<EngineServices>
+}
+
+/** A stable id for an ad-hoc question: the same text gets the same id (and the same LLM cache keys). */
+const questionId = (text: string) => `ask-${createHash("sha256").update(text).digest("hex").slice(0, 12)}`
+
+const pipelineFailure = (error: PipelineError): InternalError =>
+  error._tag === "RetrievalError"
+    ? InternalError.of(`retrieval failed: ${error.message}`, "retrieval_error")
+    : InternalError.of(`${error.role} failed: ${error.message}`, "engine_error")
+
+/** One question end to end, for `/v1/ask` and chat completions: JSON, or a stream of pipeline events. */
+export class AskService extends Context.Tag("@deepnote/server/AskService")<AskService, {
+  readonly answer: (tenant: Tenant, input: AskInput) => Effect.Effect<AnswerRecord, AskError>
+  /** Validates and takes an answer slot first (so those failures are plain HTTP errors), then streams. */
+  readonly stream: (tenant: Tenant, input: AskInput) => Effect.Effect<Stream.Stream<AskStreamItem>, AskError>
+}>() {
+  static readonly layer = Layer.effect(
+    AskService,
+    Effect.gen(function*() {
+      const settings = yield* ServerSettings
+      const engine = yield* ServerEngine
+      const collections = yield* TenantCollections
+      const limiter = yield* AskLimiter
+
+      const prepare = Effect.fn("AskService.prepare")(function*(tenant: Tenant, input: AskInput) {
+        const config = yield* resolveRequestConfig(settings.defaults, input.config, input.configField)
+        const name = input.collection ?? "default"
+        const needsRetrieval = config.profile !== "no-retrieval"
+        const stored = needsRetrieval ? yield* collections.require(tenant, name) : `${tenant.namespace}${name}`
+        return {
+          question: new Question({ id: questionId(input.question), text: input.question }),
+          config,
+          collection: needsRetrieval ? name : undefined,
+          engine: engine.layerFor(config, stored)
+        } satisfies Prepared
+      })
+
+      const run = (prepared: Prepared, publish?: (event: PipelineEvent) => Effect.Effect<void>) =>
+        answerQuestion(prepared.question, prepared.config).pipe(
+          Effect.provide(publish === undefined ? prepared.engine : Layer.merge(prepared.engine, EventSink.layer(publish))),
+          Effect.mapError(pipelineFailure),
+          Effect.map((result) =>
+            new AnswerRecord({
+              engine: prepared.config.engine,
+              ...(prepared.collection === undefined ? {} : { collection: prepared.collection }),
+              config: prepared.config,
+              result
+            })
+          )
+        )
+
+      const answer = Effect.fn("AskService.answer")(function*(tenant: Tenant, input: AskInput) {
+        const prepared = yield* prepare(tenant, input)
+        return yield* Effect.scoped(Effect.zipRight(limiter.acquire, run(prepared)))
+      })
+
+      const stream = Effect.fn("AskService.stream")(function*(tenant: Tenant, input: AskInput) {
+        const prepared = yield* prepare(tenant, input)
+        const slot = yield* Scope.make()
+        yield* limiter.acquire.pipe(Scope.extend(slot), Effect.onError(() => Scope.close(slot, Exit.void)))
+        return Stream.unwrapScoped(Effect.gen(function*() {
+          const queue = yield* Queue.unbounded<AskStreamItem>()
+          yield* run(prepared, (event) => Queue.offer(queue, { _tag: "Event", event })).pipe(
+            Effect.timeoutFail({ duration: settings.limits.requestTimeout, onTimeout: () => InternalError.of("the answer took longer than the server's limit", "timeout") }),
+            Effect.matchEffect({
+              onSuccess: (record) => Queue.offer(queue, { _tag: "Result", record }),
+              onFailure: (error) => Queue.offer(queue, { _tag: "Error", error })
+            }),
+            Effect.forkScoped
+          )
+          return Stream.fromQueue(queue).pipe(Stream.takeUntil((item) => item._tag !== "Event"))
+        })).pipe(Stream.ensuring(Scope.close(slot, Exit.void)))
+      })
+
+      return { answer, stream }
+    })
+  )
+}

@@ -1,0 +1,44 @@
+import { Authentication, type Tenant, Unauthorized } from "@deepnote/api"
+import { ApiKeys } from "@deepnote/store"
+import { Effect, Layer, Option } from "effect"
+import { ServerSettings } from "../ServerSettings.js"
+import { TenantRateLimiter } from "./TenantRateLimiter.js"
+
+/** The tenant of every request when auth is off (127.0.0.1 development only). */
+export const localTenantId = "local"
+
+/**
+ * Bearer API keys → tenant (with its quota over the server's defaults), then the tenant's request rate limit.
+ * Unknown, malformed and revoked keys all get the same 401.
+ */
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const settings = yield* ServerSettings
+    const keys = yield* ApiKeys
+    const limiter = yield* TenantRateLimiter
+    const defaults = settings.limits
+    const local: Tenant = { id: localTenantId, namespace: "", requestsPerMinute: defaults.requestsPerMinute, maxConcurrentRuns: defaults.maxConcurrentRuns }
+    return {
+      bearer: (token) =>
+        Effect.gen(function*() {
+          if (!settings.auth) {
+            yield* limiter.take(local)
+            return local
+          }
+          const principal = yield* Effect.orDie(keys.verify(token))
+          if (Option.isNone(principal)) return yield* Unauthorized.of()
+          const quota = principal.value.tenant.quota
+          const tenant: Tenant = {
+            id: principal.value.tenant.id,
+            namespace: `${principal.value.tenant.id}__`,
+            requestsPerMinute: quota.requestsPerMinute ?? defaults.requestsPerMinute,
+            maxConcurrentRuns: quota.maxConcurrentRuns ?? defaults.maxConcurrentRuns
+          }
+          yield* limiter.take(tenant)
+          yield* Effect.annotateCurrentSpan("deepnote.tenant.id", tenant.id)
+          return tenant
+        })
+    }
+  })
+)

@@ -1,0 +1,31 @@
+import { type ConfigPatch, ValidationError } from "@deepnote/api"
+import { RunConfig } from "@deepnote/core"
+import { Effect, ParseResult, Schema } from "effect"
+import { validationFromIssues } from "../Http/ErrorResponses.js"
+
+const encode = Schema.encodeSync(RunConfig)
+const decode = Schema.decodeUnknown(RunConfig, { errors: "all", onExcessProperty: "error" })
+
+/**
+ * A request's config: its knobs over the server's defaults, validated as a whole. The engine is the server's, and
+ * the reranker endpoint is the operator's to choose (a request cannot point the server at a URL).
+ */
+export const resolveRequestConfig = (defaults: RunConfig, patch: ConfigPatch | undefined, field: string) =>
+  Effect.gen(function*() {
+    if (patch === undefined) return defaults
+    if (patch.engine !== undefined && patch.engine !== defaults.engine) {
+      return yield* ValidationError.of(`${field}.engine: this server runs the ${defaults.engine} engine`, `${field}.engine`)
+    }
+    if (patch.rerankerUrl !== undefined) {
+      return yield* ValidationError.of(`${field}.rerankerUrl: the reranker endpoint is set by the server operator`, `${field}.rerankerUrl`)
+    }
+    const base = encode(defaults)
+    const roles = { ...base.roles }
+    for (const [role, sampling] of Object.entries(patch.roles ?? {})) {
+      roles[role as keyof typeof roles] = { ...roles[role as keyof typeof roles], ...sampling }
+    }
+    const merged = { ...base, ...patch, sampling: { ...base.sampling, ...patch.sampling }, roles }
+    return yield* decode(merged).pipe(
+      Effect.mapError((error) => validationFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error), [field]))
+    )
+  })

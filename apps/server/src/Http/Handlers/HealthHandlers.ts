@@ -1,0 +1,31 @@
+import { Api, Unavailable } from "@deepnote/api"
+import { RunStore } from "@deepnote/store"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { AskLimiter } from "../../Ask/AskLimiter.js"
+import { ServerEngine } from "../../Engine/ServerEngine.js"
+import { Runs } from "../../Runs/Runs.js"
+import { Lifecycle } from "../Lifecycle.js"
+
+export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>
+  Effect.gen(function*() {
+    const lifecycle = yield* Lifecycle
+    const store = yield* RunStore
+    const runs = yield* Runs
+    const limiter = yield* AskLimiter
+    const engine = yield* ServerEngine
+    return handlers
+      .handle("healthz", () => Effect.succeed({ status: "ok" as const, version: "0.1.0" }))
+      .handle("readyz", () =>
+        Effect.gen(function*() {
+          if (yield* lifecycle.draining) return yield* Unavailable.of("the server is shutting down", 1, "not_ready")
+          yield* store.listRuns({ limit: 1 }).pipe(Effect.mapError(() => Unavailable.of("the store does not answer", 5, "not_ready")))
+          return {
+            status: "ready" as const,
+            engine: engine.engine,
+            store: "ok" as const,
+            activeRuns: yield* runs.activeCount,
+            inFlightAsks: yield* limiter.inFlight
+          }
+        }))
+  }))

@@ -1,0 +1,41 @@
+import { Api, CurrentTenant } from "@deepnote/api"
+import { HttpApiBuilder } from "@effect/platform"
+import { Clock, Effect } from "effect"
+import { randomBytes } from "node:crypto"
+import { AskService } from "../../Ask/AskService.js"
+import { completionOf, configPatchFor, modelIds, profileOfModel, questionOf } from "../../OpenAi/ChatCompletions.js"
+import { chatChunks } from "../../OpenAi/ChatStream.js"
+import { sseResponse } from "../SseResponse.js"
+
+export const OpenAiHandlers = HttpApiBuilder.group(Api, "openai", (handlers) =>
+  Effect.gen(function*() {
+    const ask = yield* AskService
+    const started = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    return handlers
+      .handle("chatCompletions", ({ payload }) =>
+        Effect.gen(function*() {
+          const tenant = yield* CurrentTenant
+          const profile = yield* profileOfModel(payload.model)
+          const question = yield* questionOf(payload.messages)
+          const input = {
+            question,
+            collection: payload.deepnote?.collection,
+            config: configPatchFor(profile, payload.deepnote?.config),
+            configField: "deepnote.config"
+          }
+          const id = `chatcmpl-${randomBytes(12).toString("hex")}`
+          const created = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          if (payload.stream === true) {
+            const items = yield* ask.stream(tenant, input)
+            const includeUsage = payload.stream_options?.include_usage === true
+            return sseResponse(chatChunks({ id, created, model: payload.model, messages: payload.messages, includeUsage }, items))
+          }
+          const record = yield* ask.answer(tenant, input)
+          return completionOf(id, created, payload.model, payload.messages, record)
+        }))
+      .handle("models", () =>
+        Effect.succeed({
+          object: "list" as const,
+          data: modelIds.map((id) => ({ id, object: "model" as const, created: started, owned_by: "deepnote" }))
+        }))
+  }))

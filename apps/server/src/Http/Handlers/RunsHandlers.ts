@@ -1,0 +1,69 @@
+import { Api, CurrentTenant, InternalError, type ItemView } from "@deepnote/api"
+import { runReport } from "@deepnote/runs"
+import { RunStore } from "@deepnote/store"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { datasetFile } from "../../Runs/DatasetSource.js"
+import { readRunRequest } from "../../Runs/CreateRunBody.js"
+import { runEventStream } from "../../Runs/RunEventStream.js"
+import { Runs } from "../../Runs/Runs.js"
+import { toRunView } from "../../Runs/RunView.js"
+import { sseResponse } from "../SseResponse.js"
+
+const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
+
+/** `Last-Event-ID` as a seq (absent or malformed: from the start). */
+const lastEventId = (header: string | undefined) => {
+  const n = Number(header ?? "0")
+  return Number.isInteger(n) && n >= 0 ? n : 0
+}
+
+export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
+  Effect.gen(function*() {
+    const runs = yield* Runs
+    const store = yield* RunStore
+    return handlers
+      .handleRaw("create", ({ request, urlParams }) =>
+        Effect.gen(function*() {
+          const tenant = yield* CurrentTenant
+          const { dataset, ...input } = yield* readRunRequest(request, urlParams)
+          const file = yield* datasetFile(tenant, dataset)
+          return yield* runs.create(tenant, { ...input, datasetFile: file })
+        }))
+      .handle("list", () => Effect.flatMap(CurrentTenant, runs.list).pipe(Effect.map((list) => ({ runs: list }))))
+      .handle("get", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.get(tenant, path.id)))
+      .handle("resume", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.resume(tenant, path.id)))
+      .handle("cancel", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.cancel(tenant, path.id)))
+      .handle("events", ({ path, request }) =>
+        Effect.gen(function*() {
+          const tenant = yield* CurrentTenant
+          const events = yield* runEventStream(tenant, path.id, lastEventId(request.headers["last-event-id"]))
+          return sseResponse(events)
+        }))
+      .handle("results", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const tenant = yield* CurrentTenant
+          const run = yield* runs.owned(tenant, path.id)
+          const limit = urlParams.limit ?? 500
+          const page = yield* store.resultsPage(run.id, { afterSeq: urlParams.after ?? -1, limit, statuses: ["done", "failed", "pending", "running"] }).pipe(
+            Effect.mapError(storeFailure)
+          )
+          const items = page.map((record): typeof ItemView.Type => ({
+            itemId: record.itemId,
+            seq: record.seq,
+            status: record.status,
+            question: record.question.text,
+            gold: record.question.answers ?? [],
+            ...(record.result === undefined ? {} : { answer: record.result.answer.text, result: record.result }),
+            ...(record.error === undefined ? {} : { error: record.error })
+          }))
+          const last = page[page.length - 1]
+          const report = urlParams.report === "false" ? undefined : yield* runReport(run.id).pipe(Effect.mapError(storeFailure))
+          return {
+            run: toRunView(run, tenant, yield* runs.isActive(run.id)),
+            items,
+            ...(last !== undefined && page.length === limit ? { nextAfter: last.seq } : {}),
+            ...(report === undefined ? {} : { report })
+          }
+        }))
+  }))

@@ -1,0 +1,74 @@
+import { ConfigPatch, CreateRunParams, CreateRunRequest, DatasetFormatName, MalformedBody, ValidationError } from "@deepnote/api"
+import type { DatasetFormat } from "@deepnote/eval"
+import type { HttpServerRequest } from "@effect/platform"
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { isJsonBody } from "../Collections/DocumentBody.js"
+import { validationFromIssues } from "../Http/ErrorResponses.js"
+import type { DatasetInput } from "./DatasetSource.js"
+import type { NewRunInput } from "./RunManager.js"
+
+export type RunRequest = Omit<NewRunInput, "datasetFile"> & { readonly dataset: DatasetInput }
+
+const decodeWith = <A, I>(schema: Schema.Schema<A, I>, prefix: ReadonlyArray<string> = []) => (value: unknown) =>
+  Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "error" })(value).pipe(
+    Effect.mapError((e) => validationFromIssues(ParseResult.ArrayFormatter.formatErrorSync(e), prefix))
+  )
+
+const formatOf = (format: string | undefined): DatasetFormat | undefined => format === undefined || format === "auto" ? undefined : format as DatasetFormat
+
+const fromJson = (text: string) =>
+  Effect.gen(function*() {
+    const value = yield* Either.try(() => JSON.parse(text) as unknown).pipe(Either.mapLeft((e) => MalformedBody.of(`the body is not valid JSON: ${String(e)}`)))
+    const body = yield* decodeWith(CreateRunRequest)(value)
+    if ((body.jsonl === undefined) === (body.datasetPath === undefined)) {
+      return yield* ValidationError.of("give the questions either inline (jsonl) or as datasetPath, not both", body.jsonl === undefined ? "jsonl" : "datasetPath")
+    }
+    const dataset: DatasetInput = body.jsonl !== undefined ? { _tag: "Upload", text: body.jsonl } : { _tag: "Path", path: body.datasetPath ?? "" }
+    return {
+      dataset,
+      datasetField: body.jsonl !== undefined ? "jsonl" : "datasetPath",
+      collection: body.collection,
+      format: formatOf(body.format),
+      limit: body.limit,
+      skipBadLines: body.skipBadLines,
+      label: body.label,
+      concurrency: body.concurrency,
+      config: body.config
+    } satisfies RunRequest
+  })
+
+const QueryKnobs = Schema.Struct({
+  collection: Schema.optional(CreateRunRequest.fields.collection.from),
+  format: Schema.optional(DatasetFormatName),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.positive())),
+  skipBadLines: Schema.optional(Schema.BooleanFromString),
+  label: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
+  concurrency: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 256)))
+})
+
+const fromJsonLines = (text: string, params: typeof CreateRunParams.Type) =>
+  Effect.gen(function*() {
+    if (text.trim() === "") return yield* ValidationError.of("the body has no questions", "dataset")
+    const { config: configText, ...rest } = params
+    const knobs = yield* decodeWith(QueryKnobs)(rest)
+    const configValue = configText === undefined
+      ? undefined
+      : yield* Either.try(() => JSON.parse(configText) as unknown).pipe(Either.mapLeft(() => MalformedBody.of("the config query parameter is not valid JSON", "config")))
+    const config = configValue === undefined ? undefined : yield* decodeWith(ConfigPatch, ["config"])(configValue)
+    return {
+      dataset: { _tag: "Upload", text },
+      datasetField: "dataset",
+      collection: knobs.collection,
+      format: formatOf(knobs.format),
+      limit: knobs.limit,
+      skipBadLines: knobs.skipBadLines,
+      label: knobs.label,
+      concurrency: knobs.concurrency,
+      config
+    } satisfies RunRequest
+  })
+
+/** `POST /v1/runs`: a JSON request, or a JSON Lines dataset with the knobs as query parameters. */
+export const readRunRequest = (request: HttpServerRequest.HttpServerRequest, params: typeof CreateRunParams.Type) =>
+  Effect.flatMap(Effect.orDie(request.text), (text): Effect.Effect<RunRequest, ValidationError | MalformedBody> =>
+    isJsonBody(request) ? fromJson(text) : fromJsonLines(text, params))

@@ -1,0 +1,172 @@
+import { type ConfigPatch, Conflict, InternalError, NotFound, RateLimited, type Tenant, ValidationError } from "@deepnote/api"
+import type { DatasetFormat } from "@deepnote/eval"
+import { checkResumable, collectionOf, createRun, RunExecutor } from "@deepnote/runs"
+import { type Run, RunOwners, RunStore } from "@deepnote/store"
+import { Effect, FiberMap, Option, Ref } from "effect"
+import { TenantCollections } from "../Collections/TenantCollections.js"
+import { resolveRequestConfig } from "../Engine/RequestConfig.js"
+import { ServerEngine } from "../Engine/ServerEngine.js"
+import { ServerSettings } from "../ServerSettings.js"
+import { toRunView } from "./RunView.js"
+
+export interface NewRunInput {
+  readonly datasetFile: string
+  readonly datasetField: string
+  readonly collection?: string | undefined
+  readonly format?: DatasetFormat | undefined
+  readonly limit?: number | undefined
+  readonly skipBadLines?: boolean | undefined
+  readonly label?: string | undefined
+  readonly concurrency?: number | undefined
+  readonly config?: ConfigPatch | undefined
+}
+
+const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
+
+/**
+ * Runs started over HTTP: created in the shared store (owned by the tenant), executed in the background by the
+ * `RunExecutor` (one fiber per run, questions in flight per run bounded), resumable, cancellable.
+ *
+ * Restart policy: when the server starts, every run it started that is `created`, `running` or `interrupted` and was
+ * not cancelled is resumed (its journal replays finished calls). A cancelled run stays `interrupted` until a resume
+ * request. Shutting down interrupts the executions, which drain in-flight questions and mark the runs `interrupted`.
+ */
+export const makeRunManager = Effect.gen(function*() {
+  const settings = yield* ServerSettings
+  const store = yield* RunStore
+  const owners = yield* RunOwners
+  const executor = yield* RunExecutor
+  const engine = yield* ServerEngine
+  const collections = yield* TenantCollections
+  const fibers = yield* FiberMap.make<string>()
+  const tenantsOf = yield* Ref.make(new Map<string, string>())
+  const scope = yield* Effect.scope
+  const { limits } = settings
+
+  const isActive = (runId: string) => FiberMap.has(fibers, runId)
+  const activeOf = (tenantId: string) =>
+    Effect.gen(function*() {
+      let n = 0
+      for (const [runId, owner] of yield* Ref.get(tenantsOf)) if (owner === tenantId && (yield* isActive(runId))) n++
+      return n
+    })
+  const view = (run: Run, tenant: Tenant) => Effect.map(isActive(run.id), (active) => toRunView(run, tenant, active))
+
+  const launch = (run: Run, tenantId: string, concurrency: number) =>
+    Effect.gen(function*() {
+      yield* Ref.update(tenantsOf, (m) => m.set(run.id, tenantId))
+      const execution = executor.execute(run.id, {
+        engine: engine.layerFor(run.manifest.config, collectionOf(run)),
+        concurrency,
+        drainTimeout: limits.drainTimeout
+      }).pipe(
+        Effect.tap((s) => Effect.logInfo(`run ${run.id} ${s.status}: ${s.done} done, ${s.failed} failed (${s.executedCalls} calls, ${s.replayedCalls} replayed)`)),
+        Effect.catchAllCause((cause) => Effect.logError(`run ${run.id} stopped`, cause)),
+        Effect.annotateLogs({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenantId })
+      )
+      yield* FiberMap.run(fibers, run.id, execution, { onlyIfMissing: true })
+    })
+
+  const checkCapacity = (tenant: Tenant) =>
+    Effect.gen(function*() {
+      const active = yield* activeOf(tenant.id)
+      if (active >= tenant.maxConcurrentRuns) {
+        return yield* RateLimited.of(`tenant ${tenant.id} already has ${active} run(s) executing (limit ${tenant.maxConcurrentRuns})`, 30, "too_many_runs")
+      }
+    })
+
+  /** The run if the tenant owns it; 404 for unknown ids and other tenants' ids alike. */
+  const owned = Effect.fn("RunManager.owned")(function*(tenant: Tenant, runId: string) {
+    const owner = yield* owners.get(runId).pipe(Effect.mapError(storeFailure))
+    if (Option.isNone(owner) || owner.value.tenantId !== tenant.id) return yield* NotFound.of(`run ${runId} not found`)
+    return yield* store.getRun(runId).pipe(
+      Effect.catchTags({ RunNotFound: () => NotFound.of(`run ${runId} not found`), StoreError: storeFailure })
+    )
+  })
+
+  const refusal = (run: Run) =>
+    Effect.gen(function*() {
+      if (run.manifest.config.engine !== engine.engine) {
+        return Option.some(`run ${run.id} uses the ${run.manifest.config.engine} engine; this server runs ${engine.engine}`)
+      }
+      return yield* checkResumable(run, { promptSetHash: engine.promptSetHash(run.manifest.config) }).pipe(
+        Effect.as(Option.none<string>()),
+        Effect.catchTag("ResumeRefused", (e) => Effect.succeed(Option.some(e.message)))
+      )
+    })
+
+  const create = Effect.fn("RunManager.create")(function*(tenant: Tenant, input: NewRunInput) {
+    const config = yield* resolveRequestConfig(settings.defaults, input.config, "config")
+    const name = input.collection ?? "default"
+    const stored = config.profile === "no-retrieval" ? `${tenant.namespace}${name}` : yield* collections.require(tenant, name)
+    yield* checkCapacity(tenant)
+    const { run } = yield* createRun({
+      dataset: input.datasetFile,
+      format: input.format,
+      limit: input.limit,
+      onBadLine: input.skipBadLines === true ? "skip" : "fail",
+      config,
+      collection: stored,
+      promptSetHash: engine.promptSetHash(config),
+      label: input.label
+    }).pipe(
+      Effect.catchTags({
+        DatasetError: (e) => ValidationError.of(`dataset: ${e.line === undefined ? "" : `line ${e.line}: `}${e.field === undefined ? "" : `${e.field}: `}${e.reason}`, input.datasetField),
+        StoreError: storeFailure,
+        RunNotFound: storeFailure,
+        SweepNotFound: storeFailure
+      })
+    )
+    yield* owners.record(run.id, tenant.id).pipe(Effect.mapError(storeFailure))
+    yield* Effect.annotateCurrentSpan({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenant.id })
+    yield* launch(run, tenant.id, Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency))
+    return yield* view(run, tenant)
+  })
+
+  const list = Effect.fn("RunManager.list")(function*(tenant: Tenant) {
+    const ids = yield* owners.runsOf(tenant.id).pipe(Effect.mapError(storeFailure))
+    const runs = yield* Effect.forEach(ids, (id) => store.getRun(id).pipe(Effect.option))
+    return yield* Effect.forEach(runs.flatMap((r) => Option.isSome(r) ? [r.value] : []), (run) => view(run, tenant))
+  })
+
+  const get = Effect.fn("RunManager.get")(function*(tenant: Tenant, runId: string) {
+    return yield* view(yield* owned(tenant, runId), tenant)
+  })
+
+  const resume = Effect.fn("RunManager.resume")(function*(tenant: Tenant, runId: string) {
+    const run = yield* owned(tenant, runId)
+    if (yield* isActive(runId)) return yield* Conflict.of(`run ${runId} is already running`)
+    const refused = yield* refusal(run)
+    if (Option.isSome(refused)) return yield* Conflict.of(refused.value)
+    yield* checkCapacity(tenant)
+    yield* owners.setAutoResume(runId, true).pipe(Effect.mapError(storeFailure))
+    yield* launch(run, tenant.id, limits.runConcurrency)
+    return yield* view(run, tenant)
+  })
+
+  const cancel = Effect.fn("RunManager.cancel")(function*(tenant: Tenant, runId: string) {
+    const run = yield* owned(tenant, runId)
+    yield* owners.setAutoResume(runId, false).pipe(Effect.mapError(storeFailure))
+    // the executor drains in-flight questions (up to the drain timeout) and marks the run interrupted
+    yield* FiberMap.remove(fibers, runId).pipe(Effect.forkIn(scope))
+    return yield* view(run, tenant)
+  })
+
+  const resumeUnfinished = Effect.gen(function*() {
+    const unfinished = yield* owners.unfinished
+    for (const owner of unfinished) {
+      const run = yield* store.getRun(owner.runId)
+      const refused = yield* refusal(run)
+      if (Option.isSome(refused)) {
+        yield* Effect.logWarning(`not resuming run ${run.id}: ${refused.value}`)
+        continue
+      }
+      yield* Effect.logInfo(`resuming run ${run.id} (${run.status}, ${run.counts.done + run.counts.failed}/${run.counts.total} finished)`)
+      yield* launch(run, owner.tenantId, limits.runConcurrency)
+    }
+  }).pipe(Effect.catchAllCause((cause) => Effect.logError("resuming unfinished runs failed", cause)), Effect.withSpan("RunManager.resumeUnfinished"))
+
+  const activeCount = FiberMap.size(fibers)
+
+  return { create, list, get, owned, resume, cancel, isActive, activeCount, resumeUnfinished }
+})

@@ -1,0 +1,27 @@
+import { RunView, type Tenant } from "@deepnote/api"
+import { collectionOf } from "@deepnote/runs"
+import type { Run } from "@deepnote/store"
+
+/** A stored run as the tenant sees it (collection name without the tenant prefix). */
+export const toRunView = (run: Run, tenant: Tenant, active: boolean): RunView => {
+  const stored = collectionOf(run)
+  return new RunView({
+    id: run.id,
+    status: run.status,
+    active,
+    collection: stored.startsWith(tenant.namespace) ? stored.slice(tenant.namespace.length) : stored,
+    ...(run.manifest.label === undefined ? {} : { label: run.manifest.label }),
+    ...(run.message === undefined ? {} : { message: run.message }),
+    counts: run.counts,
+    config: run.manifest.config,
+    dataset: {
+      hash: run.manifest.dataset.hash,
+      ...(run.manifest.dataset.format === undefined ? {} : { format: run.manifest.dataset.format }),
+      ...(run.manifest.dataset.count === undefined ? {} : { count: run.manifest.dataset.count })
+    },
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    ...(run.startedAt === undefined ? {} : { startedAt: run.startedAt }),
+    ...(run.finishedAt === undefined ? {} : { finishedAt: run.finishedAt })
+  })
+}

@@ -1,0 +1,75 @@
+import { Api } from "@deepnote/api"
+import { Home } from "@deepnote/core"
+import type { LlmSettings } from "@deepnote/llm"
+import { Collections } from "@deepnote/retrieval"
+import { RunEvents, RunExecutor } from "@deepnote/runs"
+import { HttpApiBuilder, HttpApiSwagger, type HttpPlatform, HttpServer } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { AskLimiter } from "./Ask/AskLimiter.js"
+import { AskService } from "./Ask/AskService.js"
+import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
+import { TenantRateLimiter } from "./Auth/TenantRateLimiter.js"
+import { IngestJobs } from "./Collections/IngestJobs.js"
+import { TenantCollections } from "./Collections/TenantCollections.js"
+import { ServerEngine } from "./Engine/ServerEngine.js"
+import { AskHandlers } from "./Http/Handlers/AskHandlers.js"
+import { CollectionsHandlers } from "./Http/Handlers/CollectionsHandlers.js"
+import { HealthHandlers } from "./Http/Handlers/HealthHandlers.js"
+import { OpenAiHandlers } from "./Http/Handlers/OpenAiHandlers.js"
+import { RunsHandlers } from "./Http/Handlers/RunsHandlers.js"
+import { Lifecycle } from "./Http/Lifecycle.js"
+import { RequestGuard } from "./Http/RequestGuard.js"
+import { Runs } from "./Runs/Runs.js"
+import { serverStoreLayer } from "./ServerStore.js"
+import { ServerSettings, type ServerSettingsData } from "./ServerSettings.js"
+
+export interface ServerOptions<E> {
+  /** The data directory (the CLI's home: same collections and run store). */
+  readonly home: string
+  readonly settings: ServerSettingsData
+  /** LLM servers, built only when the server's engine is `llm`. */
+  readonly llmSettings: Layer.Layer<LlmSettings, E>
+}
+
+const ApiLive = HttpApiBuilder.api(Api).pipe(
+  Layer.provide([HealthHandlers, AskHandlers, CollectionsHandlers, RunsHandlers, OpenAiHandlers]),
+  Layer.provide(AuthenticationLive)
+)
+
+/** Everything the handlers use, built once per server. */
+const services = <E>(options: ServerOptions<E>) => {
+  const base = Layer.mergeAll(serverStoreLayer, Collections.layer, RunEvents.layer, Lifecycle.layer, TenantRateLimiter.layer, AskLimiter.layer).pipe(
+    Layer.provideMerge(Layer.mergeAll(Home.layer(options.home), ServerSettings.layer(options.settings), NodeContext.layer))
+  )
+  const engine = Layer.mergeAll(ServerEngine.layer(options.llmSettings), TenantCollections.layer, RunExecutor.layer).pipe(Layer.provideMerge(base))
+  const features = Layer.mergeAll(AskService.layer, IngestJobs.layer, Runs.layer).pipe(Layer.provideMerge(engine))
+  return features
+}
+
+/** On shutdown, before the listener closes: refuse new requests, end event streams, let in-flight requests finish. */
+const GracefulDrain = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const lifecycle = yield* Lifecycle
+    const { limits } = yield* ServerSettings
+    yield* Effect.addFinalizer(() => lifecycle.drain(limits.drainTimeout))
+  })
+)
+
+/**
+ * The DeepNote HTTP app over an `HttpServer` (NodeHttpServer.layer, or layerTest in tests): the API with its
+ * handlers, the request guard (limits and JSON errors), `/openapi.json`, and the bundled Swagger UI at `/docs`.
+ */
+export const serverLayer = <E, A, EH>(
+  options: ServerOptions<E>,
+  http: Layer.Layer<A | HttpServer.HttpServer | HttpPlatform.HttpPlatform, EH>
+) => {
+  const app = HttpApiBuilder.serve().pipe(
+    Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(RequestGuard),
+    Layer.provide(ApiLive),
+    HttpServer.withLogAddress
+  )
+  return GracefulDrain.pipe(Layer.provideMerge(app), Layer.provide(services(options)), Layer.provideMerge(http))
+}

@@ -1,0 +1,80 @@
+import type { RunConfig } from "@deepnote/core"
+import { Config, Context, type Duration, Effect, Layer } from "effect"
+
+/** Limits of the HTTP app. Every one has a `DEEPNOTE_SERVER_*` setting (see `ServerSettings.limitsConfig`). */
+export interface ServerLimits {
+  /** Body limit of JSON endpoints (bytes). */
+  readonly maxBodyBytes: number
+  /** Body limit of document and dataset uploads (bytes). */
+  readonly maxUploadBytes: number
+  /** Time limit of a request until its response starts (streams are bounded by their own work). */
+  readonly requestTimeout: Duration.DurationInput
+  /** `/v1/ask` and chat completions answered at once, server-wide. */
+  readonly askConcurrency: number
+  /** Requests allowed to wait for an answer slot; beyond that, 503 at once. */
+  readonly askQueue: number
+  /** How long a request waits for an answer slot before a 503. */
+  readonly askQueueTimeout: Duration.DurationInput
+  /** Questions in flight per run (default for a run; requests may ask for up to `maxRunConcurrency`). */
+  readonly runConcurrency: number
+  readonly maxRunConcurrency: number
+  /** Per-tenant defaults (a tenant's quota overrides them). */
+  readonly requestsPerMinute: number
+  readonly maxConcurrentRuns: number
+  /** On shutdown: how long in-flight requests may finish before the listener closes. */
+  readonly drainTimeout: Duration.DurationInput
+}
+
+export interface ServerSettingsData {
+  /** Whether requests need an API key. Off only for 127.0.0.1 development (`deepnote serve --no-auth`). */
+  readonly auth: boolean
+  /** The run config requests start from (engine included: the server runs one engine). */
+  readonly defaults: RunConfig
+  readonly limits: ServerLimits
+  /** Resume the unfinished runs this server started when it starts (default true). */
+  readonly resumeOnStart: boolean
+}
+
+/** The limits when nothing is configured. */
+export const defaultLimits: ServerLimits = {
+  maxBodyBytes: 1024 * 1024,
+  maxUploadBytes: 32 * 1024 * 1024,
+  requestTimeout: "120 seconds",
+  askConcurrency: 16,
+  askQueue: 256,
+  askQueueTimeout: "10 seconds",
+  runConcurrency: 8,
+  maxRunConcurrency: 64,
+  requestsPerMinute: 600,
+  maxConcurrentRuns: 2,
+  drainTimeout: "10 seconds"
+}
+
+const int = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
+const duration = (name: string, fallback: Duration.DurationInput) =>
+  Config.duration(name).pipe(Config.map((d): Duration.DurationInput => d), Config.withDefault(fallback))
+
+const limitsConfig: Config.Config<ServerLimits> = Config.all({
+  maxBodyBytes: int("DEEPNOTE_SERVER_MAX_BODY_BYTES", defaultLimits.maxBodyBytes),
+  maxUploadBytes: int("DEEPNOTE_SERVER_MAX_UPLOAD_BYTES", defaultLimits.maxUploadBytes),
+  requestTimeout: duration("DEEPNOTE_SERVER_REQUEST_TIMEOUT", defaultLimits.requestTimeout),
+  askConcurrency: int("DEEPNOTE_SERVER_ASK_CONCURRENCY", defaultLimits.askConcurrency),
+  askQueue: int("DEEPNOTE_SERVER_ASK_QUEUE", defaultLimits.askQueue),
+  askQueueTimeout: duration("DEEPNOTE_SERVER_ASK_QUEUE_TIMEOUT", defaultLimits.askQueueTimeout),
+  runConcurrency: int("DEEPNOTE_SERVER_RUN_CONCURRENCY", defaultLimits.runConcurrency),
+  maxRunConcurrency: int("DEEPNOTE_SERVER_MAX_RUN_CONCURRENCY", defaultLimits.maxRunConcurrency),
+  requestsPerMinute: int("DEEPNOTE_SERVER_REQUESTS_PER_MINUTE", defaultLimits.requestsPerMinute),
+  maxConcurrentRuns: int("DEEPNOTE_SERVER_MAX_CONCURRENT_RUNS", defaultLimits.maxConcurrentRuns),
+  drainTimeout: duration("DEEPNOTE_SERVER_DRAIN_TIMEOUT", defaultLimits.drainTimeout)
+})
+
+/** The HTTP app's settings. */
+export class ServerSettings extends Context.Tag("@deepnote/server/ServerSettings")<ServerSettings, ServerSettingsData>() {
+  static readonly limitsConfig = limitsConfig
+
+  static readonly layer = (data: ServerSettingsData) => Layer.succeed(ServerSettings, data)
+
+  /** Limits from `Config` (with `overrides` on top), the rest as given. */
+  static readonly layerConfig = (data: Omit<ServerSettingsData, "limits">, overrides: Partial<ServerLimits> = {}) =>
+    Layer.effect(ServerSettings, Effect.map(limitsConfig, (limits) => ({ ...data, limits: { ...limits, ...overrides } })))
+}

@@ -1,0 +1,74 @@
+import { Api } from "@deepnote/api"
+import { defaultRunConfig, Home, type RunConfig } from "@deepnote/core"
+import { LlmSettings } from "@deepnote/llm"
+import { Collections } from "@deepnote/retrieval"
+import { ApiKeys } from "@deepnote/store"
+import { HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Redacted } from "effect"
+import * as Fs from "node:fs"
+import { createServer } from "node:http"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { defaultLimits, type ServerLimits, serverLayer, type ServerSettingsData, serverStoreLayer } from "../src/index.js"
+
+export const sampleDir = Path.resolve(import.meta.dirname, "../../../examples/sample")
+export const sampleCorpus = Path.join(sampleDir, "corpus/hotpotqa-paragraphs.jsonl")
+export const sampleQuestions = Path.join(sampleDir, "questions/hotpotqa.jsonl")
+
+export const makeHome = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-server-"))
+
+export const settings = (
+  overrides: { readonly auth?: boolean; readonly limits?: Partial<ServerLimits>; readonly defaults?: RunConfig; readonly resumeOnStart?: boolean } = {}
+): ServerSettingsData => ({
+  auth: overrides.auth ?? true,
+  defaults: overrides.defaults ?? defaultRunConfig,
+  limits: { ...defaultLimits, ...overrides.limits },
+  resumeOnStart: overrides.resumeOnStart ?? true
+})
+
+/** NodeHttpServer.layerTest, but bound to 127.0.0.1 (a random port) instead of every interface. */
+const loopbackTest = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+)
+
+/** The server in process on a random 127.0.0.1 port, with an HttpClient that targets it. */
+export const testServer = (home: string, data: ServerSettingsData = settings()) =>
+  serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }, loopbackTest)
+
+/** The server on a real 127.0.0.1 port (for clients outside Effect: openai, fetch). */
+export const portServer = (home: string, data: ServerSettingsData = settings()) =>
+  serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }, NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+
+/** The base URL of a running server. */
+export const baseUrl = Effect.map(HttpServer.HttpServer, (server) =>
+  server.address._tag === "TcpAddress" ? `http://127.0.0.1:${server.address.port}` : "")
+
+/** Creates an API key for a tenant in the home's store (as `deepnote keys create` does). */
+export const createKey = (home: string, tenantId: string) =>
+  Effect.gen(function*() {
+    const keys = yield* ApiKeys
+    const created = yield* keys.create({ tenantId, label: "test" })
+    return Redacted.value(created.key)
+  }).pipe(Effect.provide(serverStoreLayer.pipe(Layer.provide(Home.layer(home)))))
+
+/** Indexes the sample corpus as a tenant's collection (`<tenant>__<name>` in the home). */
+export const seedCollection = (home: string, storedName: string) =>
+  Effect.gen(function*() {
+    const collections = yield* Collections
+    yield* collections.index(storedName, [sampleCorpus])
+  }).pipe(Effect.provide(Collections.layer.pipe(Layer.provide(Home.layer(home)))), Effect.scoped)
+
+/** The typed client with a bearer key. */
+export const clientWith = (key: string) =>
+  HttpApiClient.make(Api, { transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(key)) })
+
+/** A raw request with a bearer key, returning status, headers and body text. */
+export const raw = (request: HttpClientRequest.HttpClientRequest, key?: string) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(key === undefined ? request : HttpClientRequest.bearerToken(request, key))
+    return { status: response.status, headers: response.headers, text: yield* response.text }
+  })
