@@ -22,7 +22,8 @@ export class AskLimiter extends Context.Tag("@deepnote/server/AskLimiter")<AskLi
       const overloaded = Unavailable.of(`the server is answering ${limits.askConcurrency} questions and ${limits.askQueue} more are waiting`, 1)
       const acquire = Effect.gen(function*() {
         const scope = yield* Effect.scope
-        if ((yield* Ref.get(waiting)) >= limits.askQueue) return yield* overloaded
+        const busy = (yield* Ref.get(running)) >= limits.askConcurrency
+        if (busy && (yield* Ref.get(waiting)) >= limits.askQueue) return yield* overloaded
         yield* Effect.uninterruptibleMask((restore) =>
           restore(
             Ref.update(waiting, (n) => n + 1).pipe(
