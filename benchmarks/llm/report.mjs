@@ -13,12 +13,14 @@ const variantTable = (v) => `### ${v.name}
 | batch occupancy while ≥ max_num_seqs questions remain | **${pct(v.pool.occupancyWhileWorkRemains)}** | ${pct(v.waves.occupancyWhileWorkRemains)} |
 | batch occupancy, whole run | ${pct(v.pool.occupancyWholeRun)} | ${pct(v.waves.occupancyWholeRun)} |
 | simulator max running / max running+waiting | ${v.pool.simMaxRunning} / ${v.pool.simMaxInSystem} | ${v.waves.simMaxRunning} / ${v.waves.simMaxInSystem} |
+| simulated GPU time (sum of nominal step times) | ${f(v.pool.simBusySeconds, 1)} s | ${f(v.waves.simBusySeconds, 1)} s |
+| calls per simulated GPU second | ${f(v.pool.callsPerSimBusySecond, 1)} | ${f(v.waves.callsPerSimBusySecond, 1)} |
 | generated tokens | ${v.pool.generationTokens} | ${v.waves.generationTokens} |
 | client CPU per call (whole pipeline) | ${f(v.pool.clientCpuMsPerCall, 3)} ms | ${f(v.waves.clientCpuMsPerCall, 3)} ms |
 | answers containing the gold answer | ${v.pool.correct}/${v.pool.questions} | ${v.waves.correct}/${v.waves.questions} |
 | calls per question (count of questions) | ${JSON.stringify(v.pool.callsPerQuestion)} | ${JSON.stringify(v.waves.callsPerQuestion)} |
 
-Throughput ratio pool / waves: **${f(v.throughputRatio, 2)}×**.
+Throughput ratio pool / waves: **${f(v.throughputRatio, 2)}×** in wall time, **${f(v.simTimeThroughputRatio, 2)}×** in simulated GPU time.
 `
 
 /** results.md from results.json. */
@@ -29,7 +31,7 @@ Run ${r.started} · Node ${r.machine.node} · ${r.machine.cpus} CPUs · load ave
 
 Workload: ${r.workload.questions} DeepNote questions (profile ${r.workload.profile}, top-k ${r.workload.topK}, max step ${r.workload.maxStep}, max failure ${r.workload.maxFailure}),
 full pipeline (core \`answerQuestion\`, the LLM roles of @deepnote/llm, an in-memory retriever), against the simulator in a child process:
-max_num_seqs ${r.workload.maxNumSeqs}, step base ${r.workload.stepBaseMs} ms, ${r.workload.content} content.
+max_num_seqs ${r.workload.maxNumSeqs}, step base ${r.workload.stepBaseMs} ms, ${r.workload.tokensPerStep} token(s) per sequence per step, ${r.workload.content} content.
 
 ${r.variants.map((v) => variantTable(v)).join("\n")}
 Client CPU per call, LLM client alone (${r.clientOverhead.calls} judge-sized calls at concurrency ${r.workload.maxNumSeqs}, same simulator):

@@ -1,7 +1,7 @@
 // LLM client benchmark against the vLLM-like simulator, which runs in a child process (its CPU is not the client's).
 // Build first:  npx tsc -b apps/llm-sim packages/llm
-// Run:          node benchmarks/llm/run.mjs [--questions 500] [--max-num-seqs 64] [--step-base-ms 4]
-//                 [--reasoning-mean-tokens 48] [--content extractive|lite]
+// Run:          node benchmarks/llm/run.mjs [--questions 500] [--max-num-seqs 64] [--step-base-ms 20]
+//                 [--tokens-per-step 4] [--reasoning-mean-tokens 64] [--content extractive|lite]
 // Writes benchmarks/llm/results.json and results.md.
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { answerQuestion, defaultRunConfig, RunConfig, samplingFor } from "@deepnote/core"
@@ -23,8 +23,9 @@ const arg = (name, fallback) => {
 const N = Number(arg("questions", "500"))
 const SEQS = Number(arg("max-num-seqs", "64"))
 const CONTENT = arg("content", "extractive")
-const STEP_MS = arg("step-base-ms", "4")
-const REASONING = arg("reasoning-mean-tokens", "48")
+const STEP_MS = arg("step-base-ms", "20")
+const TOKENS_PER_STEP = arg("tokens-per-step", "4")
+const REASONING = arg("reasoning-mean-tokens", "64")
 const simMain = Path.resolve(here, "../../apps/llm-sim/dist/src/main.js")
 
 /** Starts the simulator in a child process and resolves its URL. */
@@ -97,7 +98,7 @@ const { questions, passages } = makeWorkload(N)
 const retriever = retrieverLayer(passages)
 
 const phase = (label, drive, reasoning) =>
-  withSim(["--step-base-ms", STEP_MS, "--content", CONTENT, "--reasoning-mean-tokens", String(reasoning)], (sim) =>
+  withSim(["--step-base-ms", STEP_MS, "--tokens-per-step", TOKENS_PER_STEP, "--content", CONTENT, "--reasoning-mean-tokens", String(reasoning)], (sim) =>
     Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const ctx = yield* Layer.build(LlmEngine.layerRoles.pipe(Layer.provideMerge(clientStack(sim.url)), Layer.merge(retriever)))
       const limit = (yield* Context.get(ctx, LlmClient).endpoints)[0].limit
@@ -135,7 +136,11 @@ const phase = (label, drive, reasoning) =>
         occupancyWholeRun: whole.occupancy,
         simMaxRunning: stats.maxRunning,
         simMaxInSystem: stats.maxInSystem,
-        generationTokens: stats.generationTokens - warm.generationTokens
+        generationTokens: stats.generationTokens - warm.generationTokens,
+        // Simulated GPU time: the sum of nominal step times. Wall time above it means the machine's CPU, not the
+        // simulated model, set the pace (steps ran late).
+        simBusySeconds: whole.busyMs / 1000,
+        callsPerSimBusySecond: calls / (whole.busyMs / 1000)
       }
     })))
   )
@@ -160,13 +165,20 @@ for (const reasoning of [Number(REASONING), 0]) {
   console.log(name, pool)
   const wave = await phase("waves", waves, reasoning)
   console.log(name, wave)
-  variants.push({ name, reasoningMeanTokens: reasoning, pool, waves: wave, throughputRatio: pool.callsPerSecond / wave.callsPerSecond })
+  variants.push({
+    name,
+    reasoningMeanTokens: reasoning,
+    pool,
+    waves: wave,
+    throughputRatio: pool.callsPerSecond / wave.callsPerSecond,
+    simTimeThroughputRatio: pool.callsPerSimBusySecond / wave.callsPerSimBusySecond
+  })
 }
 const main = variants[0]
 const report = {
   started,
   machine: { node: process.version, cpus: Os.cpus().length, loadAverageAtStart: load, loadAverageAtEnd: Os.loadavg()[0] },
-  workload: { questions: N, maxNumSeqs: SEQS, content: CONTENT, stepBaseMs: Number(STEP_MS), profile: "deepnote", topK: 3, maxStep: 3, maxFailure: 2 },
+  workload: { questions: N, maxNumSeqs: SEQS, content: CONTENT, stepBaseMs: Number(STEP_MS), tokensPerStep: Number(TOKENS_PER_STEP), profile: "deepnote", topK: 3, maxStep: 3, maxFailure: 2 },
   clientOverhead: overhead,
   variants,
   targets: {

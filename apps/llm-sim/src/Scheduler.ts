@@ -26,13 +26,15 @@ export interface SchedulerConfig {
   readonly stepBaseMs: number
   readonly stepPerSeqMs: number
   readonly stepPerPrefillTokenMs: number
+  readonly tokensPerStep: number
 }
 
 /**
  * A continuous-batching step scheduler in the manner of vLLM v1: each step spends a token budget on one decode token
  * per running sequence, then on prefill chunks of running sequences, then admits waiting sequences (FIFO) while
  * fewer than `maxNumSeqs` run and budget is left. A step lasts `base + perSeq·running + perPrefillToken·prefill`;
- * at its end every decoding sequence (and every sequence whose prefill just completed) emits one token.
+ * at its end every decoding sequence (and every sequence whose prefill just completed) emits one token (or
+ * `tokensPerStep`, to model speculative decoding).
  * Step times follow a virtual clock, so timer granularity does not drift the average.
  */
 export const makeScheduler = (config: SchedulerConfig, metrics: SimMetrics) =>
@@ -82,13 +84,15 @@ export const makeScheduler = (config: SchedulerConfig, metrics: SimMetrics) =>
           still.push(l)
           continue
         }
-        const piece = l.seq.output[l.generated]!
-        if (l.generated === 0) metrics.ttft.observe((now - l.arrivedAt) / 1000)
-        else metrics.itl.observe((now - l.lastTokenAt) / 1000)
+        const burst = Math.min(config.tokensPerStep, l.seq.output.length - l.generated)
+        for (let k = 0; k < burst; k++) {
+          if (l.generated === 0) metrics.ttft.observe((now - l.arrivedAt) / 1000)
+          else metrics.itl.observe((k === 0 ? now - l.lastTokenAt : 0) / 1000)
+          metrics.generationTokens++
+          l.seq.onToken(l.seq.output[l.generated]!, l.generated)
+          l.generated++
+        }
         l.lastTokenAt = now
-        metrics.generationTokens++
-        l.seq.onToken(piece, l.generated)
-        l.generated++
         if (l.generated >= l.seq.output.length) {
           metrics.success++
           metrics.e2e.observe((now - l.arrivedAt) / 1000)

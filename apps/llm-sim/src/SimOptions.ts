@@ -19,6 +19,8 @@ export const SimOptions = Schema.Struct({
   maxBatchedTokens: Schema.optionalWith(PositiveInt, { default: () => 8192 }),
   /** KV capacity in tokens, for `vllm:kv_cache_usage_perc`. */
   kvCapacityTokens: Schema.optionalWith(PositiveInt, { default: () => 262_144 }),
+  /** Tokens each decoding sequence produces per step (1 = plain decoding; more models speculative decoding). */
+  tokensPerStep: Schema.optionalWith(PositiveInt, { default: () => 1 }),
   /** Step time = stepBaseMs + stepPerSeqMs × running + stepPerPrefillTokenMs × prefill tokens. */
   stepBaseMs: Schema.optionalWith(NonNegative, { default: () => 4 }),
   stepPerSeqMs: Schema.optionalWith(NonNegative, { default: () => 0.02 }),

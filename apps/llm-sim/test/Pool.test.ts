@@ -102,4 +102,20 @@ describe("endpoint pool", () => {
       yield* Effect.forEach(ids(20), (id) => client.chat(request("init", id)), { concurrency: "unbounded" })
       assert.isAtLeast(Date.now() - began, 900)
     }))
+
+  it.scopedLive("a call waiting for a slot can be interrupted at once, and the held slot is released", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url, maxNumSeqs: 1 }], attemptTimeoutMs: 1500, maxAttempts: 1, ...fast })
+      sim.faults.failNext(["stall"])
+      const holder = yield* Effect.fork(client.chat(request("init", "a")))
+      yield* Effect.sleep("100 millis")
+      const began = Date.now()
+      const waited = yield* client.chat(request("init", "b")).pipe(Effect.timeout("200 millis"), Effect.option)
+      assert.isTrue(waited._tag === "None")
+      assert.isBelow(Date.now() - began, 800, "interrupted while queued, not after the slot freed")
+      yield* Effect.flip(holder.await.pipe(Effect.flatten))
+      assert.strictEqual((yield* client.endpoints)[0]!.inFlight, 0)
+      assert.strictEqual((yield* client.chat(request("init", "c"))).attempts, 1)
+    }))
 })

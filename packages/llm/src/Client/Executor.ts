@@ -71,22 +71,24 @@ export const makeExecutor = (deps: {
       Effect.gen(function*() {
         let endpoint: EndpointState | undefined
         let structured = false
-        const exit = yield* Effect.exit(global.withPermits(1)(limit(Effect.acquireUseRelease(
-          pool.acquire(call.tags.questionId, avoid),
-          (e) => {
-            endpoint = e
-            e.requests++
-            const built = call.build(e)
-            structured = built.structured
-            return runAttempt(http, {
-              ...built.request,
-              endpoint: e.url,
-              timeoutMs: settings.attemptTimeoutMs,
-              headers: { ...deps.headers, ...built.request.headers }
-            }).pipe(observeAttempt(e.url))
-          },
-          (e, exit) => pool.release(e, healthOutcome(exit))
-        ))))
+        const use = (e: EndpointState) => {
+          endpoint = e
+          e.requests++
+          const built = call.build(e)
+          structured = built.structured
+          return runAttempt(http, {
+            ...built.request,
+            endpoint: e.url,
+            timeoutMs: settings.attemptTimeoutMs,
+            headers: { ...deps.headers, ...built.request.headers }
+          }).pipe(observeAttempt(e.url))
+        }
+        // Waiting for a slot stays interruptible (acquireUseRelease's acquire would not be); a held slot is always released.
+        const onEndpoint = Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(restore(pool.acquire(call.tags.questionId, avoid)), (e) =>
+            restore(use(e)).pipe(Effect.onExit((exit) => pool.release(e, healthOutcome(exit)))))
+        )
+        const exit = yield* Effect.exit(global.withPermits(1)(limit(onEndpoint)))
         yield* Effect.annotateCurrentSpan({ "server.address": endpoint?.url ?? "none", "deepnote.llm.structured": structured })
         if (Exit.isSuccess(exit)) {
           const usage = exit.value.usage
