@@ -16,7 +16,7 @@ export const plannerSchema = (count: number) => ({
 
 /**
  * Query refinement through the LLM.
- * - `paper`: free text; `raw` is the reply as produced (retrieved with verbatim), `queries` its lines.
+ * - `paper`: free text; `raw` is the reply as produced (retrieved with verbatim, even when empty), `queries` its lines.
  * - otherwise: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
  */
 export const LlmQueryPlanner = Layer.effect(
@@ -32,8 +32,9 @@ export const LlmQueryPlanner = Layer.effect(
           const messages = planPrompt(context.language, input.question, input.bestNote.text, input.queryLog, input.count, paper ? "text" : "json")
           const reply = yield* roleChat(client, "plan", context, messages, paper ? undefined : { _tag: "Json", name: "queries", schema: plannerSchema(input.count) })
           if (paper) {
+            // As in the reference, the raw text is used whatever it holds (an empty reply retrieves with the question alone).
             const raw = cleanReply(reply.content)
-            if (raw.length === 0) return yield* unreadable(ledger, "plan", context, "the planner returned no queries", reply.content)
+            if (raw.length === 0) yield* countParseFailure(ledger, "plan", context)
             return { raw, queries: parseQueryLines(raw) }
           }
           const fromJson = parseQueriesJson(reply.content)
