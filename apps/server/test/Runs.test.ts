@@ -120,7 +120,7 @@ describe("runs over HTTP", () => {
         const cancelled = yield* client.runs.cancel({ path: { id: run.id } })
         assert.strictEqual(cancelled.id, run.id)
         let view = cancelled
-        while (view.active) {
+        while (view.active || view.status === "created" || view.status === "running") {
           yield* Effect.sleep("20 millis")
           view = yield* client.runs.get({ path: { id: run.id } })
         }

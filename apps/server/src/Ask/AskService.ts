@@ -4,6 +4,7 @@ import type { EngineServices } from "@deepnote/runs"
 import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
 import { createHash } from "node:crypto"
 import { TenantCollections } from "../Collections/TenantCollections.js"
+import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
 import { resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
@@ -69,6 +70,7 @@ export class AskService extends Context.Tag("@deepnote/server/AskService")<AskSe
 
       const run = (prepared: Prepared, publish?: (event: PipelineEvent) => Effect.Effect<void>) =>
         answerQuestion(prepared.question, prepared.config).pipe(
+          yieldingToIo,
           Effect.provide(publish === undefined ? prepared.engine : Layer.merge(prepared.engine, EventSink.layer(publish))),
           Effect.mapError(pipelineFailure),
           Effect.map((result) =>

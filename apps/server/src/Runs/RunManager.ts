@@ -4,6 +4,7 @@ import { checkResumable, collectionOf, createRun, RunExecutor } from "@deepnote/
 import { type Run, RunOwners, RunStore } from "@deepnote/store"
 import { Effect, FiberMap, Option, Ref } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
+import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
 import { resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
@@ -62,7 +63,9 @@ export const makeRunManager = Effect.gen(function*() {
       }).pipe(
         Effect.tap((s) => Effect.logInfo(`run ${run.id} ${s.status}: ${s.done} done, ${s.failed} failed (${s.executedCalls} calls, ${s.replayedCalls} replayed)`)),
         Effect.catchAllCause((cause) => Effect.logError(`run ${run.id} stopped`, cause)),
-        Effect.annotateLogs({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenantId })
+        Effect.annotateLogs({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenantId }),
+        // runs yield to the event loop (not just to other fibers) so a CPU-bound engine never starves HTTP requests
+        yieldingToIo
       )
       yield* FiberMap.run(fibers, run.id, execution, { onlyIfMissing: true })
     })
@@ -147,8 +150,17 @@ export const makeRunManager = Effect.gen(function*() {
   const cancel = Effect.fn("RunManager.cancel")(function*(tenant: Tenant, runId: string) {
     const run = yield* owned(tenant, runId)
     yield* owners.setAutoResume(runId, false).pipe(Effect.mapError(storeFailure))
-    // the executor drains in-flight questions (up to the drain timeout) and marks the run interrupted
-    yield* FiberMap.remove(fibers, runId).pipe(Effect.forkIn(scope))
+    // the executor drains in-flight questions (up to the drain timeout); a run stopped before it started stays
+    // `created` without this, so the status is set here too
+    yield* FiberMap.remove(fibers, runId).pipe(
+      Effect.zipRight(store.getRun(runId)),
+      Effect.flatMap((after) =>
+        after.status === "completed" || after.status === "failed"
+          ? Effect.void
+          : store.setRunStatus(runId, "interrupted", `cancelled through the API; POST /v1/runs/${runId}/resume continues it`)),
+      Effect.catchAllCause((cause) => Effect.logError(`cancelling run ${runId}`, cause)),
+      Effect.forkIn(scope)
+    )
     return yield* view(run, tenant)
   })
 
