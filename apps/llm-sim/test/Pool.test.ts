@@ -87,8 +87,10 @@ describe("endpoint pool", () => {
       const b = yield* start({ content: "lite" })
       const { client } = yield* buildClient({ endpoints: [{ url: a.url }, { url: b.url }], ...fast })
       for (const id of ["alpha", "beta", "gamma", "delta"]) {
-        const used = yield* Effect.forEach([1, 2, 3, 4], () => client.chat(request("judge", id)).pipe(Effect.map((r) => r.endpoint)))
-        assert.strictEqual(new Set(used).size, 1, `question ${id} stayed on one server`)
+        const results = yield* Effect.forEach([1, 2, 3, 4], () => client.chat(request("judge", id)))
+        // A retry may legitimately move to the other server (it avoids the one that just failed); first attempts stay.
+        const used = results.filter((r) => r.attempts === 1).map((r) => r.endpoint)
+        assert.strictEqual(new Set(used).size, 1, `question ${id} stayed on one server: ${JSON.stringify(results.map((r) => [r.endpoint, r.attempts]))}`)
       }
       assert.isAbove(a.metrics.success, 0)
       assert.isAbove(b.metrics.success, 0)
