@@ -4,10 +4,12 @@ import { configCommand } from "./commands/ConfigCommand.js"
 import { demoCommand } from "./commands/Demo.js"
 import { indexCommand } from "./commands/Index.js"
 import { inspectCommand } from "./commands/Inspect.js"
+import { keysCommand } from "./commands/Keys.js"
 import { evalCommand } from "./commands/Eval.js"
 import { exportCommand } from "./commands/Export.js"
 import { resumeCommand } from "./commands/Resume.js"
 import { runCommand } from "./commands/RunCommand.js"
+import { serveCommand } from "./commands/Serve.js"
 import { statusCommand } from "./commands/Status.js"
 import { traceCommand } from "./commands/Trace.js"
 
@@ -27,7 +29,9 @@ export const deepnote = Command.make("deepnote").pipe(
     exportCommand,
     configCommand,
     demoCommand,
-    traceCommand
+    traceCommand,
+    serveCommand,
+    keysCommand
   ])
 )
 

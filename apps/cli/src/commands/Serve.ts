@@ -1,0 +1,63 @@
+import { Command, Options } from "@effect/cli"
+import { Home } from "@deepnote/core"
+import { serverLayer, ServerSettings } from "@deepnote/server"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { knobOptions } from "../config/Knobs.js"
+import { resolveRunConfig } from "../config/ResolveConfig.js"
+import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"
+import { CommandFailed, UsageError } from "../Errors.js"
+import { configFileOption, homeLayer, homeOption } from "./Common.js"
+
+const loopbackHosts = ["127.0.0.1", "localhost", "::1"]
+
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
+    ? error.message
+    : String(error)
+
+/**
+ * `deepnote serve`: the HTTP app over the same home as the CLI (collections, run store, keys). The run knobs and the
+ * engine flags set the server's defaults; limits come from `DEEPNOTE_SERVER_*`. SIGINT/SIGTERM drain in-flight
+ * requests and interrupt runs (marked interrupted; resumed on the next start).
+ */
+export const serveCommand = Command.make(
+  "serve",
+  {
+    host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("address to listen on (default 127.0.0.1)")),
+    port: Options.integer("port").pipe(Options.withDefault(8080), Options.withDescription("port to listen on (default 8080)")),
+    noAuth: Options.boolean("no-auth").pipe(Options.withDescription("no API keys (development only: refused unless --host is 127.0.0.1 or localhost)")),
+    noResume: Options.boolean("no-resume").pipe(Options.withDescription("do not resume the unfinished runs this server started before")),
+    home: homeOption,
+    knobs: knobOptions,
+    configFile: configFileOption,
+    llm: llmOptions
+  },
+  (opts) =>
+    Effect.gen(function*() {
+      if (opts.noAuth && !loopbackHosts.includes(opts.host)) {
+        return yield* new UsageError({ message: `--no-auth is only allowed on 127.0.0.1 or localhost (got --host ${opts.host})` })
+      }
+      if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
+        return yield* new UsageError({ message: `--port must be between 0 and 65535 (got ${opts.port})` })
+      }
+      const { config, file } = yield* resolveRunConfig({ values: opts.knobs.values, roles: opts.knobs.roles, configFile: opts.configFile })
+      const home = yield* Effect.provide(Home, homeLayer(opts.home)).pipe(Effect.mapError((e) => new UsageError({ message: messageOf(e) })))
+      const limits = yield* ServerSettings.limitsConfig.pipe(Effect.mapError((e) => new UsageError({ message: `server limits: ${messageOf(e)}` })))
+      const server = serverLayer(
+        {
+          home: home.root,
+          settings: { auth: !opts.noAuth, defaults: config, limits, resumeOnStart: !opts.noResume },
+          llmSettings: llmSettingsLayer(opts.llm, file?.llm)
+        },
+        NodeHttpServer.layer(createServer, { port: opts.port, host: opts.host })
+      )
+      if (opts.noAuth) yield* Effect.logWarning("API keys are off (--no-auth): every request acts as the local tenant")
+      yield* Effect.logInfo(`home ${home.root} · engine ${config.engine} · profile ${config.profile}`)
+      return yield* Layer.launch(server).pipe(
+        Effect.catchAll((e): Effect.Effect<never, UsageError | CommandFailed> =>
+          e instanceof UsageError ? Effect.fail(e) : Effect.fail(new CommandFailed({ message: `the server stopped: ${messageOf(e)}` })))
+      )
+    })
+).pipe(Command.withDescription("Serve the HTTP API (ask, collections, runs, OpenAI-compatible chat completions) with API keys per tenant."))
