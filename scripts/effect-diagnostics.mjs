@@ -1,10 +1,11 @@
 // Runs the Effect language service's diagnostics (floating Effects, missing yields, wrong layer wiring, …) over every
-// workspace source and test file (tsconfig.check.json) and fails on any error-level finding. Part of `npm run lint`.
+// workspace source and test file and fails on any error-level finding. Part of `npm run lint`. The CLI's project
+// references every other package (sources and tests), so checking it checks them all.
 import { spawnSync } from "node:child_process"
 
 const result = spawnSync(
   "npx",
-  ["effect-language-service", "diagnostics", "--project", "tsconfig.check.json", "--severity", "error", "--format", "text"],
+  ["effect-language-service", "diagnostics", "--project", "apps/cli/tsconfig.json", "--severity", "error", "--format", "text"],
   { encoding: "utf8" }
 )
 const output = `${result.stdout ?? ""}`

@@ -7,8 +7,8 @@
 // Writes benchmarks/resume/results.json and results.md.
 import { start } from "../../apps/llm-sim/dist/src/index.js"
 import { killAndCountInFlight, prng, spawnCli, untilSimRequests } from "../../apps/cli/dist/test/CrashHarness.js"
+import { runCli } from "../../apps/cli/dist/test/RunCli.js"
 import { Effect, Scope } from "effect"
-import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -17,23 +17,28 @@ const data = process.argv[2] ?? "../shared/data"
 const questions = Number(process.argv[3] ?? 200)
 const kills = Number(process.argv[4] ?? 5)
 const dataset = join(data, "hotpotqa/dev-300.ircot.jsonl")
-const cli = (args) => execFileSync(process.execPath, ["apps/cli/dist/src/main.js", ...args], { encoding: "utf8", maxBuffer: 1 << 28 })
 const run = (effect) => Effect.runPromise(effect)
+// asynchronous on purpose: the simulator lives in this process and must keep serving while the CLI runs
+const cli = async (args) => {
+  const out = await run(runCli(args, {}, 30 * 60_000))
+  if (out.code !== 0) throw new Error(`deepnote ${args[0]} exited ${out.code}: ${out.stderr}`)
+  return out.stdout
+}
 
 const scope = await run(Scope.make())
 const sim = await run(start({ stepBaseMs: 6, maxNumSeqs: 64 }).pipe(Scope.extend(scope)))
 const home = mkdtempSync(join(tmpdir(), "deepnote-crash-"))
-cli(["index", dataset, "-c", "hotpot", "--home", home])
+await cli(["index", dataset, "-c", "hotpot", "--home", home])
 const common = ["--dataset", dataset, "--limit", String(questions), "-c", "hotpot", "--home", home, "--engine", "llm", "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "16", "--quiet"]
 const runIdOf = (stdout) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
-const results = (runId) =>
-  cli(["export", runId, "--home", home]).trim().split("\n").map((l) => JSON.parse(l)).map((l) => JSON.stringify([l.itemId, l.status, l.answer, l.result?.bestNote?.text, l.result?.trace]))
+const results = async (runId) =>
+  (await cli(["export", runId, "--home", home])).trim().split("\n").map((l) => JSON.parse(l)).map((l) => JSON.stringify([l.itemId, l.status, l.answer, l.result?.bestNote?.text, l.result?.trace]))
 
 let t = Date.now()
-const reference = runIdOf(cli(["run", ...common]))
+const reference = runIdOf(await cli(["run", ...common]))
 const referenceMs = Date.now() - t
 const referenceCalls = sim.metrics.requests
-const expected = results(reference)
+const expected = await results(reference)
 
 const crashRun = async (signal, seed) => {
   const random = prng(seed)
@@ -52,7 +57,7 @@ const crashRun = async (signal, seed) => {
     child = spawnCli(["resume", runId, "--home", home, "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "16", "--quiet"])
   }
   const exit = await child.exited
-  const actual = results(runId)
+  const actual = await results(runId)
   const calls = sim.metrics.requests - startRequests
   return {
     signal,

@@ -20,12 +20,12 @@ export interface CliOutput {
 }
 
 /** Runs the built `deepnote` binary as a child process (the way users run it). */
-export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, timeoutMs = 60_000) =>
   Effect.async<CliOutput>((resume) => {
     const child = execFile(
       process.execPath,
       [main, ...args],
-      { cwd: repoRoot, env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1", ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: repoRoot, env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1", ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
         resume(Effect.succeed({ code, stdout, stderr }))
