@@ -7,7 +7,7 @@ import { clientWith, createKey, makeHome, raw, seedCollection, testServer } from
 describe("HTTP API (typed client, in-process server)", () => {
   it.scopedLive("health, OpenAPI, docs, collections, ask (JSON and SSE), errors", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const key = yield* createKey(home, "acme")
       yield* seedCollection(home, "acme__wiki")
       return yield* Effect.gen(function*() {
@@ -76,7 +76,7 @@ describe("HTTP API (typed client, in-process server)", () => {
 
   it.scopedLive("API keys: missing, wrong and revoked keys get 401; malformed and oversized bodies get 400 / 413", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const key = yield* createKey(home, "acme")
       return yield* Effect.gen(function*() {
         const none = yield* raw(HttpClientRequest.get("/v1/collections"))

@@ -16,7 +16,11 @@ export const sampleDir = Path.resolve(import.meta.dirname, "../../../examples/sa
 export const sampleCorpus = Path.join(sampleDir, "corpus/hotpotqa-paragraphs.jsonl")
 export const sampleQuestions = Path.join(sampleDir, "questions/hotpotqa.jsonl")
 
-export const makeHome = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-server-"))
+/** A fresh home directory, removed when the test's scope closes. */
+export const makeHome = Effect.acquireRelease(
+  Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-server-"))),
+  (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+)
 
 export const settings = (
   overrides: { readonly auth?: boolean; readonly limits?: Partial<ServerLimits>; readonly defaults?: RunConfig; readonly resumeOnStart?: boolean } = {}

@@ -8,7 +8,7 @@ const ask = (question: string) => HttpClientRequest.post("/v1/ask").pipe(HttpCli
 describe("limits", () => {
   it.scopedLive("per-tenant requests per minute: 429 rate_limited with Retry-After; other tenants unaffected", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const a = yield* createKey(home, "acme")
       const b = yield* createKey(home, "beta")
       return yield* Effect.gen(function*() {
@@ -24,7 +24,7 @@ describe("limits", () => {
 
   it.scopedLive("a saturated answer pool answers 503 overloaded with Retry-After; concurrent runs per tenant are capped (429)", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const key = yield* createKey(home, "acme")
       yield* seedCollection(home, "acme__wiki")
       return yield* Effect.gen(function*() {
@@ -47,7 +47,7 @@ describe("limits", () => {
 
   it.scopedLive("--no-auth: no key needed, the local tenant sees the home's collections by their plain names", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       yield* seedCollection(home, "wiki")
       return yield* Effect.gen(function*() {
         const listed = yield* raw(HttpClientRequest.get("/v1/collections"))

@@ -8,7 +8,7 @@ const question = "What government position was held by the woman who portrayed C
 describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)", () => {
   it.scopedLive("models, chat completions (non-streaming and streaming, with usage), errors", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const key = yield* createKey(home, "acme")
       yield* seedCollection(home, "acme__default")
       return yield* Effect.gen(function*() {

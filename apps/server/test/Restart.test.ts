@@ -16,7 +16,7 @@ const dataset = [0, 1, 2].flatMap((copy) =>
 describe("restart", () => {
   it.scopedLive("a server restart in the middle of a run loses nothing: the run resumes and every question is answered once", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const key = yield* createKey(home, "acme")
       yield* seedCollection(home, "acme__wiki")
       const data = settings({ limits: { drainTimeout: "5 seconds" } })

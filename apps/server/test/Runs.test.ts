@@ -11,7 +11,7 @@ const questions = Fs.readFileSync(sampleQuestions, "utf8")
 describe("runs over HTTP", () => {
   it.scopedLive("create, SSE with Last-Event-ID reconnection (no duplicate or missing events), results and report", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const key = yield* createKey(home, "acme")
       yield* seedCollection(home, "acme__wiki")
       return yield* Effect.gen(function*() {
@@ -56,7 +56,7 @@ describe("runs over HTTP", () => {
 
   it.scopedLive("tenant isolation: another tenant's runs and collections are 404, never listed", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const a = yield* createKey(home, "acme")
       const b = yield* createKey(home, "beta")
       yield* seedCollection(home, "acme__wiki")
@@ -86,7 +86,7 @@ describe("runs over HTTP", () => {
 
   it.scopedLive("JSON Lines uploads with query knobs, dataset paths confined to <home>/datasets, cancel and resume", () =>
     Effect.gen(function*() {
-      const home = makeHome()
+      const home = yield* makeHome
       const key = yield* createKey(home, "acme")
       yield* seedCollection(home, "acme__wiki")
       Fs.mkdirSync(Path.join(home, "datasets"))
