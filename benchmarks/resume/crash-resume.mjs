@@ -46,14 +46,17 @@ const crashRun = async (signal, seed) => {
   const begin = Date.now()
   const perKill = []
   let runId
+  let before = { requests: sim.metrics.requests, journaled: 0 }
   let child = spawnCli(["run", ...common])
   for (let k = 0; k < kills; k++) {
     const planned = startRequests + Math.floor(((k + 0.3 + 0.5 * random()) / (kills + 1)) * referenceCalls)
     const alive = await run(untilSimRequests(sim, Math.max(planned, sim.metrics.requests + 3), child))
     if (!alive) throw new Error(`the run finished before kill ${k + 1}`)
-    const { code, inFlight } = await run(killAndCountInFlight(sim, child, signal))
+    const current = child
+    const { code, inFlight, journaled } = await run(killAndCountInFlight(sim, child, signal, before, home, () => runId ?? runIdOf(current.stdout())))
     runId ??= runIdOf(child.stdout())
     perKill.push({ atRequest: sim.metrics.requests - startRequests, inFlight, exitCode: code })
+    before = { requests: sim.metrics.requests, journaled }
     child = spawnCli(["resume", runId, "--home", home, "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "16", "--quiet"])
   }
   const exit = await child.exited
@@ -93,9 +96,11 @@ ${referenceCalls} calls in ${(referenceMs / 1000).toFixed(1)} s.
 ${row(sigkill)}
 ${row(sigint)}
 
-"Re-sent" = calls made across all processes − calls of the uninterrupted run; the bound is the calls in flight at the
-kills (counted from the simulator: received and unanswered, plus answered in the last 20 ms). With SIGINT the CLI
-stops at call boundaries: calls in flight finish and are journaled, so nothing is re-sent.
+"Re-sent" = calls made across all processes − calls of the uninterrupted run. "In flight" at a kill = calls the
+simulator received from the killed process − calls that process journaled (a response that arrived but was not yet
+journaled is lost with the process, so it counts as in flight). Re-sent = in flight means no journaled call was ever
+sent again. With SIGINT the CLI stops at call boundaries: calls in flight finish and are journaled, so nothing is
+re-sent.
 
 Reproduce: \`npm run build && node benchmarks/resume/crash-resume.mjs ../shared/data ${questions} ${kills}\`
 `)
