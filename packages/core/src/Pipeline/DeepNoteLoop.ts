@@ -5,7 +5,7 @@ import type { StopReason } from "../Domain/StopReason.js"
 import { Verdict } from "../Domain/Verdict.js"
 import { selectNewQueries } from "./QueryLog.js"
 import type { Recorder } from "./Recorder.js"
-import { decide, initNoteStage, planStage, retrieveStage, updateAndJudgeStage } from "./Stages.js"
+import { decide, initialNoteStep, planStage, retrieveStage, updateAndJudgeStage } from "./Stages.js"
 
 /** Why a step ended the loop early, if it did. */
 type StepOutcome = StopReason | undefined
@@ -17,15 +17,7 @@ type StepOutcome = StopReason | undefined
 export const deepnoteLoop = (question: string, recorder: Recorder, base: Omit<CallContext, "step">) =>
   Effect.gen(function*() {
     const { config } = base
-    const initial = { ...base, step: 0 }
-    let best: Note = yield* Effect.gen(function*() {
-      const first = yield* retrieveStage(
-        recorder,
-        { queries: [question], recallK: config.recallK, topK: config.topK, exclude: new Set(), rerankQuery: question },
-        initial
-      )
-      return yield* initNoteStage(recorder, question, first, initial)
-    }).pipe(Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": 0, "deepnote.item.id": base.questionId } }))
+    let best: Note = yield* initialNoteStep(recorder, question, base)
     const queryLog: Array<string> = []
     let reason: StopReason = "max-step"
 

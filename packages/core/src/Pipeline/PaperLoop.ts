@@ -4,7 +4,7 @@ import { Note } from "../Domain/Note.js"
 import type { StopReason } from "../Domain/StopReason.js"
 import { applyPaperCap, paperCapRule, paperNoteText, paperRetrievalQuery } from "./PaperRules.js"
 import type { Recorder } from "./Recorder.js"
-import { initNoteStage, planStage, retrieveStage, updateAndJudgeStage } from "./Stages.js"
+import { initialNoteStep, planStage, retrieveStage, updateAndJudgeStage } from "./Stages.js"
 
 /**
  * The `paper` profile: the public reference implementation's loop, kept for comparison. The planner's raw output and
@@ -14,15 +14,7 @@ import { initNoteStage, planStage, retrieveStage, updateAndJudgeStage } from "./
 export const paperLoop = (question: string, recorder: Recorder, base: Omit<CallContext, "step">) =>
   Effect.gen(function*() {
     const { config } = base
-    const initial = { ...base, step: 0 }
-    let best: Note = yield* Effect.gen(function*() {
-      const first = yield* retrieveStage(
-        recorder,
-        { queries: [question], recallK: config.recallK, topK: config.topK, exclude: new Set(), rerankQuery: question },
-        initial
-      )
-      return yield* initNoteStage(recorder, question, first, initial)
-    }).pipe(Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": 0, "deepnote.item.id": base.questionId } }))
+    let best: Note = yield* initialNoteStep(recorder, question, base)
     const queryLog: Array<string> = []
     let reason: StopReason = "max-step"
 

@@ -98,3 +98,16 @@ export const answerStage = (recorder: Recorder, question: string, evidence: Answ
   })
 
 export const emptyNote = Note.empty
+
+/** Step 0 of both note loops: retrieve with the question alone, then write the first note (the best note so far). */
+export const initialNoteStep = (recorder: Recorder, question: string, base: Omit<CallContext, "step">) =>
+  Effect.gen(function*() {
+    const { config } = base
+    const initial = { ...base, step: 0 }
+    const first = yield* retrieveStage(
+      recorder,
+      { queries: [question], recallK: config.recallK, topK: config.topK, exclude: new Set(), rerankQuery: question },
+      initial
+    )
+    return yield* initNoteStage(recorder, question, first, initial)
+  }).pipe(Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": 0, "deepnote.item.id": base.questionId } }))
