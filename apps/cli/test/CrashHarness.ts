@@ -1,4 +1,5 @@
 import type { LlmSimService } from "@deepnote/llm-sim"
+import { Journal, Store } from "@deepnote/store"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Path from "node:path"
@@ -51,19 +52,32 @@ export const untilSimRequests = (sim: LlmSimService, n: number, child: Child) =>
     return Effect.sync(() => clearInterval(timer))
   })
 
-/**
- * Kills the child with `signal` and returns how many LLM calls were in flight at that moment, counted from the
- * simulator: requests received and not yet answered, plus requests answered in the last ~20 ms (their responses may
- * still sit unread in the dead client's socket).
- */
-export const killAndCountInFlight = (sim: LlmSimService, child: Child, signal: NodeJS.Signals) =>
+/** LLM calls journaled so far for a run (read from the store file; the writer is dead or idle). */
+export const journaledLlmCalls = (home: string, runId: string) =>
   Effect.gen(function*() {
-    const before = sim.metrics.success
-    yield* Effect.sleep("20 millis")
-    const recent = sim.metrics.success - before
-    const received = sim.metrics.requests
-    const answered = sim.metrics.success + sim.metrics.rejected
+    const journal = yield* Journal
+    const totals = yield* journal.totals(runId)
+    return totals.reduce((sum, t) => sum + t.llmCalls, 0)
+  }).pipe(Effect.provide(Store.layer({ filename: Path.join(home, "deepnote.sqlite") })), Effect.orDie)
+
+/**
+ * Kills the child with `signal` and returns how many LLM calls it had in flight when it died: calls the simulator
+ * received from this process minus calls this process journaled (a call whose response arrived but was not yet
+ * journaled counts as in flight: it is lost and must be sent again).
+ */
+export const killAndCountInFlight = (
+  sim: LlmSimService,
+  child: Child,
+  signal: NodeJS.Signals,
+  before: { readonly requests: number; readonly journaled: number },
+  home: string,
+  runId: () => string | undefined
+) =>
+  Effect.gen(function*() {
     child.process.kill(signal)
     const code = yield* Effect.promise(() => child.exited)
-    return { inFlight: received - answered + recent, code }
+    const id = runId()
+    const journaled = id === undefined ? 0 : yield* journaledLlmCalls(home, id)
+    const sent = sim.metrics.requests - before.requests
+    return { code, inFlight: sent - (journaled - before.journaled), sent, journaled }
   })

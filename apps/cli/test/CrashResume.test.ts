@@ -42,6 +42,7 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
     const kills = 3
     let runId: string | undefined
     let inFlightTotal = 0
+    let before = { requests: sim.metrics.requests, journaled: 0 }
     let child = spawnCli(["run", ...common])
     for (let k = 0; k < kills; k++) {
       // a random moment in the k-th slice of the work, and never before this process has sent its own first calls
@@ -50,10 +51,13 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
       const target = Math.max(planned, sim.metrics.requests + 3)
       const alive = yield* untilSimRequests(sim, target, child)
       assert.isTrue(alive, `the run finished before kill ${k + 1}`)
-      const { code, inFlight } = yield* killAndCountInFlight(sim, child, signal)
+      const current = child
+      const { code, inFlight, journaled } = yield* killAndCountInFlight(sim, child, signal, before, home, () => runId ?? runIdOf(current.stdout()))
       if (signal === "SIGINT") assert.strictEqual(code, 130, "SIGINT stops cleanly with exit code 130")
+      if (signal === "SIGINT") assert.strictEqual(inFlight, 0, "after SIGINT every call sent was journaled")
       inFlightTotal += inFlight
       runId ??= runIdOf(child.stdout())
+      before = { requests: sim.metrics.requests, journaled }
       assert.isDefined(runId, "the run id is printed before any work")
       const status = yield* runCli(["status", runId!, "--json", "--home", home])
       const run = JSON.parse(status.stdout) as { status: string }
@@ -66,6 +70,8 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
     assert.isTrue(actual.every((r) => r.status === "done"))
     const resent = sim.metrics.requests - startRequests - referenceCalls
     assert.isAtLeast(resent, 0)
+    // a journaled call is never sent again: every extra call is one that was in flight when a process died (equality
+    // holds unless a transient error made the client retry)
     assert.isAtMost(resent, inFlightTotal, `re-sent ${resent} calls, ${inFlightTotal} were in flight at the kills`)
     yield* Effect.log(`${signal}: ${kills} kills, ${inFlightTotal} calls in flight at the kills, ${resent} re-sent (reference run: ${referenceCalls} calls)`)
     return { resent, inFlightTotal }
