@@ -3,7 +3,7 @@ import { Home } from "@deepnote/core"
 import type { LlmSettings } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
 import { RunEvents, RunExecutor } from "@deepnote/runs"
-import { HttpApiBuilder, HttpApiSwagger, type HttpPlatform, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiSwagger, type HttpRouter, HttpServer } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { AskLimiter } from "./Ask/AskLimiter.js"
@@ -57,13 +57,12 @@ const GracefulDrain = Layer.scopedDiscard(
 )
 
 /**
- * The DeepNote HTTP app over an `HttpServer` (NodeHttpServer.layer, or layerTest in tests): the API with its
- * handlers, the request guard (limits and JSON errors), `/openapi.json`, and the bundled Swagger UI at `/docs`.
+ * The DeepNote HTTP app: the API with its handlers, the request guard (limits and JSON errors), `/openapi.json`, and
+ * the bundled Swagger UI at `/docs`. Provide an `HttpServer` (NodeHttpServer.layer, or a test server).
  */
-export const serverLayer = <E, A, EH>(
-  options: ServerOptions<E>,
-  http: Layer.Layer<A | HttpServer.HttpServer | HttpPlatform.HttpPlatform, EH>
-) => {
+export const serverLayer = <E>(
+  options: ServerOptions<E>
+): Layer.Layer<never, unknown, HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices> => {
   const app = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
@@ -71,5 +70,5 @@ export const serverLayer = <E, A, EH>(
     Layer.provide(ApiLive),
     HttpServer.withLogAddress
   )
-  return GracefulDrain.pipe(Layer.provideMerge(app), Layer.provide(services(options)), Layer.provideMerge(http))
+  return GracefulDrain.pipe(Layer.provideMerge(app), Layer.provide(services(options)))
 }

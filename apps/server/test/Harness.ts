@@ -39,12 +39,14 @@ const loopbackTest = HttpServer.layerTestClient.pipe(
 )
 
 /** The server in process on a random 127.0.0.1 port, with an HttpClient that targets it. */
-export const testServer = (home: string, data: ServerSettingsData = settings()) =>
-  serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }, loopbackTest)
+export const testServer = (home: string, data: ServerSettingsData = settings()): Layer.Layer<HttpClient.HttpClient | HttpServer.HttpServer, unknown> =>
+  serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }).pipe(Layer.provideMerge(loopbackTest))
 
 /** The server on a real 127.0.0.1 port (for clients outside Effect: openai, fetch). */
-export const portServer = (home: string, data: ServerSettingsData = settings()) =>
-  serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }, NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+export const portServer = (home: string, data: ServerSettingsData = settings()): Layer.Layer<HttpServer.HttpServer, unknown> =>
+  serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
 
 /** The base URL of a running server. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) =>

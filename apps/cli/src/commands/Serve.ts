@@ -45,14 +45,11 @@ export const serveCommand = Command.make(
       const { config, file } = yield* resolveRunConfig({ values: opts.knobs.values, roles: opts.knobs.roles, configFile: opts.configFile })
       const home = yield* Effect.provide(Home, homeLayer(opts.home)).pipe(Effect.mapError((e) => new UsageError({ message: messageOf(e) })))
       const limits = yield* ServerSettings.limitsConfig.pipe(Effect.mapError((e) => new UsageError({ message: `server limits: ${messageOf(e)}` })))
-      const server = serverLayer(
-        {
-          home: home.root,
-          settings: { auth: !opts.noAuth, defaults: config, limits, resumeOnStart: !opts.noResume },
-          llmSettings: llmSettingsLayer(opts.llm, file?.llm)
-        },
-        NodeHttpServer.layer(createServer, { port: opts.port, host: opts.host })
-      )
+      const server = serverLayer({
+        home: home.root,
+        settings: { auth: !opts.noAuth, defaults: config, limits, resumeOnStart: !opts.noResume },
+        llmSettings: llmSettingsLayer(opts.llm, file?.llm)
+      }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: opts.port, host: opts.host })))
       if (opts.noAuth) yield* Effect.logWarning("API keys are off (--no-auth): every request acts as the local tenant")
       yield* Effect.logInfo(`home ${home.root} · engine ${config.engine} · profile ${config.profile}`)
       return yield* Layer.launch(server).pipe(

@@ -1,8 +1,15 @@
 import { Home } from "@deepnote/core"
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Data, Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
+
+/** The pepper file cannot be read or created (a misconfigured home: a defect at startup). */
+class PepperUnavailable extends Data.TaggedError("PepperUnavailable")<{ readonly file: string; readonly cause: unknown }> {
+  override get message() {
+    return `cannot read or create ${this.file}: ${String(this.cause)}`
+  }
+}
 
 /**
  * The server-side secret API-key hashes are keyed with: `DEEPNOTE_API_KEY_PEPPER`, else `<home>/api-key-pepper`
@@ -29,7 +36,7 @@ export class KeyPepper extends Context.Tag("@deepnote/server/KeyPepper")<KeyPepp
           }
           return Redacted.make(Fs.readFileSync(file, "utf8").trim())
         },
-        catch: (cause) => new Error(`cannot read or create ${file}: ${String(cause)}`)
+        catch: (cause) => new PepperUnavailable({ file, cause })
       }).pipe(Effect.orDie)
     })
   )
