@@ -5,7 +5,7 @@ import { answerFrom, comparisonOptions, isYesNoQuestion, writeInitialNote } from
 import { normalizeAnswer, squadEm, squadF1 } from "@deepnote/eval"
 import * as Fs from "node:fs"
 
-const data = process.argv[2] ?? "/work/shared/data/hotpotqa/dev-300.ircot.jsonl"
+const data = process.argv[2] ?? "../shared/data/hotpotqa/dev-300.ircot.jsonl"
 // Acc as in the README table: a gold alias is a substring of the prediction, both SQuAD-normalised.
 const acc = (prediction, golds) => (golds.some((g) => normalizeAnswer(prediction).includes(normalizeAnswer(g))) ? 1 : 0)
 const records = Fs.readFileSync(data, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l))

@@ -19,7 +19,7 @@ import { parseArgs } from "node:util"
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: "string", default: "/work/shared/data/hotpotqa/dev-300.ircot.jsonl" },
+    data: { type: "string", default: "../shared/data/hotpotqa/dev-300.ircot.jsonl" },
     limit: { type: "string" },
     out: { type: "string", default: Path.dirname(new URL(import.meta.url).pathname) },
     profiles: { type: "string", default: "vanilla,init-note,deepnote,paper" },

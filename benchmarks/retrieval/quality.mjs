@@ -6,7 +6,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { buildMatch, FtsIndex, passageId } from "@deepnote/retrieval"
 
-const data = "/work/shared/data"
+const data = "../shared/data"
 const out = Path.dirname(new URL(import.meta.url).pathname)
 const readJsonl = (file) => Fs.readFileSync(Path.join(data, file), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l))
 const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-quality-"))

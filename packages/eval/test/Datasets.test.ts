@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -6,7 +7,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { formatBadLine, loadDataset } from "../src/index.js"
 
-const data = "/work/shared/data"
+const data = fileURLToPath(new URL("../../../../shared/data", import.meta.url))
 const load = (...args: Parameters<typeof loadDataset>) => loadDataset(...args).pipe(Effect.provide(NodeFileSystem.layer))
 
 const tempFile = (name: string, content: string) =>

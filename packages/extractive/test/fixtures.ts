@@ -1,4 +1,7 @@
+import { fileURLToPath } from "node:url"
 import * as fs from "node:fs"
+
+const sharedData = fileURLToPath(new URL("../../../../shared/data", import.meta.url))
 
 /** Hand-made passages: a two-hop question (film → actress → her government post) with a distractor. */
 export const corliss = {
@@ -53,7 +56,7 @@ interface HotpotRecord {
 
 /** HotpotQA (IRCoT dev sample) records by id, with their supporting paragraphs as passages. */
 export const hotpot = (ids: ReadonlyArray<string>) => {
-  const records = lines("/work/shared/data/hotpotqa/dev-300.ircot.jsonl") as ReadonlyArray<HotpotRecord>
+  const records = lines(`${sharedData}/hotpotqa/dev-300.ircot.jsonl`) as ReadonlyArray<HotpotRecord>
   return ids.map((id) => {
     const r = records.find((x) => x.question_id === id)!
     return {
@@ -74,8 +77,8 @@ interface CmrcQuestion {
 
 /** CMRC 2018 dev questions by id, with their gold paragraph. */
 export const cmrc = (ids: ReadonlyArray<string>) => {
-  const corpus = lines("/work/shared/data/corpus/zh-cmrc2018.jsonl") as ReadonlyArray<{ id: string; title: string; text: string }>
-  const questions = lines("/work/shared/data/cmrc2018/dev-questions.jsonl") as ReadonlyArray<CmrcQuestion>
+  const corpus = lines(`${sharedData}/corpus/zh-cmrc2018.jsonl`) as ReadonlyArray<{ id: string; title: string; text: string }>
+  const questions = lines(`${sharedData}/cmrc2018/dev-questions.jsonl`) as ReadonlyArray<CmrcQuestion>
   return ids.map((id) => {
     const q = questions.find((x) => x.id === id)!
     const p = corpus.find((x) => x.id === q.paragraph_id)!

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { Retriever } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -5,6 +6,8 @@ import * as Fs from "node:fs"
 import { buildMatch, Collections, FtsRetriever } from "../src/index.js"
 import { request } from "./support/Context.js"
 import { TempCollections } from "./support/TempHome.js"
+
+const sharedData = fileURLToPath(new URL("../../../../shared/data", import.meta.url))
 
 const docs = [
   { id: "paris", title: "Paris", text: "Paris is the capital and largest city of France, on the Seine." },
@@ -90,10 +93,10 @@ interface CmrcQuestion {
 }
 
 describe("FtsRetriever (Chinese)", () => {
-  const questions = Fs.readFileSync("/work/shared/data/cmrc2018/dev-questions.jsonl", "utf8").split("\n").filter((l) => l.length > 0)
+  const questions = Fs.readFileSync(`${sharedData}/cmrc2018/dev-questions.jsonl`, "utf8").split("\n").filter((l) => l.length > 0)
     .map((l) => JSON.parse(l) as CmrcQuestion)
   const Chinese = FtsRetriever.layerFromCollections({ collection: "zh" }).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Effect.flatMap(Collections, (c) => c.index("zh", ["/work/shared/data/corpus/zh-cmrc2018.jsonl"])))),
+    Layer.provideMerge(Layer.effectDiscard(Effect.flatMap(Collections, (c) => c.index("zh", [`${sharedData}/corpus/zh-cmrc2018.jsonl`])))),
     Layer.provideMerge(TempCollections)
   )
 

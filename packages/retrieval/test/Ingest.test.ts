@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { Home } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
@@ -5,8 +6,10 @@ import * as Fs from "node:fs"
 import { Collections, type IngestProgress, passageId } from "../src/index.js"
 import { headOf, TempCollections, writeFile } from "./support/TempHome.js"
 
+const sharedData = fileURLToPath(new URL("../../../../shared/data", import.meta.url))
+
 const corpusIds = new Set(
-  Fs.readFileSync("/work/shared/data/corpus/en-multihop.jsonl", "utf8").split("\n").filter((l) => l.length > 0)
+  Fs.readFileSync(`${sharedData}/corpus/en-multihop.jsonl`, "utf8").split("\n").filter((l) => l.length > 0)
     .map((l) => (JSON.parse(l) as { id: string }).id)
 )
 
@@ -132,7 +135,7 @@ describe("resumable ingestion", () => {
     Effect.gen(function*() {
       const collections = yield* Collections
       const home = yield* Home
-      const lines = Fs.readFileSync("/work/shared/data/corpus/en-multihop.jsonl", "utf8").split("\n").slice(0, 500)
+      const lines = Fs.readFileSync(`${sharedData}/corpus/en-multihop.jsonl`, "utf8").split("\n").slice(0, 500)
       lines.splice(250, 0, JSON.stringify({ id: "broken" }))
       const file = writeFile(home.root, "big.jsonl", lines.join("\n") + "\n")
       const crash = yield* Effect.flip(collections.index("resume", [file], { strict: true, batchSize: 100 }))

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { Home } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
@@ -16,7 +17,8 @@ export const TempCollections = Layer.unwrapScoped(
   Effect.map(tempDir, (dir) => Collections.layer.pipe(Layer.provideMerge(Home.layer(dir))))
 )
 
-export const dataDir = "/work/shared/data"
+/** ../shared/data beside the repository (the evaluation data, see its README). */
+export const dataDir = fileURLToPath(new URL("../../../../../shared/data", import.meta.url))
 
 /** Writes the first `n` non-empty lines of a shared data file to `dir` and returns the new path. */
 export const headOf = (file: string, n: number, dir: string): string => {
