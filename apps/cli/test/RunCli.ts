@@ -25,7 +25,7 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> 
     const child = execFile(
       process.execPath,
       [main, ...args],
-      { cwd: repoRoot, env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1", ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
+      { cwd: repoRoot, env: { NO_COLOR: "1", ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
         resume(Effect.succeed({ code, stdout, stderr }))

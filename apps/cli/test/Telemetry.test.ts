@@ -29,7 +29,7 @@ const fileSpans = (file: string) =>
 
 /** A `deepnote` child process with its own environment; stdout and stderr are collected. */
 const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, env: { NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] })
   let stdout = ""
   let stderr = ""
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))

@@ -3,7 +3,8 @@ import { Collections } from "@deepnote/retrieval"
 import { Effect, Layer, Option, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { retrieverLayer, rolesLayer } from "../engine/EngineLayers.js"
+import { retrieverLayer } from "@deepnote/runs"
+import { rolesLayer } from "../engine/EngineLayers.js"
 import type { LlmOptionValues } from "../engine/LlmOptions.js"
 
 export interface AskInput {

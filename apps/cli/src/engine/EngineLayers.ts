@@ -5,6 +5,3 @@ import { llmSettingsLayer, type LlmOptionValues } from "./LlmOptions.js"
 /** The four role services for the configured engine: the offline extractive baseline or an LLM server pool. */
 export const rolesLayer = (config: RunConfig, llm: LlmOptionValues, llmFromFile: unknown) =>
   Shared.rolesLayer(config.engine, llmSettingsLayer(llm, llmFromFile))
-
-/** The retriever over an embedded collection, with the HTTP reranker when the config asks for one. */
-export const retrieverLayer = Shared.retrieverLayer

@@ -2,10 +2,9 @@ import type { RunConfig } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
 import { Layer, type Option } from "effect"
 import { homeLayer } from "../commands/Common.js"
-import { retrieverLayer, rolesLayer } from "../engine/EngineLayers.js"
+import { retrieverLayer } from "@deepnote/runs"
+import { rolesLayer } from "../engine/EngineLayers.js"
 import type { LlmOptionValues } from "../engine/LlmOptions.js"
-
-export { promptSetHash } from "@deepnote/runs"
 
 /** The retriever over the run's collection and the roles of its engine, built once per execution. */
 export const runEngineLayer = (

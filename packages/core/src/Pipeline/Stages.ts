@@ -97,8 +97,6 @@ export const answerStage = (recorder: Recorder, question: string, evidence: Answ
     return answer
   })
 
-export const emptyNote = Note.empty
-
 /** Step 0 of both note loops: retrieve with the question alone, then write the first note (the best note so far). */
 export const initialNoteStep = (recorder: Recorder, question: string, base: Omit<CallContext, "step">) =>
   Effect.gen(function*() {
