@@ -16,11 +16,12 @@ const variantTable = (v) => `### ${v.name}
 | simulated GPU time (sum of nominal step times) | ${f(v.pool.simBusySeconds, 1)} s | ${f(v.waves.simBusySeconds, 1)} s |
 | calls per simulated GPU second | ${f(v.pool.callsPerSimBusySecond, 1)} | ${f(v.waves.callsPerSimBusySecond, 1)} |
 | generated tokens | ${v.pool.generationTokens} | ${v.waves.generationTokens} |
+| generated tokens/s | ${f(v.pool.generationTokens / v.pool.wallSeconds, 0)} | ${f(v.waves.generationTokens / v.waves.wallSeconds, 0)} |
 | client CPU per call (whole pipeline) | ${f(v.pool.clientCpuMsPerCall, 3)} ms | ${f(v.waves.clientCpuMsPerCall, 3)} ms |
 | answers containing the gold answer | ${v.pool.correct}/${v.pool.questions} | ${v.waves.correct}/${v.waves.questions} |
 | calls per question (count of questions) | ${JSON.stringify(v.pool.callsPerQuestion)} | ${JSON.stringify(v.waves.callsPerQuestion)} |
 
-Throughput ratio pool / waves: **${f(v.throughputRatio, 2)}×** in wall time, **${f(v.simTimeThroughputRatio, 2)}×** in simulated GPU time.
+Throughput ratio pool / waves: **${f(v.throughputRatio, 2)}×** in calls per wall second, **${f(v.simTimeThroughputRatio, 2)}×** per simulated GPU second, ${f((v.pool.generationTokens / v.pool.wallSeconds) / (v.waves.generationTokens / v.waves.wallSeconds), 2)}× in generated tokens per second.
 `
 
 /** results.md from results.json. */
@@ -34,13 +35,16 @@ full pipeline (core \`answerQuestion\`, the LLM roles of @deepnote/llm, an in-me
 max_num_seqs ${r.workload.maxNumSeqs}, step base ${r.workload.stepBaseMs} ms, ${r.workload.tokensPerStep} token(s) per sequence per step, ${r.workload.content} content.
 
 ${r.variants.map((v) => variantTable(v)).join("\n")}
-Client CPU per call, LLM client alone (${r.clientOverhead.calls} judge-sized calls at concurrency ${r.workload.maxNumSeqs}, same simulator):
+Client CPU per call, LLM client alone (judge-sized calls at concurrency ${r.workload.maxNumSeqs}, same simulator; both paths warmed
+with 2000 calls, then ${r.clientOverhead.rounds.length} interleaved rounds of ${r.clientOverhead.calls} calls each; the median round is shown):
 
 | | CPU per call | calls/s |
 |---|---|---|
-| raw \`HttpClient\` request (same body, same pooled undici Agent) | ${f(r.clientOverhead.rawHttpClient.cpuMsPerCall, 3)} ms | ${f(r.clientOverhead.rawHttpClient.callsPerSecond, 0)} |
+| raw \`HttpClient\` request with \`Effect.timeout\` (same body, same pooled undici Agent) | ${f(r.clientOverhead.rawHttpClient.cpuMsPerCall, 3)} ms | ${f(r.clientOverhead.rawHttpClient.callsPerSecond, 0)} |
 | \`LlmClient.chat\` (routing, limits, retries, spans, schema decode, ledger) | ${f(r.clientOverhead.llmClient.cpuMsPerCall, 3)} ms | ${f(r.clientOverhead.llmClient.callsPerSecond, 0)} |
 | LlmClient's own overhead | ${f(r.clientOverhead.overheadMsPerCall, 3)} ms | |
+
+Rounds (raw / LlmClient, ms CPU per call): ${r.clientOverhead.rounds.map((x) => `${f(x.rawCpuMsPerCall, 3)} / ${f(x.llmClientCpuMsPerCall, 3)}`).join(" · ")}
 
 ## Targets
 

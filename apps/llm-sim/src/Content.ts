@@ -29,6 +29,9 @@ export interface RoleInput {
   readonly structured: SimStructured | undefined
 }
 
+/** The role a request plays: its `x-deepnote-role` header, else what the prompt's sections say. */
+export const roleOf = (header: string | undefined, p: ParsedPrompt): string => header ?? inferRole(p)
+
 const inferRole = (p: ParsedPrompt): string =>
   p.bestNote !== undefined && p.newNote !== undefined ? "judge"
   : p.queries !== undefined ? "plan"
@@ -56,7 +59,7 @@ export const respond = (engine: ContentEngine, input: RoleInput): string => {
   const p = input.prompt
   const question = p.question ?? ""
   const zh = p.language === "zh"
-  switch (input.role ?? inferRole(p)) {
+  switch (roleOf(input.role, p)) {
     case "init":
       return engine.init(question, p.passages ?? []) || (zh ? "参考段落中没有找到相关信息。" : "The passages hold no relevant information.")
     case "update":

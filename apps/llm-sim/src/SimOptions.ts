@@ -1,10 +1,14 @@
-import { Schema } from "effect"
+import { Either, Schema } from "effect"
 
 /** A fault the simulator can inject into a generation request. */
 export const FaultKind = Schema.Literal("429", "503", "stall", "drop", "malformed", "garbage")
 export type FaultKind = typeof FaultKind.Type
 
 const NonNegative = Schema.Number.pipe(Schema.nonNegative())
+
+/** The roles the simulator tells apart (from the `x-deepnote-role` header, or inferred from the prompt). */
+export const SimRole = Schema.Literal("init", "update", "plan", "judge", "answer")
+export type SimRole = typeof SimRole.Type
 const PositiveInt = Schema.Int.pipe(Schema.positive())
 
 /** Everything the simulator can be told; every field has a default. */
@@ -43,8 +47,26 @@ export const SimOptions = Schema.Struct({
    * costs generation steps and counts in usage: the length variance of a reasoning model, without changing replies.
    */
   reasoningMeanTokens: Schema.optionalWith(Schema.Number.pipe(Schema.nonNegative()), { default: () => 0 }),
+  /**
+   * Per-role means that override `reasoningMeanTokens` (e.g. long for the note writer, none for the judge). Real
+   * replies differ most by role: a DeepNote question's time goes to writing notes, while a verdict is one token.
+   */
+  reasoningMeanTokensByRole: Schema.optionalWith(Schema.partial(Schema.Record({ key: SimRole, value: NonNegative })), { default: () => ({}) }),
   /** `extractive` (packages/extractive) or `lite` (cheap, for load tests). */
   content: Schema.optionalWith(Schema.Literal("extractive", "lite"), { default: () => "extractive" as const })
 })
 export type SimOptions = typeof SimOptions.Type
 export type SimOptionsInput = typeof SimOptions.Encoded
+
+/** `init=250,update=250,judge=0` → per-role reasoning means, with an error that names the bad entry. */
+export const parseRoleMeans = (text: string): Either.Either<Partial<Record<SimRole, number>>, string> => {
+  const means: Partial<Record<SimRole, number>> = {}
+  for (const entry of text.split(",").map((e) => e.trim()).filter((e) => e.length > 0)) {
+    const [role = "", value = ""] = entry.split("=").map((part) => part.trim())
+    const tokens = Number(value)
+    if (!Schema.is(SimRole)(role)) return Either.left(`--reasoning-mean-tokens-by-role: unknown role "${role}" in "${entry}" (roles: ${SimRole.literals.join(", ")})`)
+    if (value === "" || !Number.isFinite(tokens) || tokens < 0) return Either.left(`--reasoning-mean-tokens-by-role: "${entry}" needs a token count ≥ 0 (e.g. ${role}=250)`)
+    means[role] = tokens
+  }
+  return Either.right(means)
+}

@@ -3,7 +3,7 @@ import { Command, Options } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Option } from "effect"
 import { start } from "./LlmSim.js"
-import { FaultKind } from "./SimOptions.js"
+import { FaultKind, parseRoleMeans } from "./SimOptions.js"
 
 const int = (name: string, fallback: number) => Options.integer(name).pipe(Options.withDefault(fallback))
 const num = (name: string, fallback: number) => Options.float(name).pipe(Options.withDefault(fallback))
@@ -23,6 +23,10 @@ const command = Command.make("deepnote-llm-sim", {
   faults: Options.text("faults").pipe(Options.withDefault("429,503"), Options.withDescription("comma list of 429,503,stall,drop,malformed,garbage")),
   retryAfter: num("retry-after", 1).pipe(Options.withDescription("seconds in Retry-After on a 429")),
   reasoningMeanTokens: num("reasoning-mean-tokens", 0).pipe(Options.withDescription("mean length of a reasoning part before each chat reply (exponential; 0 = none)")),
+  reasoningMeanTokensByRole: Options.text("reasoning-mean-tokens-by-role").pipe(
+    Options.withDefault(""),
+    Options.withDescription("per-role means overriding --reasoning-mean-tokens, e.g. init=250,update=250,plan=30,judge=0,answer=10")
+  ),
   noStructuredOutputs: Options.boolean("no-structured-outputs").pipe(Options.withDescription("reject structured-output parameters with 400")),
   apiKey: Options.text("api-key").pipe(Options.optional),
   content: Options.choice("content", ["extractive", "lite"]).pipe(Options.withDefault("extractive" as const))
@@ -31,6 +35,8 @@ const command = Command.make("deepnote-llm-sim", {
     const faults = o.faults.split(",").map((f) => f.trim()).filter((f) => f.length > 0)
     const invalid = faults.filter((f) => !FaultKind.literals.some((k) => k === f))
     if (invalid.length > 0) return yield* Effect.fail(`unknown fault kind(s): ${invalid.join(", ")} (use ${FaultKind.literals.join(", ")})`)
+    const reasoningMeanTokensByRole = parseRoleMeans(o.reasoningMeanTokensByRole)
+    if (reasoningMeanTokensByRole._tag === "Left") return yield* Effect.fail(reasoningMeanTokensByRole.left)
     const sim = yield* start({
       port: o.port,
       model: o.model,
@@ -46,6 +52,7 @@ const command = Command.make("deepnote-llm-sim", {
       faults: faults.filter((f): f is FaultKind => FaultKind.literals.some((k) => k === f)),
       retryAfterSeconds: o.retryAfter,
       reasoningMeanTokens: o.reasoningMeanTokens,
+      reasoningMeanTokensByRole: reasoningMeanTokensByRole.right,
       structuredOutputs: !o.noStructuredOutputs,
       ...Option.match(o.apiKey, { onNone: () => ({}), onSome: (apiKey) => ({ apiKey }) }),
       content: o.content

@@ -2,8 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { defaultRunConfig, samplingFor } from "@deepnote/core"
 import { httpClientLayer } from "@deepnote/llm"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { start } from "../src/index.js"
+import { parseRoleMeans } from "../src/SimOptions.js"
 import { buildClient, fast, request } from "./support.js"
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -87,4 +88,28 @@ describe("the simulator", () => {
       assert.isAbove(r2.usage.completionTokens + r3.usage.completionTokens, 2 * r1.usage.completionTokens)
       assert.strictEqual(thinking.metrics.generationTokens, r2.usage.completionTokens + r3.usage.completionTokens)
     }))
+
+  it.scopedLive("per-role reasoning means: long for the note writer, none for the judge", () =>
+    Effect.gen(function*() {
+      const plain = yield* start({ content: "lite" })
+      const sim = yield* start({ content: "lite", reasoningMeanTokens: 50, reasoningMeanTokensByRole: { init: 400, judge: 0 }, faultSeed: 5, stepBaseMs: 1, tokensPerStep: 8 })
+      const a = yield* buildClient({ endpoints: [{ url: plain.url }], ...fast })
+      const b = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+      const tokens = (client: typeof a.client, role: "init" | "judge" | "plan") =>
+        Effect.map(Effect.forEach(Array.from({ length: 12 }, (_, i) => `q${i}`), (id) => client.chat(request(role, id)), { concurrency: 12 }), (rs) => rs.reduce((n, r) => n + r.usage.completionTokens, 0))
+      const judgePlain = yield* tokens(a.client, "judge")
+      assert.strictEqual(yield* tokens(b.client, "judge"), judgePlain, "judge=0: no reasoning part")
+      const initExtra = (yield* tokens(b.client, "init")) - (yield* tokens(a.client, "init"))
+      const planExtra = (yield* tokens(b.client, "plan")) - (yield* tokens(a.client, "plan"))
+      assert.isAbove(initExtra / 12, 150, "init draws around its own mean of 400")
+      assert.isAbove(planExtra, 0, "plan falls back to the global mean")
+      assert.isBelow(planExtra / 12, 150)
+    }))
+
+  it("reads --reasoning-mean-tokens-by-role and names a bad entry", () => {
+    assert.deepStrictEqual(parseRoleMeans("init=250, update=300,judge=0"), Either.right({ init: 250, update: 300, judge: 0 }))
+    assert.deepStrictEqual(parseRoleMeans(""), Either.right({}))
+    assert.deepStrictEqual(parseRoleMeans("note=3"), Either.left(`--reasoning-mean-tokens-by-role: unknown role "note" in "note=3" (roles: init, update, plan, judge, answer)`))
+    assert.include(Either.getLeft(parseRoleMeans("init=-2")).pipe((o) => (o._tag === "Some" ? o.value : "")), `"init=-2" needs a token count`)
+  })
 })

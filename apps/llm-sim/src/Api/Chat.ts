@@ -1,7 +1,7 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { countChatTokens, parsePrompt } from "@deepnote/llm"
 import { Effect, Queue, Stream } from "effect"
-import { respond, type SimStructured } from "../Content.js"
+import { respond, roleOf, type SimStructured } from "../Content.js"
 import type { SimState } from "../SimState.js"
 import { countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, reasoningPieces, validate } from "./Generate.js"
 import { ChatBody, messageText } from "./Wire.js"
@@ -44,7 +44,7 @@ export const chatHandler = (state: SimState) =>
     const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
     if (fault === "garbage") countFault(state, fault)
     const text = fault === "garbage" ? garbageReply : respond(state.engine, { role, system, prompt, structured: structuredOf(body) })
-    const reasoning = reasoningPieces(state)
+    const reasoning = reasoningPieces(state, roleOf(role, prompt))
     const { finish, pieces: answer } = outputPieces(text, Math.max(1, maxTokens - reasoning.length))
     const pieces = [...reasoning, ...answer]
     const split = (all: ReadonlyArray<string>) => ({ reasoning: all.slice(0, reasoning.length).join(""), content: all.slice(reasoning.length).join("") })

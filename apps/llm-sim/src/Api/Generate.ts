@@ -74,9 +74,14 @@ export const outputPieces = (text: string, maxTokens: number): { readonly pieces
   return all.length > maxTokens ? { pieces: all.slice(0, maxTokens), finish: "length" } : { pieces: all, finish: "stop" }
 }
 
-/** A reasoning part of exponentially distributed length (mean `reasoningMeanTokens`), one token per piece. */
-export const reasoningPieces = (state: SimState): ReadonlyArray<string> => {
-  const mean = state.options.reasoningMeanTokens
+/**
+ * A reasoning part of exponentially distributed length, one token per piece. Its mean is the role's entry in
+ * `reasoningMeanTokensByRole`, else `reasoningMeanTokens`. (Exponential: production traces of language models fit
+ * output lengths that way, e.g. ServeGen, arXiv 2505.09999.)
+ */
+export const reasoningPieces = (state: SimState, role: string): ReadonlyArray<string> => {
+  const byRole: Partial<Record<string, number>> = state.options.reasoningMeanTokensByRole
+  const mean = byRole[role] ?? state.options.reasoningMeanTokens
   if (mean <= 0) return []
   const n = Math.round(-mean * Math.log(1 - state.random()))
   return Array.from({ length: n }, (_, i) => (i === 0 ? "Let" : " hmm"))

@@ -1,4 +1,4 @@
-import { Metric } from "effect"
+import { taggableCounter, taggableHistogram } from "./MetricTags.js"
 import { latencyBoundariesMs } from "./Boundaries.js"
 
 /**
@@ -7,21 +7,21 @@ import { latencyBoundariesMs } from "./Boundaries.js"
  */
 export const LlmMetrics = {
   /** Tags: `role`, `model`, `outcome` (`ok`, `failed`, `cached`). */
-  calls: Metric.counter("deepnote_llm_calls_total", { description: "LLM calls (after retries), by role, model and outcome", incremental: true }),
+  calls: taggableCounter("deepnote_llm_calls_total", { description: "LLM calls (after retries), by role, model and outcome", incremental: true }),
   /** Tags: `role`, `reason` (`permanent`, `attempts-exhausted`, `retry-budget-exhausted`), `class` (last attempt's failure class). */
-  callFailures: Metric.counter("deepnote_llm_call_failures_total", { description: "LLM calls that failed for good, by role, reason and failure class", incremental: true }),
+  callFailures: taggableCounter("deepnote_llm_call_failures_total", { description: "LLM calls that failed for good, by role, reason and failure class", incremental: true }),
   /** Tags: `role`, `model`. Includes retries and backoff; cache hits are counted too. */
-  callDuration: Metric.histogram("deepnote_llm_call_duration_ms", latencyBoundariesMs, "LLM call latency in ms, retries included"),
+  callDuration: taggableHistogram("deepnote_llm_call_duration_ms", latencyBoundariesMs, "LLM call latency in ms, retries included"),
   /** Tags: `endpoint`, `outcome` (`ok` or the failure class). */
-  attempts: Metric.counter("deepnote_llm_attempts_total", { description: "HTTP attempts to LLM endpoints, by endpoint and outcome", incremental: true }),
+  attempts: taggableCounter("deepnote_llm_attempts_total", { description: "HTTP attempts to LLM endpoints, by endpoint and outcome", incremental: true }),
   /** Tags: `endpoint`, `class` (`http_429`, `http_5xx`, `http_4xx`, `timeout`, `transport`, `malformed`, `unavailable`). */
-  attemptFailures: Metric.counter("deepnote_llm_attempt_failures_total", { description: "Failed HTTP attempts to LLM endpoints, by endpoint and failure class", incremental: true }),
+  attemptFailures: taggableCounter("deepnote_llm_attempt_failures_total", { description: "Failed HTTP attempts to LLM endpoints, by endpoint and failure class", incremental: true }),
   /** Tags: `endpoint`. */
-  attemptDuration: Metric.histogram("deepnote_llm_attempt_duration_ms", latencyBoundariesMs, "LLM HTTP attempt latency in ms"),
+  attemptDuration: taggableHistogram("deepnote_llm_attempt_duration_ms", latencyBoundariesMs, "LLM HTTP attempt latency in ms"),
   /** Tags: `endpoint`. Goes up and down (an OTLP non-monotonic sum). */
-  inFlight: Metric.counter("deepnote_llm_in_flight", { description: "LLM HTTP requests in flight, by endpoint" }),
+  inFlight: taggableCounter("deepnote_llm_in_flight", { description: "LLM HTTP requests in flight, by endpoint" }),
   /** Tags: `role`, `model`, `type` (`input`, `output`). Tokens the servers processed (cache hits excluded). */
-  tokens: Metric.counter("deepnote_llm_tokens_total", { description: "LLM tokens by role, model and type (input, output)", incremental: true }),
+  tokens: taggableCounter("deepnote_llm_tokens_total", { description: "LLM tokens by role, model and type (input, output)", incremental: true }),
   /** Tags: `role`, `model`. */
-  cacheHits: Metric.counter("deepnote_llm_cache_hits_total", { description: "LLM calls answered from the response cache", incremental: true })
+  cacheHits: taggableCounter("deepnote_llm_cache_hits_total", { description: "LLM calls answered from the response cache", incremental: true })
 } as const

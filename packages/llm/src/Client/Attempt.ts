@@ -3,6 +3,7 @@ import { Effect, Option, Schema, Stream } from "effect"
 import { LlmHttpError, LlmMalformedReply, LlmTimeoutError, LlmTransportError, type LlmAttemptError } from "../Domain/LlmError.js"
 import { ChatCompletion, errorMessage, TextCompletion } from "../Domain/Wire.js"
 import { parseRetryAfter } from "./Backoff.js"
+import { withDeadline } from "./Deadline.js"
 import { foldChatStream } from "./Sse.js"
 import { isContextTooLong } from "./Structured.js"
 
@@ -89,9 +90,7 @@ export const runAttempt = (http: HttpClient.HttpClient, req: AttemptRequest): Ef
       return yield* Effect.fail(httpError(req.endpoint, res, body, Date.now()))
     }
     return yield* readReply(req, res)
-  }).pipe(
-    Effect.timeoutFail({
-      duration: req.timeoutMs,
-      onTimeout: () => new LlmTimeoutError({ endpoint: req.endpoint, timeoutMs: req.timeoutMs, message: `no reply from ${req.endpoint} within ${req.timeoutMs} ms` })
-    })
+  }).pipe((attempt) =>
+    withDeadline(attempt, req.timeoutMs, () =>
+      new LlmTimeoutError({ endpoint: req.endpoint, timeoutMs: req.timeoutMs, message: `no reply from ${req.endpoint} within ${req.timeoutMs} ms` }))
   )

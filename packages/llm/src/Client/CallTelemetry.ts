@@ -1,5 +1,5 @@
 import { LlmMetrics, type Role, TraceContent, withTags } from "@deepnote/core"
-import { Cause, Clock, Effect, Exit, Metric, Option } from "effect"
+import { Cause, Clock, Effect, Exit, Option } from "effect"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 
 /** A failed attempt's class, the `class` tag of the failure metrics. */
@@ -18,19 +18,28 @@ export const failureClass = (error: LlmAttemptError): string => {
   }
 }
 
+// Metrics are updated with `unsafeUpdate` inside one `Effect.sync` per call or attempt: these run on every LLM call,
+// where a separate Effect per metric update cost measurable CPU (benchmarks/llm). No fiber-level metric labels are used
+// in this project, hence the empty extra-label list.
+const noLabels: ReadonlyArray<never> = []
+
 /** Metrics of one HTTP attempt to `endpoint`: in flight while it runs, then its latency and outcome. */
 export const observeAttempt = (endpoint: string) => <A, R>(self: Effect.Effect<A, LlmAttemptError, R>): Effect.Effect<A, LlmAttemptError, R> =>
-  Effect.gen(function*() {
-    const tags = { endpoint }
-    const inFlight = withTags(LlmMetrics.inFlight, tags)
-    const start = yield* Clock.currentTimeMillis
-    const exit = yield* Effect.acquireUseRelease(Metric.increment(inFlight), () => Effect.exit(self), () => Metric.incrementBy(inFlight, -1))
-    yield* Metric.update(withTags(LlmMetrics.attemptDuration, tags), (yield* Clock.currentTimeMillis) - start)
-    const failed = Exit.isFailure(exit) ? Option.match(Cause.failureOption(exit.cause), { onNone: () => "interrupted", onSome: failureClass }) : undefined
-    yield* Metric.increment(withTags(LlmMetrics.attempts, { endpoint, outcome: failed ?? "ok" }))
-    if (failed !== undefined) yield* Metric.increment(withTags(LlmMetrics.attemptFailures, { endpoint, class: failed }))
-    return yield* exit
-  })
+  Effect.uninterruptibleMask((restore) =>
+    Effect.flatMap(Clock.currentTimeMillis, (start) => {
+      const tags = { endpoint }
+      const inFlight = withTags(LlmMetrics.inFlight, tags)
+      inFlight.unsafeUpdate(1, noLabels)
+      return Effect.onExit(restore(self), (exit) =>
+        Effect.flatMap(Clock.currentTimeMillis, (end) =>
+          Effect.sync(() => {
+            inFlight.unsafeUpdate(-1, noLabels)
+            withTags(LlmMetrics.attemptDuration, tags).unsafeUpdate(end - start, noLabels)
+            const failed = Exit.isFailure(exit) ? Option.match(Cause.failureOption(exit.cause), { onNone: () => "interrupted", onSome: failureClass }) : undefined
+            withTags(LlmMetrics.attempts, { endpoint, outcome: failed ?? "ok" }).unsafeUpdate(1, noLabels)
+            if (failed !== undefined) withTags(LlmMetrics.attemptFailures, { endpoint, class: failed }).unsafeUpdate(1, noLabels)
+          })))
+    }))
 
 export interface CallInfo {
   readonly role: Role
@@ -52,28 +61,32 @@ interface CallOutcome {
  */
 export const observeCall = <A extends CallOutcome>(info: CallInfo, output: (a: A) => unknown) =>
 <R>(self: Effect.Effect<A, LlmCallError, R>): Effect.Effect<A, LlmCallError, R> =>
-  Effect.gen(function*() {
-    const tags = { role: info.role, model: info.model }
-    const start = yield* Clock.currentTimeMillis
-    const exit = yield* Effect.exit(self)
-    yield* Metric.update(withTags(LlmMetrics.callDuration, tags), (yield* Clock.currentTimeMillis) - start)
-    const content = yield* TraceContent
-    yield* Effect.annotateCurrentSpan({ "gen_ai.system": "openai", ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input) } : {}) })
-    if (Exit.isSuccess(exit)) {
-      const r = exit.value
-      yield* Metric.increment(withTags(LlmMetrics.calls, { ...tags, outcome: r.cached ? "cached" : "ok" }))
-      if (r.cached) yield* Metric.increment(withTags(LlmMetrics.cacheHits, tags))
-      else {
-        yield* Metric.incrementBy(withTags(LlmMetrics.tokens, { ...tags, type: "input" }), r.usage.promptTokens)
-        yield* Metric.incrementBy(withTags(LlmMetrics.tokens, { ...tags, type: "output" }), r.usage.completionTokens)
-      }
-      yield* Effect.annotateCurrentSpan({ "gen_ai.response.model": r.model, ...(content ? { "gen_ai.output.messages": JSON.stringify(output(r)) } : {}) })
-    } else {
-      yield* Metric.increment(withTags(LlmMetrics.calls, { ...tags, outcome: "failed" }))
-      const error = Cause.failureOption(exit.cause)
-      if (Option.isSome(error)) {
-        yield* Metric.increment(withTags(LlmMetrics.callFailures, { role: info.role, reason: error.value.reason, class: failureClass(error.value.last) }))
-      }
-    }
-    return yield* exit
-  })
+  Effect.flatMap(Clock.currentTimeMillis, (start) =>
+    Effect.onExit(self, (exit) =>
+      Effect.gen(function*() {
+        const tags = { role: info.role, model: info.model }
+        const end = yield* Clock.currentTimeMillis
+        const content = yield* TraceContent
+        withTags(LlmMetrics.callDuration, tags).unsafeUpdate(end - start, noLabels)
+        if (Exit.isSuccess(exit)) {
+          const r = exit.value
+          withTags(LlmMetrics.calls, { ...tags, outcome: r.cached ? "cached" : "ok" }).unsafeUpdate(1, noLabels)
+          if (r.cached) withTags(LlmMetrics.cacheHits, tags).unsafeUpdate(1, noLabels)
+          else {
+            withTags(LlmMetrics.tokens, { ...tags, type: "input" }).unsafeUpdate(r.usage.promptTokens, noLabels)
+            withTags(LlmMetrics.tokens, { ...tags, type: "output" }).unsafeUpdate(r.usage.completionTokens, noLabels)
+          }
+          yield* Effect.annotateCurrentSpan({
+            "gen_ai.system": "openai",
+            "gen_ai.response.model": r.model,
+            ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input), "gen_ai.output.messages": JSON.stringify(output(r)) } : {})
+          })
+        } else {
+          withTags(LlmMetrics.calls, { ...tags, outcome: "failed" }).unsafeUpdate(1, noLabels)
+          const error = Cause.failureOption(exit.cause)
+          if (Option.isSome(error)) {
+            withTags(LlmMetrics.callFailures, { role: info.role, reason: error.value.reason, class: failureClass(error.value.last) }).unsafeUpdate(1, noLabels)
+          }
+          yield* Effect.annotateCurrentSpan({ "gen_ai.system": "openai", ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input) } : {}) })
+        }
+      })))
