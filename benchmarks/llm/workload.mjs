@@ -1,14 +1,6 @@
 // Synthetic multi-hop workload: films, directors, cities. Deterministic for a seed.
-import { Passage, Question, Retriever } from "@deepnote/core"
+import { Passage, Question, Retriever, seededRandom } from "@deepnote/core"
 import { Effect } from "effect"
-
-const rng = (seed) => () => {
-  seed = (seed + 0x6d2b79f5) >>> 0
-  let t = seed
-  t = Math.imul(t ^ (t >>> 15), t | 1)
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 const syllables = ["ka", "lo", "mir", "tan", "vel", "dor", "sa", "ren", "bu", "qui", "zan", "pel", "mo", "rix", "ta", "nor"]
 const name = (r, parts) => Array.from({ length: parts }, () => syllables[Math.floor(r() * syllables.length)]).join("")
@@ -16,7 +8,7 @@ const cap = (s) => s[0].toUpperCase() + s.slice(1)
 
 /** `n` questions about films, their directors and birthplaces, over a corpus with distractors. */
 export const makeWorkload = (n, seed = 42) => {
-  const r = rng(seed)
+  const r = seededRandom(seed)
   const passages = []
   const questions = []
   const cities = Array.from({ length: 60 }, () => cap(name(r, 3)) + " City")

@@ -23,14 +23,6 @@ export const spawnCli = (args: ReadonlyArray<string>): Child => {
   return { process: child, stdout: () => out, exited }
 }
 
-/** A small seeded PRNG (mulberry32) so kill moments are random but reproducible. */
-export const prng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-
 /** Waits (polling) until the simulator has received at least `n` generation requests, or the child exits. */
 export const untilSimRequests = (sim: LlmSimService, n: number, child: Child) =>
   Effect.async<boolean>((resume) => {

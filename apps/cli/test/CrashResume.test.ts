@@ -1,8 +1,9 @@
+import { seededRandom } from "@deepnote/core"
 import { start } from "@deepnote/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Path from "node:path"
-import { killAndCountInFlight, prng, spawnCli, untilSimRequests } from "./CrashHarness.js"
+import { killAndCountInFlight, spawnCli, untilSimRequests } from "./CrashHarness.js"
 import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
 
 const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
@@ -36,9 +37,15 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
     const referenceCalls = sim.metrics.requests
     const expected = yield* results(home, runIdOf(reference.stdout)!)
     assert.strictEqual(expected.length, 16)
+    // every journaled LLM call carries its tokens: the report's per-question means add up to the simulator's counters
+    const evaluated = yield* runCli(["eval", runIdOf(reference.stdout)!, "--format", "json", "--home", home])
+    assert.strictEqual(evaluated.code, 0, evaluated.stderr)
+    const cost = (JSON.parse(evaluated.stdout) as { cost: { promptTokens?: number; completionTokens?: number } }).cost
+    assert.closeTo((cost.promptTokens ?? 0) * 16, sim.metrics.promptTokens, 1)
+    assert.closeTo((cost.completionTokens ?? 0) * 16, sim.metrics.generationTokens, 1)
 
     const startRequests = sim.metrics.requests
-    const random = prng(seed)
+    const random = seededRandom(seed)
     const kills = 3
     let runId: string | undefined
     let inFlightTotal = 0

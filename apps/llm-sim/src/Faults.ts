@@ -1,16 +1,5 @@
+import { seededRandom } from "@deepnote/core"
 import type { FaultKind } from "./SimOptions.js"
-
-/** mulberry32: a tiny seeded PRNG, so a fault pattern repeats for the same seed and arrival order. */
-export const seededRandom = (seed: number) => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /**
  * Decides each generation request's fault: first from the `failNext` script (tests), then by rate and seed.

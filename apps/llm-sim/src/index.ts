@@ -1,6 +1,6 @@
 export * from "./Content.js"
 export { extractiveEngine } from "./ExtractiveContent.js"
-export { FaultInjector, seededRandom } from "./Faults.js"
+export { FaultInjector } from "./Faults.js"
 export { LlmSim, type LlmSimService, start } from "./LlmSim.js"
 export { makeScheduler, type Scheduler, type SchedulerConfig, type Sequence } from "./Scheduler.js"
 export { SimMetrics, type StepRecord } from "./SimMetrics.js"

@@ -64,6 +64,9 @@ const makeLedger = () => {
   const byRole = new Map<string, Mutable>()
   const byQuestion = new Map<string, Mutable>()
   const byRun = new Map<string, Mutable>()
+  // One question of one run (question ids repeat across runs of the same dataset); read by `question`.
+  const byRunQuestion = new Map<string, Mutable>()
+  const runQuestionKey = (runId: string | undefined, questionId: string) => `${runId ?? ""}\u0000${questionId}`
   const buckets = (tags: LedgerTags): Array<Mutable> => {
     const at = (m: Map<string, Mutable>, k: string) => {
       let t = m.get(k)
@@ -71,7 +74,10 @@ const makeLedger = () => {
       return t
     }
     const out = [total, at(byRole, tags.role)]
-    if (tags.questionId !== undefined) out.push(at(byQuestion, tags.questionId))
+    if (tags.questionId !== undefined) {
+      out.push(at(byQuestion, tags.questionId))
+      out.push(at(byRunQuestion, runQuestionKey(tags.runId, tags.questionId)))
+    }
     if (tags.runId !== undefined) out.push(at(byRun, tags.runId))
     return out
   }
@@ -80,7 +86,12 @@ const makeLedger = () => {
     record: (entry) => Effect.sync(() => buckets(entry).forEach((t) => add(t, entry))),
     parseFailure: (tags) => Effect.sync(() => buckets(tags).forEach((t) => t.parseFailures++)),
     structuredFallback: (tags) => Effect.sync(() => buckets(tags).forEach((t) => t.structuredFallbacks++)),
-    snapshot: Effect.sync(() => ({ total: { ...total }, byRole: freeze(byRole), byQuestion: freeze(byQuestion), byRun: freeze(byRun) }))
+    snapshot: Effect.sync(() => ({ total: { ...total }, byRole: freeze(byRole), byQuestion: freeze(byQuestion), byRun: freeze(byRun) })),
+    question: (runId, questionId) =>
+      Effect.sync(() => {
+        const t = byRunQuestion.get(runQuestionKey(runId, questionId))
+        return t === undefined ? undefined : { ...t }
+      })
   })
 }
 
@@ -90,6 +101,8 @@ export class UsageLedger extends Context.Tag("@deepnote/llm/UsageLedger")<UsageL
   readonly parseFailure: (tags: LedgerTags) => Effect.Effect<void>
   readonly structuredFallback: (tags: LedgerTags) => Effect.Effect<void>
   readonly snapshot: Effect.Effect<UsageSnapshot>
+  /** One question's totals within one run (cheap: no snapshot of the whole ledger). */
+  readonly question: (runId: string | undefined, questionId: string) => Effect.Effect<UsageTotals | undefined>
 }>() {
   static readonly layer = Layer.sync(UsageLedger, makeLedger)
 }

@@ -33,10 +33,7 @@ export const chatHandler = (state: SimState) =>
     const promptTokens = countChatTokens(messages)
     const maxTokens = body.max_tokens ?? 1024
     const invalid = validate(state, request, body.model ?? undefined, promptTokens, maxTokens)
-    if (invalid !== undefined) {
-      state.metrics.rejected++
-      return invalid
-    }
+    if (invalid !== undefined) return invalid
     const fault = state.faults.next()
     const early = earlyFault(state, request, fault)
     if (early !== undefined) return yield* early

@@ -26,10 +26,7 @@ export const completionsHandler = (state: SimState) =>
     const promptTokens = prompts.map(countTokens)
     for (const n of promptTokens) {
       const invalid = validate(state, request, body.model ?? undefined, n, maxTokens)
-      if (invalid !== undefined) {
-        state.metrics.rejected++
-        return invalid
-      }
+      if (invalid !== undefined) return invalid
     }
     const fault = state.faults.next()
     const early = earlyFault(state, request, fault)

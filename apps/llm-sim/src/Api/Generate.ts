@@ -10,7 +10,7 @@ import { errorBody } from "./Wire.js"
 export const jsonError = (status: number, message: string, type?: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(errorBody(status, message, type), { status, headers })
 
-/** Checks that every generation request passes: auth, model, context length. A response means "reject". */
+/** Checks that every generation request passes: auth, model, context length. A response means "reject" (counted). */
 export const validate = (
   state: SimState,
   request: HttpServerRequest.HttpServerRequest,
@@ -18,7 +18,18 @@ export const validate = (
   promptTokens: number,
   maxTokens: number
 ): HttpServerResponse.HttpServerResponse | undefined => {
-  const o = state.options
+  const refusal = refusalOf(state.options, request, model, promptTokens, maxTokens)
+  if (refusal !== undefined) state.metrics.rejected++
+  return refusal
+}
+
+const refusalOf = (
+  o: SimState["options"],
+  request: HttpServerRequest.HttpServerRequest,
+  model: string | undefined,
+  promptTokens: number,
+  maxTokens: number
+): HttpServerResponse.HttpServerResponse | undefined => {
   if (o.apiKey !== undefined && request.headers["authorization"] !== `Bearer ${o.apiKey}`) {
     return jsonError(401, "Unauthorized", "AuthenticationError")
   }

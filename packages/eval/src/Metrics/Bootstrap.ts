@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { mulberry32 } from "../internal/Random.js"
+import { seededRandom } from "@deepnote/core"
 
 /** A confidence interval of a mean, on the same scale as the scores given. */
 export const ConfidenceInterval = Schema.Struct({
@@ -35,7 +35,7 @@ export const bootstrapMeanCi = (
   const resamples = options.resamples ?? 1000
   const level = options.level ?? 0.95
   const seed = options.seed ?? 20241011
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const means = new Array<number>(resamples)
   for (let r = 0; r < resamples; r++) {
     let sum = 0

@@ -13,8 +13,9 @@ import {
   type Role,
   Verdict
 } from "@deepnote/core"
-import type { JournalMismatch, Replay } from "@deepnote/store"
-import { Effect, Layer, Schema } from "effect"
+import { UsageLedger, type UsageTotals } from "@deepnote/llm"
+import type { JournalMismatch, Replay, Usage } from "@deepnote/store"
+import { Effect, Layer, Option, Schema } from "effect"
 import { requestHash } from "./RequestHash.js"
 
 const PlanSchema = Schema.Struct({ queries: Schema.Array(Schema.String), raw: Schema.String })
@@ -25,6 +26,14 @@ const mismatchMessage = (e: JournalMismatch) =>
 
 type Kind = Role | "retrieve"
 
+/** What one role call cost: the change in its question's ledger totals across the call (a question's calls are sequential). */
+const usageBetween = (before: UsageTotals | undefined, after: UsageTotals | undefined): Usage | undefined => {
+  if (after === undefined || after.calls === (before?.calls ?? 0)) return undefined
+  const promptTokens = after.promptTokens - (before?.promptTokens ?? 0)
+  const completionTokens = after.completionTokens - (before?.completionTokens ?? 0)
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens }
+}
+
 /** The message of the error a question ends with when the run stops before its next call. */
 export const stopMessage = "the run is stopping"
 
@@ -34,7 +43,14 @@ export const stopMessage = "the run is stopping"
  * index; new calls run and are journaled as soon as they finish. A journal mismatch fails the question with a
  * clear message; a store fault is a defect.
  */
-export const journaledRoles = (replay: Replay, configHash: string, stopping: Effect.Effect<boolean> = Effect.succeed(false)) => {
+export const journaledRoles = (replay: Replay, configHash: string, stopping: Effect.Effect<boolean> = Effect.succeed(false)) =>
+  Layer.unwrapEffect(Effect.map(Effect.serviceOption(UsageLedger), (ledger) => journaledLayers(replay, configHash, stopping, Option.getOrUndefined(ledger))))
+
+/**
+ * The journaling layers; with the LLM engine's usage ledger in context each executed role call is journaled with its
+ * tokens (the extractive engine has none, and retrieval costs no tokens).
+ */
+const journaledLayers = (replay: Replay, configHash: string, stopping: Effect.Effect<boolean>, ledger: UsageLedger["Type"] | undefined) => {
   /** Once the run is stopping, no new call starts: the question ends at its next call boundary (and is resumed later). */
   const admit = (kind: Kind) =>
     Effect.flatMap(stopping, (stop) =>
@@ -47,8 +63,16 @@ export const journaledRoles = (replay: Replay, configHash: string, stopping: Eff
     input: { readonly context: CallContext },
     schema: Schema.Schema<A, I>,
     execute: Effect.Effect<A, RoleError | RetrievalError>
-  ): Effect.Effect<A, RoleError | RetrievalError> =>
-    replay.call({ kind, requestHash: requestHash(kind, input, input.context, configHash), schema }, Effect.zipRight(admit(kind), execute)).pipe(
+  ): Effect.Effect<A, RoleError | RetrievalError> => {
+    let usage: Usage | undefined
+    const { questionId, runId } = input.context
+    const metered = ledger === undefined || kind === "retrieve" ? execute : Effect.gen(function*() {
+      const before = yield* ledger.question(runId, questionId)
+      const value = yield* execute
+      usage = usageBetween(before, yield* ledger.question(runId, questionId))
+      return value
+    })
+    return replay.call({ kind, requestHash: requestHash(kind, input, input.context, configHash), schema, usage: () => usage }, Effect.zipRight(admit(kind), metered)).pipe(
       Effect.catchTags({
         JournalMismatch: (e) =>
           Effect.fail(kind === "retrieve" ? new RetrievalError({ message: mismatchMessage(e) }) : new RoleError({ role: kind, message: mismatchMessage(e) })),
@@ -56,6 +80,7 @@ export const journaledRoles = (replay: Replay, configHash: string, stopping: Eff
       }),
       Effect.withSpan("Journal.call", { attributes: { "deepnote.journal.kind": kind, "deepnote.step": input.context.step } })
     )
+  }
 
   return Layer.mergeAll(
     Layer.effect(Retriever, Effect.map(Retriever, (inner) => ({
