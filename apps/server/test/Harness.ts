@@ -32,7 +32,7 @@ export const settings = (
 })
 
 /** NodeHttpServer.layerTest, but bound to 127.0.0.1 (a random port) instead of every interface. */
-const loopbackTest = HttpServer.layerTestClient.pipe(
+export const loopbackTest = HttpServer.layerTestClient.pipe(
   Layer.provide(NodeHttpClient.layerWithoutAgent),
   Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
