@@ -2,7 +2,7 @@ import { defaultRunConfig, RoleError, Answerer } from "@deepnote/core"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { checkResumable, createRun, RunEvents, RunExecutor, runReport } from "@deepnote/runs"
-import { Journal, RunStore, Store } from "@deepnote/store"
+import { EventLog, Journal, RunStore, Store } from "@deepnote/store"
 import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
 import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
 
@@ -60,6 +60,17 @@ describe("runs: resume replays the journal", () => {
       assert.isAtLeast(resent, 0)
       const counts = (yield* store.getRun(second)).counts
       assert.deepStrictEqual([counts.done, counts.total], [12, 12])
+      // the event log holds each question's events once, as an uninterrupted run logs them (resumed questions re-emit
+      // the events of their replayed calls; those are not logged twice)
+      const eventLog = yield* EventLog
+      const logged = (runId: string) =>
+        Effect.map(eventLog.since(runId, { limit: 100_000 }), (events) => {
+          const byItem = new Map<string, Array<string>>()
+          for (const e of events) byItem.set(e.itemId, [...(byItem.get(e.itemId) ?? []), e.event._tag])
+          return [...byItem.values()]
+        })
+      const eventsOf = (runId: string) => Effect.map(logged(runId), (items) => items.map((tags) => tags.join(",")).sort())
+      assert.deepStrictEqual(yield* eventsOf(second), yield* eventsOf(first))
     }).pipe(Effect.provide(services)))
 
   it.scopedLive("an interrupted run is marked interrupted and resumes to completion; a finished run is a no-op", () =>

@@ -18,6 +18,8 @@ export interface EventLogService {
     runId: string,
     options?: { readonly afterSeq?: number; readonly limit?: number }
   ) => Effect.Effect<ReadonlyArray<StoredEvent>, StoreError>
+  /** How many events one item has logged (a resumed item re-emits them; the executor skips that many). */
+  readonly countForItem: (runId: string, itemId: string) => Effect.Effect<number, StoreError>
 }
 
 const EventRow = Schema.Struct({
@@ -68,7 +70,13 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
           }
         }))
     })
-    return EventLog.of({ append, since })
+    const countForItem = Effect.fn("EventLog.countForItem")(function*(runId: string, itemId: string) {
+      const rows = yield* sql<{ n: number }>`SELECT count(*) AS n FROM events WHERE run_id = ${runId} AND item_id = ${itemId}`.pipe(
+        sqlFailure("counting events")
+      )
+      return Number(rows[0]?.n ?? 0)
+    })
+    return EventLog.of({ append, since, countForItem })
   })
 
   static readonly layer: Layer.Layer<EventLog, never, SqlClient.SqlClient> = Layer.effect(EventLog, EventLog.make)

@@ -38,8 +38,11 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
     yield* store.markItemRunning(runId, item.itemId)
     yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
     const replay = yield* journal.replaying(runId, item.itemId)
+    // A resumed question replays its journal deterministically, so it re-emits the events it logged before the stop,
+    // in the same order: those are skipped (already logged and streamed), the rest are logged and published.
+    let alreadyLogged = yield* eventLog.countForItem(runId, item.itemId)
     const sink = EventSink.layer((event) =>
-      eventLog.append(runId, item.itemId, [event]).pipe(
+      alreadyLogged-- > 0 ? Effect.void : eventLog.append(runId, item.itemId, [event]).pipe(
         Effect.orDie,
         Effect.zipRight(hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event }))
       )
