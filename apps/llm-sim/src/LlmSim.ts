@@ -6,6 +6,7 @@ import { routes } from "./Api/Routes.js"
 import { liteEngine } from "./Content.js"
 import { extractiveEngine } from "./ExtractiveContent.js"
 import { FaultInjector } from "./Faults.js"
+import { PrefixCache } from "./PrefixCache.js"
 import { makeScheduler } from "./Scheduler.js"
 import { SimMetrics } from "./SimMetrics.js"
 import { SimOptions, type SimOptionsInput } from "./SimOptions.js"
@@ -28,7 +29,9 @@ export const start = (input: SimOptionsInput = {}): Effect.Effect<LlmSimService,
     const metrics = new SimMetrics(options.maxNumSeqs, options.kvCapacityTokens)
     const faults = new FaultInjector(options.faultRate, options.faultSeed, options.faults)
     const scheduler = yield* makeScheduler(options, metrics)
-    const state: SimState = { options, metrics, faults, scheduler, engine: options.content === "lite" ? liteEngine : extractiveEngine, random: seededRandom(options.faultSeed + 1), nextId: 1 }
+    const state: SimState = { options, metrics, faults, scheduler, engine: options.content === "lite" ? liteEngine : extractiveEngine,
+      prefixCache: options.prefixCaching ? new PrefixCache(options.blockSize, Math.floor(options.kvCapacityTokens / options.blockSize)) : undefined,
+      random: seededRandom(options.faultSeed + 1), nextId: 1 }
     const server = yield* NodeHttpServer.make(() => {
       const s = Http.createServer()
       // Longer than any client's idle keep-alive, so the server never closes a socket a client is about to reuse.

@@ -4,6 +4,8 @@ import type { SimMetrics } from "./SimMetrics.js"
 /** One generation in the engine: its prompt is prefilled, then one output piece is produced per step. */
 export interface Sequence {
   readonly promptTokens: number
+  /** Leading prompt tokens found in the prefix cache: no prefill for them. */
+  readonly cachedTokens?: number
   /** Output token pieces (at least one). */
   readonly output: ReadonlyArray<string>
   readonly onToken: (piece: string, index: number) => void
@@ -137,7 +139,7 @@ export const makeScheduler = (config: SchedulerConfig, metrics: SimMetrics) =>
     /** Queues a sequence; its callbacks fire from the step loop. */
     const unsafeSubmit = (seq: Sequence) => {
       metrics.promptTokens += seq.promptTokens
-      Queue.unsafeOffer(inbox, { seq, arrivedAt: Date.now(), prefillLeft: Math.max(1, seq.promptTokens), generated: 0, emits: false, lastTokenAt: 0 })
+      Queue.unsafeOffer(inbox, { seq, arrivedAt: Date.now(), prefillLeft: Math.max(1, seq.promptTokens - (seq.cachedTokens ?? 0)), generated: 0, emits: false, lastTokenAt: 0 })
       queued++
       metrics.maxInSystem = Math.max(metrics.maxInSystem, running.length + waiting.length + queued)
     }

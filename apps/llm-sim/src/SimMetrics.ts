@@ -36,6 +36,8 @@ export class SimMetrics {
   kvTokens = 0
   promptTokens = 0
   generationTokens = 0
+  prefixCacheQueries = 0
+  prefixCacheHits = 0
   success = 0
   requests = 0
   rejected = 0
@@ -86,6 +88,8 @@ export class SimMetrics {
       faults: { ...this.faults },
       promptTokens: this.promptTokens,
       generationTokens: this.generationTokens,
+      prefixCacheQueries: this.prefixCacheQueries,
+      prefixCacheHits: this.prefixCacheHits,
       maxRunning: this.maxRunning,
       maxInSystem: this.maxInSystem,
       steps: this.steps,
@@ -106,6 +110,8 @@ export class SimMetrics {
       gauge("vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", Math.min(1, this.kvTokens / this.kvCapacityTokens)),
       counter("vllm:prompt_tokens_total", "Number of prefill tokens processed.", this.promptTokens),
       counter("vllm:generation_tokens_total", "Number of generation tokens processed.", this.generationTokens),
+      counter("vllm:prefix_cache_queries_total", "Prefix cache queries, in terms of number of queried tokens.", this.prefixCacheQueries),
+      counter("vllm:prefix_cache_hits_total", "Prefix cache hits, in terms of number of cached tokens.", this.prefixCacheHits),
       counter("vllm:request_success_total", "Count of successfully processed requests.", this.success),
       this.ttft.render(l),
       this.itl.render(l),

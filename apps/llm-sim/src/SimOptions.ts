@@ -23,6 +23,13 @@ export const SimOptions = Schema.Struct({
   maxBatchedTokens: Schema.optionalWith(PositiveInt, { default: () => 8192 }),
   /** KV capacity in tokens, for `vllm:kv_cache_usage_perc`. */
   kvCapacityTokens: Schema.optionalWith(PositiveInt, { default: () => 262_144 }),
+  /**
+   * Automatic prefix caching (on by default, as in vLLM V1): cached prompt blocks skip prefill, and replies report
+   * `usage.prompt_tokens_details.cached_tokens`.
+   */
+  prefixCaching: Schema.optionalWith(Schema.Boolean, { default: () => true }),
+  /** Tokens per KV block (vLLM `--block-size`), the unit of prefix caching. */
+  blockSize: Schema.optionalWith(PositiveInt, { default: () => 16 }),
   /** Tokens each decoding sequence produces per step (1 = plain decoding; more models speculative decoding). */
   tokensPerStep: Schema.optionalWith(PositiveInt, { default: () => 1 }),
   /** Step time = stepBaseMs + stepPerSeqMs × running + stepPerPrefillTokenMs × prefill tokens. */

@@ -1,5 +1,6 @@
 import type { ContentEngine } from "./Content.js"
 import type { FaultInjector } from "./Faults.js"
+import type { PrefixCache } from "./PrefixCache.js"
 import type { Scheduler } from "./Scheduler.js"
 import type { SimMetrics } from "./SimMetrics.js"
 import type { SimOptions } from "./SimOptions.js"
@@ -11,6 +12,8 @@ export interface SimState {
   readonly faults: FaultInjector
   readonly scheduler: Scheduler
   readonly engine: ContentEngine
+  /** Absent when prefix caching is off. */
+  readonly prefixCache: PrefixCache | undefined
   /** Seeded uniform draws for reasoning lengths. */
   readonly random: () => number
   nextId: number

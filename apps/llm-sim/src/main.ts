@@ -27,6 +27,8 @@ const command = Command.make("deepnote-llm-sim", {
     Options.withDefault(""),
     Options.withDescription("per-role means overriding --reasoning-mean-tokens, e.g. init=250,update=250,plan=30,judge=0,answer=10")
   ),
+  noPrefixCaching: Options.boolean("no-prefix-caching").pipe(Options.withDescription("turn automatic prefix caching off")),
+  blockSize: int("block-size", 16).pipe(Options.withDescription("tokens per KV block, the unit of prefix caching")),
   noStructuredOutputs: Options.boolean("no-structured-outputs").pipe(Options.withDescription("reject structured-output parameters with 400")),
   apiKey: Options.text("api-key").pipe(Options.optional),
   content: Options.choice("content", ["extractive", "lite"]).pipe(Options.withDefault("extractive" as const))
@@ -54,6 +56,8 @@ const command = Command.make("deepnote-llm-sim", {
       reasoningMeanTokens: o.reasoningMeanTokens,
       reasoningMeanTokensByRole: reasoningMeanTokensByRole.right,
       structuredOutputs: !o.noStructuredOutputs,
+      prefixCaching: !o.noPrefixCaching,
+      blockSize: o.blockSize,
       ...Option.match(o.apiKey, { onNone: () => ({}), onSome: (apiKey) => ({ apiKey }) }),
       content: o.content
     })

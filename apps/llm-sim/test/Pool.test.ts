@@ -1,3 +1,4 @@
+import { seededRandom } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { start } from "../src/index.js"
@@ -86,7 +87,8 @@ describe("endpoint pool", () => {
       const a = yield* start({ content: "lite" })
       const b = yield* start({ content: "lite" })
       const { client } = yield* buildClient({ endpoints: [{ url: a.url }, { url: b.url }], ...fast })
-      for (const id of ["alpha", "beta", "gamma", "delta"]) {
+      // 16 questions: rendezvous hashing over two servers (random ports) puts all of them on one with p = 2^-15
+      for (const id of ids(16)) {
         const results = yield* Effect.forEach([1, 2, 3, 4], () => client.chat(request("judge", id)))
         // A retry may legitimately move to the other server (it avoids the one that just failed); first attempts stay.
         const used = results.filter((r) => r.attempts === 1).map((r) => r.endpoint)
@@ -94,6 +96,41 @@ describe("endpoint pool", () => {
       }
       assert.isAbove(a.metrics.success, 0)
       assert.isAbove(b.metrics.success, 0)
+    }))
+
+  it.scopedLive("sticky routing keeps a question's prompt prefix warm: more prefix-cache hits than least-loaded routing", () =>
+    Effect.gen(function*() {
+      // 16 questions at once, 4 calls each in sequence, over two servers. Each call repeats the question's long note
+      // (its own prefix) and adds new passages, as a DeepNote update does. Hit rates come from the servers' counters.
+      const note = (q: number) => Array.from({ length: 40 }, (_, i) => `Fact ${i} about subject ${q}: item ${q * 100 + i} holds.`).join(" ")
+      const messages = (q: number, call: number) => [
+        { role: "system" as const, content: "Update the note with what the passages add." },
+        { role: "user" as const, content: `### Question\nWhat about subject ${q}?\n\n### Note\n${note(q)}\n\n### Passages\n[1] Title: Call ${call}\nNew passage ${call} for ${q}.` }
+      ]
+      const hitRate = (sticky: boolean) =>
+        Effect.gen(function*() {
+          // replies of varying length (as a model's are)
+          const a = yield* start({ content: "lite", stepBaseMs: 1, reasoningMeanTokens: 30, faultSeed: 3 })
+          const b = yield* start({ content: "lite", stepBaseMs: 1, reasoningMeanTokens: 30, faultSeed: 4 })
+          const { client, ledger } = yield* buildClient({ endpoints: [{ url: a.url }, { url: b.url }], ...fast })
+          const random = seededRandom(7)
+          // between two calls a question retrieves (a few ms of other work), so the questions drift apart
+          yield* Effect.forEach(ids(16).map((_, q) => q), (q) =>
+            Effect.forEach([0, 1, 2, 3], (call) =>
+              Effect.zipRight(
+                Effect.sleep(Math.floor(random() * 15)),
+                client.chat({ ...request("update"), questionId: sticky ? `q${q}` : undefined, messages: messages(q, call) })
+              )), { concurrency: "unbounded" })
+          const queried = a.metrics.prefixCacheQueries + b.metrics.prefixCacheQueries
+          const hits = a.metrics.prefixCacheHits + b.metrics.prefixCacheHits
+          assert.strictEqual((yield* ledger.snapshot).total.cachedPromptTokens, hits, "the client counts the cached tokens the servers report")
+          return hits / queried
+        })
+      const sticky = yield* hitRate(true)
+      const leastLoaded = yield* hitRate(false)
+      yield* Effect.log(`prefix-cache hit rate: sticky ${sticky.toFixed(3)}, least-loaded ${leastLoaded.toFixed(3)}`)
+      assert.isAbove(sticky, 0.6, "calls 2–4 of each question find its note cached")
+      assert.isAbove(sticky, leastLoaded + 0.07)
     }))
 
   it.scopedLive("applies the requests-per-second limit", () =>

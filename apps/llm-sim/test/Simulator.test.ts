@@ -112,4 +112,28 @@ describe("the simulator", () => {
     assert.deepStrictEqual(parseRoleMeans("note=3"), Either.left(`--reasoning-mean-tokens-by-role: unknown role "note" in "note=3" (roles: init, update, plan, judge, answer)`))
     assert.include(Either.getLeft(parseRoleMeans("init=-2")).pipe((o) => (o._tag === "Some" ? o.value : "")), `"init=-2" needs a token count`)
   })
+
+  it.scopedLive("prefix caching: a repeated prompt prefix skips prefill and is reported as cached tokens", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const off = yield* start({ content: "lite", prefixCaching: false })
+      const a = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+      const b = yield* buildClient({ endpoints: [{ url: off.url }], ...fast })
+      const first = yield* a.client.chat(request("init"))
+      const second = yield* a.client.chat(request("init"))
+      const streamed = yield* a.client.chat({ ...request("init"), stream: true })
+      assert.strictEqual(first.usage.cachedPromptTokens, 0, "a cold cache")
+      assert.isAbove(second.usage.cachedPromptTokens ?? 0, 0.5 * second.usage.promptTokens, "the same prompt again: its whole blocks hit")
+      assert.isBelow(second.usage.cachedPromptTokens ?? 0, second.usage.promptTokens, "the last token is always computed")
+      assert.strictEqual(streamed.usage.cachedPromptTokens, second.usage.cachedPromptTokens, "SSE usage carries the details too")
+      assert.strictEqual(sim.metrics.prefixCacheHits, (second.usage.cachedPromptTokens ?? 0) * 2)
+      assert.strictEqual(sim.metrics.prefixCacheQueries, first.usage.promptTokens * 3)
+      const text = yield* Effect.flatMap(HttpClient.HttpClient, (http) => Effect.flatMap(http.get(`${sim.url}/metrics`), (r) => r.text)).pipe(
+        Effect.provide(httpClientLayer({ connections: 2 }))
+      )
+      assert.match(text, new RegExp(`vllm:prefix_cache_hits_total\\{model_name="deepnote-sim"\\} ${sim.metrics.prefixCacheHits}`))
+      yield* b.client.chat(request("init"))
+      assert.isUndefined((yield* b.client.chat(request("init"))).usage.cachedPromptTokens, "no details without prefix caching")
+      assert.strictEqual((yield* a.ledger.snapshot).total.cachedPromptTokens, sim.metrics.prefixCacheHits)
+    }))
 })

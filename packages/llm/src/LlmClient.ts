@@ -6,7 +6,8 @@ import { observeCall } from "./Client/CallTelemetry.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
 import { makeExecutor } from "./Client/Executor.js"
 import { structuredFields } from "./Client/Structured.js"
-import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
+import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult, Usage } from "./Domain/Chat.js"
+import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCallError } from "./Domain/LlmError.js"
 import { LlmCache } from "./LlmCache.js"
 import { LlmSettings } from "./LlmSettings.js"
@@ -44,7 +45,7 @@ const make = Effect.gen(function*() {
       Effect.mapError((last) => new LlmCallError({ message: last.message, attempts: 0, reason: "attempts-exhausted", last }))
     )
 
-  const finish = <A extends { readonly usage: { promptTokens: number; completionTokens: number }; readonly attempts: number; readonly latencyMs: number; readonly cached: boolean }>(
+  const finish = <A extends { readonly usage: Usage; readonly attempts: number; readonly latencyMs: number; readonly cached: boolean }>(
     tags: CallTags,
     effect: Effect.Effect<A, LlmCallError>
   ) =>
@@ -53,7 +54,7 @@ const make = Effect.gen(function*() {
       const exit = yield* Effect.exit(effect)
       if (exit._tag === "Success") {
         const r = exit.value
-        yield* ledger.record({ ...tags, promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, latencyMs: r.latencyMs, attempts: r.attempts, cached: r.cached, ok: true })
+        yield* ledger.record({ ...tags, promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, cachedPromptTokens: r.usage.cachedPromptTokens ?? 0, latencyMs: r.latencyMs, attempts: r.attempts, cached: r.cached, ok: true })
         yield* Effect.annotateCurrentSpan({ "gen_ai.usage.input_tokens": r.usage.promptTokens, "gen_ai.usage.output_tokens": r.usage.completionTokens, "deepnote.llm.cached": r.cached, "deepnote.llm.attempts": r.attempts })
         return r
       }
@@ -109,14 +110,14 @@ const make = Effect.gen(function*() {
       })
       const content = done.reply.texts[0] ?? ""
       const usage = done.reply.usage
-        ? { promptTokens: done.reply.usage.prompt_tokens, completionTokens: done.reply.usage.completion_tokens }
+        ? usageFromWire(done.reply.usage)
         : { promptTokens: countChatTokens(request.messages), completionTokens: countTokens(content) }
       const result: ChatResult = {
         content, finishReason: done.reply.finishReason, model: done.reply.model ?? model, endpoint: done.endpoint.url, usage,
         attempts: done.attempts, latencyMs: Date.now() - start, cached: false,
         structured: request.structured === undefined ? "none" : done.structuredSent ? "enforced" : "unsupported"
       }
-      yield* cache.put(key, { texts: [content], ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }), model: result.model, ...usage })
+      yield* cache.put(key, { texts: [content], ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }), model: result.model, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens })
       return result
     }).pipe(observeCall({ role: request.role, model, input: request.messages }, (r) => [{ role: "assistant", content: r.content }])))
   })
@@ -148,10 +149,10 @@ const make = Effect.gen(function*() {
         })
       })
       const usage = done.reply.usage
-        ? { promptTokens: done.reply.usage.prompt_tokens, completionTokens: done.reply.usage.completion_tokens }
+        ? usageFromWire(done.reply.usage)
         : { promptTokens: request.prompts.reduce((n, p) => n + countTokens(p), 0), completionTokens: done.reply.texts.reduce((n, t) => n + countTokens(t), 0) }
       const result: CompletionResult = { texts: done.reply.texts, model: done.reply.model ?? model, endpoint: done.endpoint.url, usage, attempts: done.attempts, latencyMs: Date.now() - start, cached: false }
-      yield* cache.put(key, { texts: [...result.texts], model: result.model, ...usage })
+      yield* cache.put(key, { texts: [...result.texts], model: result.model, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens })
       return result
     }).pipe(observeCall({ role: request.role, model, input: request.prompts }, (r) => r.texts)))
   })

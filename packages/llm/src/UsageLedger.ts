@@ -8,6 +8,8 @@ export interface UsageEntry {
   readonly runId?: string | undefined
   readonly promptTokens: number
   readonly completionTokens: number
+  /** Prompt tokens the server served from its prefix cache (0 when it does not say). */
+  readonly cachedPromptTokens?: number | undefined
   readonly latencyMs: number
   readonly attempts: number
   readonly cached: boolean
@@ -21,6 +23,8 @@ export interface UsageTotals {
   readonly failedCalls: number
   readonly promptTokens: number
   readonly completionTokens: number
+  /** Of `promptTokens`, those the servers reported as served from their prefix cache. */
+  readonly cachedPromptTokens: number
   /** HTTP attempts, including retries (cache hits make none). */
   readonly attempts: number
   readonly latencyMs: number
@@ -39,7 +43,7 @@ export interface UsageSnapshot {
 }
 
 const zero = (): Mutable => ({
-  calls: 0, cachedCalls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, attempts: 0, latencyMs: 0,
+  calls: 0, cachedCalls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, attempts: 0, latencyMs: 0,
   maxLatencyMs: 0, parseFailures: 0, structuredFallbacks: 0
 })
 type Mutable = { -readonly [K in keyof UsageTotals]: UsageTotals[K] }
@@ -51,6 +55,7 @@ const add = (t: Mutable, e: UsageEntry) => {
   if (!e.cached) {
     t.promptTokens += e.promptTokens
     t.completionTokens += e.completionTokens
+    t.cachedPromptTokens += e.cachedPromptTokens ?? 0
   }
   t.attempts += e.attempts
   t.latencyMs += e.latencyMs

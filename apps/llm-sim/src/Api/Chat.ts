@@ -3,7 +3,7 @@ import { countChatTokens, parsePrompt } from "@deepnote/llm"
 import { Effect, Queue, Stream } from "effect"
 import { respond, roleOf, type SimStructured } from "../Content.js"
 import type { SimState } from "../SimState.js"
-import { countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, reasoningPieces, validate } from "./Generate.js"
+import { cachedPrefix, countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, promptDetails, reasoningPieces, validate } from "./Generate.js"
 import { ChatBody, messageText } from "./Wire.js"
 
 const structuredOf = (body: ChatBody): SimStructured | undefined => {
@@ -37,6 +37,8 @@ export const chatHandler = (state: SimState) =>
     const fault = state.faults.next()
     const early = earlyFault(state, request, fault)
     if (early !== undefined) return yield* early
+    // the prompt as a chat template lays it out: role headers and contents, in order
+    const cachedTokens = cachedPrefix(state, messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join(""), promptTokens)
     const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n")
     const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
     if (fault === "garbage") countFault(state, fault)
@@ -48,14 +50,14 @@ export const chatHandler = (state: SimState) =>
     const id = `chatcmpl-sim-${state.nextId++}`
     const created = Math.floor(Date.now() / 1000)
     const model = state.options.model
-    const usage = { prompt_tokens: promptTokens, completion_tokens: pieces.length, total_tokens: promptTokens + pieces.length }
+    const usage = { prompt_tokens: promptTokens, completion_tokens: pieces.length, total_tokens: promptTokens + pieces.length, ...promptDetails(state, cachedTokens) }
 
     if (body.stream !== true) {
       if (fault === "malformed") {
         countFault(state, fault)
         return HttpServerResponse.text(`{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"content":`, { contentType: "application/json" })
       }
-      yield* generate(state, promptTokens, pieces)
+      yield* generate(state, promptTokens, pieces, cachedTokens)
       return HttpServerResponse.unsafeJson({
         id, object: "chat.completion", created, model,
         choices: [{
@@ -72,6 +74,7 @@ export const chatHandler = (state: SimState) =>
     const queue = yield* Queue.unbounded<string | null>()
     const seq = {
       promptTokens,
+      cachedTokens,
       output: pieces,
       cancelled: false,
       onToken: (piece: string, index: number) => {

@@ -3,7 +3,7 @@ import { countTokens, parsePrompt } from "@deepnote/llm"
 import { Effect } from "effect"
 import { respond } from "../Content.js"
 import type { SimState } from "../SimState.js"
-import { countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, validate } from "./Generate.js"
+import { cachedPrefix, countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, promptDetails, validate } from "./Generate.js"
 import { CompletionBody } from "./Wire.js"
 
 /** The instructions of a raw prompt: whatever precedes its first `### ` section. */
@@ -40,7 +40,8 @@ export const completionsHandler = (state: SimState) =>
       const text = fault === "garbage" ? garbageReply : respond(state.engine, { role, system: instructionsOf(p), prompt: parsePrompt(p), structured: undefined })
       return outputPieces(text, maxTokens)
     })
-    yield* Effect.forEach(outputs, (o, i) => generate(state, promptTokens[i]!, o.pieces), { concurrency: "unbounded", discard: true })
+    const cached = prompts.map((p, i) => cachedPrefix(state, p, promptTokens[i]!))
+    yield* Effect.forEach(outputs, (o, i) => generate(state, promptTokens[i]!, o.pieces, cached[i]), { concurrency: "unbounded", discard: true })
     const completion = outputs.reduce((n, o) => n + o.pieces.length, 0)
     const prompt = promptTokens.reduce((n, t) => n + t, 0)
     return HttpServerResponse.unsafeJson({
@@ -49,6 +50,6 @@ export const completionsHandler = (state: SimState) =>
       created: Math.floor(Date.now() / 1000),
       model: state.options.model,
       choices: outputs.map((o, index) => ({ index, text: o.pieces.join(""), finish_reason: o.finish, logprobs: null })),
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, ...promptDetails(state, cached.reduce((n, c) => n + c, 0)) }
     })
   })

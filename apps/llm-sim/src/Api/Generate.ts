@@ -98,10 +98,26 @@ export const reasoningPieces = (state: SimState, role: string): ReadonlyArray<st
   return Array.from({ length: n }, (_, i) => (i === 0 ? "Let" : " hmm"))
 }
 
+/**
+ * Looks a prompt up in the prefix cache (and caches it): the leading tokens that need no prefill, counted in the
+ * `vllm:prefix_cache_*` metrics. 0 with prefix caching off.
+ */
+export const cachedPrefix = (state: SimState, promptText: string, promptTokens: number): number => {
+  if (state.prefixCache === undefined) return 0
+  const cached = state.prefixCache.admit(promptText, promptTokens)
+  state.metrics.prefixCacheQueries += promptTokens
+  state.metrics.prefixCacheHits += cached
+  return cached
+}
+
+/** `usage.prompt_tokens_details` as vLLM reports it (with prefix caching on). */
+export const promptDetails = (state: SimState, cachedTokens: number) =>
+  state.prefixCache === undefined ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }
+
 /** Runs one sequence through the scheduler; resolves when its last token is out. */
-export const generate = (state: SimState, promptTokens: number, pieces: ReadonlyArray<string>) =>
+export const generate = (state: SimState, promptTokens: number, pieces: ReadonlyArray<string>, cachedTokens = 0) =>
   Effect.async<void>((resume) => {
-    const seq = { promptTokens, output: pieces, onToken: () => {}, onDone: () => resume(Effect.void), cancelled: false }
+    const seq = { promptTokens, cachedTokens, output: pieces, onToken: () => {}, onDone: () => resume(Effect.void), cancelled: false }
     state.scheduler.unsafeSubmit(seq)
     return Effect.sync(() => {
       seq.cancelled = true

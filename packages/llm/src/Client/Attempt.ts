@@ -1,7 +1,7 @@
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Effect, Option, Schema, Stream } from "effect"
 import { LlmHttpError, LlmMalformedReply, LlmTimeoutError, LlmTransportError, type LlmAttemptError } from "../Domain/LlmError.js"
-import { ChatCompletion, errorMessage, TextCompletion } from "../Domain/Wire.js"
+import { ChatCompletion, errorMessage, TextCompletion, type WireUsage } from "../Domain/Wire.js"
 import { parseRetryAfter } from "./Backoff.js"
 import { withDeadline } from "./Deadline.js"
 import { foldChatStream } from "./Sse.js"
@@ -13,7 +13,7 @@ export interface AttemptReply {
   readonly texts: ReadonlyArray<string>
   readonly finishReason: string | undefined
   readonly model: string | undefined
-  readonly usage: { readonly prompt_tokens: number; readonly completion_tokens: number } | undefined | null
+  readonly usage: WireUsage | undefined | null
 }
 
 export interface AttemptRequest {

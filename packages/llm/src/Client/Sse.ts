@@ -1,11 +1,11 @@
 import { Effect, Option, Schema, Stream } from "effect"
-import { ChatChunk } from "../Domain/Wire.js"
+import { ChatChunk, type WireUsage } from "../Domain/Wire.js"
 
 export interface StreamedChat {
   readonly content: string
   readonly finishReason: string | undefined
   readonly model: string | undefined
-  readonly usage: { readonly prompt_tokens: number; readonly completion_tokens: number } | undefined
+  readonly usage: WireUsage | undefined
   readonly done: boolean
   /** Milliseconds from the start of the body to the first content delta. */
   readonly firstDeltaAt: number | undefined

@@ -37,6 +37,8 @@ export interface CompletionRequest extends CallTags {
 export interface Usage {
   readonly promptTokens: number
   readonly completionTokens: number
+  /** Prompt tokens the server served from its prefix cache, when it says. */
+  readonly cachedPromptTokens?: number | undefined
 }
 
 /** How a structured-output constraint was carried out for this reply. */

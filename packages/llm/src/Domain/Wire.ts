@@ -1,11 +1,22 @@
 import { Schema } from "effect"
+import type { Usage } from "./Chat.js"
 
 /** Tolerant decoders of OpenAI-compatible replies: only the fields the client reads, everything else ignored. */
 
 const WireUsage = Schema.Struct({
   prompt_tokens: Schema.Number,
-  completion_tokens: Schema.optionalWith(Schema.Number, { default: () => 0 })
+  completion_tokens: Schema.optionalWith(Schema.Number, { default: () => 0 }),
+  /** vLLM (with prefix caching and `--enable-prompt-tokens-details`) and OpenAI report prompt tokens served from cache. */
+  prompt_tokens_details: Schema.optional(Schema.NullOr(Schema.Struct({ cached_tokens: Schema.optional(Schema.NullOr(Schema.Number)) })))
 })
+/** Usage as a server reports it. */
+export type WireUsage = typeof WireUsage.Type
+
+/** The client's usage from a server's. */
+export const usageFromWire = (u: WireUsage): Usage => {
+  const cached = u.prompt_tokens_details?.cached_tokens
+  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, ...(cached == null ? {} : { cachedPromptTokens: cached }) }
+}
 
 export const ChatCompletion = Schema.Struct({
   model: Schema.optional(Schema.String),

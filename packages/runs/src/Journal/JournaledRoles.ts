@@ -31,7 +31,8 @@ const usageBetween = (before: UsageTotals | undefined, after: UsageTotals | unde
   if (after === undefined || after.calls === (before?.calls ?? 0)) return undefined
   const promptTokens = after.promptTokens - (before?.promptTokens ?? 0)
   const completionTokens = after.completionTokens - (before?.completionTokens ?? 0)
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens }
+  const cachedTokens = after.cachedPromptTokens - (before?.cachedPromptTokens ?? 0)
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, ...(cachedTokens > 0 ? { cachedTokens } : {}) }
 }
 
 /** The message of the error a question ends with when the run stops before its next call. */
