@@ -1,6 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"
+import { Home } from "@deepnote/core"
+import { IngestJobLog } from "@deepnote/store"
+import { serverStoreLayer } from "../src/index.js"
 import { clientWith, createKey, makeHome, sampleQuestions, seedCollection, settings, testServer } from "./Harness.js"
 
 /** The sample questions three times over (new ids), so a run is still going when the server stops. */
@@ -55,6 +58,52 @@ describe("restart", () => {
         assert.strictEqual(ids.length, run.counts.total)
         assert.strictEqual(new Set(ids).size, ids.length)
         assert.isTrue(results.items.every((i) => i.status === "done" && i.answer !== undefined))
+      }).pipe(Effect.provide(context2))
+      yield* Scope.close(second, Exit.void)
+    }), { timeout: 120_000 })
+
+  it.scopedLive("upload jobs outlive a restart: a finished one keeps its counts, one a dead server left running reads `interrupted`", () =>
+    Effect.gen(function*() {
+      const home = yield* makeHome
+      const key = yield* createKey(home, "acme")
+      const first = yield* Scope.make()
+      const context1 = yield* Layer.buildWithScope(testServer(home), first)
+      const small = yield* Effect.gen(function*() {
+        const client = yield* clientWith(key)
+        yield* client.collections.create({ payload: { name: "docs" } })
+        const small = yield* client.collections.addDocuments({ path: { name: "docs" }, payload: [{ title: "Ada", text: "Ada Lovelace wrote the first program." }] })
+        let status = small
+        while (status.status === "queued" || status.status === "running") {
+          yield* Effect.sleep("20 millis")
+          status = yield* client.collections.job({ path: { name: "docs", jobId: small.id } })
+        }
+        assert.strictEqual(status.status, "done")
+        return small
+      }).pipe(Effect.provide(context1))
+      yield* Scope.close(first, Exit.void)
+
+      // what a server killed in the middle of an upload leaves in the store
+      yield* Effect.gen(function*() {
+        const log = yield* IngestJobLog
+        yield* log.create({
+          id: "j-killed", tenantId: "acme", collection: "docs", status: "running", received: 40_000, added: 6000, skipped: 0,
+          message: undefined, createdAt: new Date().toISOString(), finishedAt: undefined
+        })
+      }).pipe(Effect.provide(serverStoreLayer.pipe(Layer.provide(Home.layer(home)))))
+
+      const second = yield* Scope.make()
+      const context2 = yield* Layer.buildWithScope(testServer(home), second)
+      yield* Effect.gen(function*() {
+        const client = yield* clientWith(key)
+        const done = yield* client.collections.job({ path: { name: "docs", jobId: small.id } })
+        assert.deepStrictEqual([done.status, done.added, done.received], ["done", 1, 1])
+        const cut = yield* client.collections.job({ path: { name: "docs", jobId: "j-killed" } })
+        assert.deepStrictEqual([cut.status, cut.added, cut.received], ["interrupted", 6000, 40_000])
+        assert.include(cut.message ?? "", "upload it again")
+        assert.isDefined(cut.finishedAt)
+        const other = yield* createKey(home, "globex")
+        const hidden = yield* Effect.flip(clientWith(other).pipe(Effect.flatMap((c) => c.collections.job({ path: { name: "docs", jobId: small.id } }))))
+        assert.strictEqual(hidden._tag, "NotFound", "another tenant does not see the job")
       }).pipe(Effect.provide(context2))
       yield* Scope.close(second, Exit.void)
     }), { timeout: 120_000 })

@@ -94,14 +94,33 @@ const v2 = (sql: SqlClient.SqlClient) =>
     yield* sql`PRAGMA user_version = 2`
   })
 
+/** Background document uploads of the HTTP app: their status outlives a restart. */
+const v3 = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    yield* sql`CREATE TABLE ingest_jobs (
+      id TEXT PRIMARY KEY NOT NULL,
+      tenant_id TEXT NOT NULL,
+      collection TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('queued','running','done','failed','interrupted')),
+      received INTEGER NOT NULL,
+      added INTEGER NOT NULL DEFAULT 0,
+      skipped INTEGER NOT NULL DEFAULT 0,
+      message TEXT,
+      created_at TEXT NOT NULL,
+      finished_at TEXT)`
+    yield* sql`CREATE INDEX ingest_jobs_created ON ingest_jobs(created_at)`
+    yield* sql`PRAGMA user_version = 3`
+  })
+
 /**
  * The store's migrations, by `<id>_<name>`. Each one ends by setting `PRAGMA user_version` to its id inside the
  * migrator's transaction, so the file records its schema version atomically with the schema.
  */
 export const migrations = (sql: SqlClient.SqlClient) => ({
   "1_initial": v1(sql),
-  "2_run_owners": v2(sql)
+  "2_run_owners": v2(sql),
+  "3_ingest_jobs": v3(sql)
 })
 
 /** The newest schema version this build knows. A store with a higher `user_version` is refused. */
-export const schemaVersion = 2
+export const schemaVersion = 3

@@ -1,20 +1,23 @@
 import { IngestJob, NotFound, type Tenant } from "@deepnote/api"
 import type { CorpusDocument } from "@deepnote/retrieval"
-import { Clock, Context, Effect, FiberSet, Layer, Ref } from "effect"
+import { IngestJobLog, type IngestJobRecord } from "@deepnote/store"
+import { Clock, Context, Effect, FiberSet, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { TenantCollections } from "./TenantCollections.js"
 
 const batchSize = 2000
-const keptJobs = 1000
 
-interface JobEntry {
-  readonly tenantId: string
-  readonly job: IngestJob
-}
+const toJob = (r: IngestJobRecord) =>
+  new IngestJob({
+    id: r.id, collection: r.collection, status: r.status, received: r.received, added: r.added, skipped: r.skipped, createdAt: r.createdAt,
+    ...(r.finishedAt === undefined ? {} : { finishedAt: r.finishedAt }),
+    ...(r.message === undefined ? {} : { message: r.message })
+  })
 
 /**
- * Document uploads indexed in the background, one job per upload (batches of 2000, each one transaction). Job
- * status lives in memory: after a restart a job id is unknown (committed batches stay in the collection).
+ * Document uploads indexed in the background, one job per upload (batches of 2000, each one transaction). Job status
+ * is kept in the store, so it outlives a restart: jobs a stopped server left unfinished read as `interrupted`
+ * (their committed batches stay in the collection; uploading again skips the documents already added).
  */
 export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<IngestJobs, {
   readonly submit: (tenant: Tenant, collection: string, documents: ReadonlyArray<CorpusDocument>) => Effect.Effect<IngestJob>
@@ -24,54 +27,49 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
     IngestJobs,
     Effect.gen(function*() {
       const collections = yield* TenantCollections
+      const log = yield* IngestJobLog
       const fibers = yield* FiberSet.make()
-      const jobs = yield* Ref.make(new Map<string, JobEntry>())
+      const interrupted = yield* Effect.orDie(log.interruptUnfinished)
+      if (interrupted > 0) yield* Effect.logWarning(`${interrupted} document upload(s) were cut off by the last stop; marked interrupted`)
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
-      const update = (id: string, f: (job: IngestJob) => IngestJob) =>
-        Ref.update(jobs, (map) => {
-          const entry = map.get(id)
-          if (entry !== undefined) map.set(id, { ...entry, job: f(entry.job) })
-          return map
-        })
 
       const run = (tenant: Tenant, id: string, collection: string, documents: ReadonlyArray<CorpusDocument>) =>
         Effect.gen(function*() {
-          yield* update(id, (job) => new IngestJob({ ...job, status: "running" }))
+          yield* log.update(id, { status: "running" })
+          let added = 0
+          let skipped = 0
           for (let start = 0; start < documents.length; start += batchSize) {
-            const { added, skipped } = yield* collections.add(tenant, collection, documents.slice(start, start + batchSize))
-            yield* update(id, (job) => new IngestJob({ ...job, added: job.added + added, skipped: job.skipped + skipped }))
+            const batch = yield* collections.add(tenant, collection, documents.slice(start, start + batchSize))
+            added += batch.added
+            skipped += batch.skipped
+            yield* log.update(id, { added, skipped })
           }
-          const finishedAt = yield* now
-          yield* update(id, (job) => new IngestJob({ ...job, status: "done", finishedAt }))
+          yield* log.update(id, { status: "done", finishedAt: yield* now })
         }).pipe(
           Effect.catchAllCause((cause) =>
             Effect.flatMap(now, (finishedAt) =>
-              update(id, (job) => new IngestJob({ ...job, status: "failed", finishedAt, message: cause.toString().split("\n")[0] ?? "failed" })))
+              log.update(id, { status: "failed", finishedAt, message: cause.toString().split("\n")[0] ?? "failed" }))
           ),
+          Effect.orDie,
           Effect.withSpan("IngestJobs.run", { attributes: { "deepnote.collection": collection, "deepnote.job.id": id } })
         )
 
       return {
         submit: Effect.fn("IngestJobs.submit")(function*(tenant: Tenant, collection: string, documents: ReadonlyArray<CorpusDocument>) {
-          const id = `j-${randomBytes(6).toString("hex")}`
-          const job = new IngestJob({ id, collection, status: "queued", received: documents.length, added: 0, skipped: 0, createdAt: yield* now })
-          yield* Ref.update(jobs, (map) => {
-            map.set(id, { tenantId: tenant.id, job })
-            if (map.size > keptJobs) {
-              const oldest = map.keys().next().value
-              if (oldest !== undefined) map.delete(oldest)
-            }
-            return map
-          })
-          yield* FiberSet.run(fibers, run(tenant, id, collection, documents))
-          return job
+          const record: IngestJobRecord = {
+            id: `j-${randomBytes(6).toString("hex")}`, tenantId: tenant.id, collection, status: "queued", received: documents.length,
+            added: 0, skipped: 0, message: undefined, createdAt: yield* now, finishedAt: undefined
+          }
+          yield* Effect.orDie(log.create(record))
+          yield* FiberSet.run(fibers, run(tenant, record.id, collection, documents))
+          return toJob(record)
         }),
         get: Effect.fn("IngestJobs.get")(function*(tenant: Tenant, collection: string, jobId: string) {
-          const entry = (yield* Ref.get(jobs)).get(jobId)
-          if (entry === undefined || entry.tenantId !== tenant.id || entry.job.collection !== collection) {
+          const found = yield* Effect.orDie(log.get(jobId))
+          if (Option.isNone(found) || found.value.tenantId !== tenant.id || found.value.collection !== collection) {
             return yield* NotFound.of(`job ${jobId} not found`)
           }
-          return entry.job
+          return toJob(found.value)
         })
       }
     })

@@ -25,7 +25,7 @@ export const DocumentInput = Schema.Struct({
 })
 export type DocumentInput = typeof DocumentInput.Type
 
-export const JobStatus = Schema.Literal("queued", "running", "done", "failed")
+export const JobStatus = Schema.Literal("queued", "running", "done", "failed", "interrupted")
 
 /** An ingestion job: documents are validated on upload, then added in the background. */
 export class IngestJob extends Schema.Class<IngestJob>("IngestJob")({
