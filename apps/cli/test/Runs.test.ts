@@ -19,10 +19,12 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
   it.scopedLive("a run is scored with the paper's metrics; resuming a finished run is a no-op", () =>
     Effect.gen(function*() {
       const home = yield* indexedHome
-      const run = yield* runCli(["run", "--dataset", dataset, "-c", "sample", "--limit", "6", "--home", home, "--quiet"])
+      const run = yield* runCli(["run", "--dataset", dataset, "-c", "sample", "--limit", "6", "--concurrency", "3", "--home", home, "--quiet"])
       assert.strictEqual(run.code, 0, run.stderr)
       const runId = runIdOf(run.stdout)
       assert.include(run.stdout, `run ${runId} completed: 6/6 done, 0 failed`)
+      const shown = JSON.parse((yield* runCli(["status", runId, "--json", "--home", home])).stdout) as { manifest: { concurrency?: number } }
+      assert.strictEqual(shown.manifest.concurrency, 3, "the run records its concurrency (a resume without --concurrency keeps it)")
       const table = yield* runCli(["eval", runId, "--home", home])
       assert.strictEqual(table.code, 0, table.stderr)
       for (const metric of ["acc", "em", "f1", "95% CI", "stop reasons"]) assert.include(table.stdout, metric)

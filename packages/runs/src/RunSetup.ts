@@ -21,6 +21,8 @@ export interface NewRun {
   readonly promptSetHash: string
   readonly label?: string | undefined
   readonly sweep?: SweepCell | undefined
+  /** Questions in flight at once; recorded so that a resume keeps it. */
+  readonly concurrency?: number | undefined
 }
 
 /** A resume would mix incompatible settings (the prompts or the code changed). */
@@ -43,13 +45,18 @@ export const createRun = (input: NewRun) =>
       codeVersion,
       dataset: { path: input.dataset, hash: sha256Hex(bytes), format: dataset.format, count: dataset.questions.length },
       ...(input.sweep === undefined ? {} : { sweep: input.sweep }),
-      ...(input.label === undefined ? {} : { label: input.label })
+      ...(input.label === undefined ? {} : { label: input.label }),
+      ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency })
     })
     const run = yield* store.createRun({ manifest })
     yield* store.addItems(run.id, dataset.questions)
     const created = yield* store.getRun(run.id)
     return { run: created, badLines: dataset.badLines }
   })
+
+/** The concurrency a resume uses: the one asked for, else the run's own (recorded at creation), else `fallback`. */
+export const resumeConcurrency = (run: Run, requested: number | undefined, fallback: number): number =>
+  requested ?? run.manifest.concurrency ?? fallback
 
 /** The collection a run retrieves from (recorded as `collection:NAME` in its manifest). */
 export const collectionOf = (run: Run): string => run.manifest.indexId?.replace(/^collection:/, "") ?? "default"

@@ -1,7 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
-import { checkResumable, collectionOf, createRunFromRun, promptSetHash } from "@deepnote/runs"
+import { checkResumable, collectionOf, createRunFromRun, promptSetHash, resumeConcurrency } from "@deepnote/runs"
 import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
-import { Console, Effect } from "effect"
+import { Console, Effect, Option } from "effect"
 import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
@@ -10,7 +10,7 @@ import { runServices } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
 import { homeOption } from "./Common.js"
-import { concurrencyOption, quietOption } from "./RunCommand.js"
+import { defaultConcurrency, quietOption } from "./RunCommand.js"
 
 export const runIdArg = Args.text({ name: "run-id" }).pipe(Args.withDescription("a run id (see `deepnote status`)"))
 
@@ -19,7 +19,10 @@ export const resumeCommand = Command.make(
   "resume",
   {
     runId: runIdArg,
-    concurrency: concurrencyOption,
+    concurrency: Options.integer("concurrency").pipe(
+      Options.withDescription(`questions in flight at once (default: what the run was started with, else ${defaultConcurrency})`),
+      Options.optional
+    ),
     quiet: quietOption,
     retryFailed: Options.boolean("retry-failed").pipe(Options.withDescription("also run the questions that failed")),
     forceNewRun: Options.boolean("force-new-run").pipe(Options.withDescription("when the prompts or code changed, start a new run with the same settings and questions instead of refusing")),
@@ -40,7 +43,7 @@ export const resumeCommand = Command.make(
             : Effect.fail(new UsageError({ message: refused.message })))
       )
       const engine = runEngineLayer(target.manifest.config, collectionOf(target), opts.llm, undefined, opts.home)
-      yield* executeWithProgress(target.id, engine, { quiet: opts.quiet, concurrency: opts.concurrency, retryFailed: opts.retryFailed }).pipe(
+      yield* executeWithProgress(target.id, engine, { quiet: opts.quiet, concurrency: resumeConcurrency(target, Option.getOrUndefined(opts.concurrency), defaultConcurrency), retryFailed: opts.retryFailed }).pipe(
         tracedRun(opts.tracing, target.id)
       )
     }).pipe(

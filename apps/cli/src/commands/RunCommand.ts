@@ -16,9 +16,12 @@ import { runTraceOptions } from "../telemetry/TraceOptions.js"
 import { collectionName, requireCollection } from "./AskSupport.js"
 import { collectionOption, configFileOption, homeOption } from "./Common.js"
 
+/** Questions in flight at once when nothing says otherwise. */
+export const defaultConcurrency = 16
+
 export const concurrencyOption = Options.integer("concurrency").pipe(
-  Options.withDescription("questions in flight at once (each its own fiber; default 16)"),
-  Options.withDefault(16)
+  Options.withDescription(`questions in flight at once (each its own fiber; default ${defaultConcurrency})`),
+  Options.withDefault(defaultConcurrency)
 )
 export const quietOption = Options.boolean("quiet").pipe(Options.withAlias("q"), Options.withDescription("no progress output"))
 
@@ -66,6 +69,7 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         collection,
         promptSetHash: promptSetHash(cell.config),
         label: Option.getOrUndefined(opts.label),
+        concurrency: opts.concurrency,
         sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell }
       }).pipe(Effect.mapError((e) => e._tag === "DatasetError" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })))
       for (const bad of badLines) yield* Console.error(`skipped ${bad.path}:${bad.line}${bad.field ? ` (${bad.field})` : ""}: ${bad.message}`)

@@ -1,6 +1,6 @@
 import { type ConfigPatch, Conflict, InternalError, NotFound, RateLimited, type Tenant, ValidationError } from "@deepnote/api"
 import type { DatasetFormat } from "@deepnote/eval"
-import { checkResumable, collectionOf, createRun, RunExecutor } from "@deepnote/runs"
+import { checkResumable, collectionOf, createRun, resumeConcurrency, RunExecutor } from "@deepnote/runs"
 import { type Run, RunOwners, RunStore } from "@deepnote/store"
 import { Effect, FiberMap, Option, Ref } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
@@ -111,7 +111,8 @@ export const makeRunManager = Effect.gen(function*() {
       config,
       collection: stored,
       promptSetHash: engine.promptSetHash(config),
-      label: input.label
+      label: input.label,
+      concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency)
     }).pipe(
       Effect.catchTags({
         DatasetError: (e) => ValidationError.of(`dataset: ${e.line === undefined ? "" : `line ${e.line}: `}${e.field === undefined ? "" : `${e.field}: `}${e.reason}`, input.datasetField),
@@ -122,7 +123,7 @@ export const makeRunManager = Effect.gen(function*() {
     )
     yield* owners.record(run.id, tenant.id).pipe(Effect.mapError(storeFailure))
     yield* Effect.annotateCurrentSpan({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenant.id })
-    yield* launch(run, tenant.id, Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency))
+    yield* launch(run, tenant.id, Math.min(run.manifest.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency))
     return yield* view(run, tenant)
   })
 
@@ -143,7 +144,7 @@ export const makeRunManager = Effect.gen(function*() {
     if (Option.isSome(refused)) return yield* Conflict.of(refused.value)
     yield* checkCapacity(tenant)
     yield* owners.setAutoResume(runId, true).pipe(Effect.mapError(storeFailure))
-    yield* launch(run, tenant.id, limits.runConcurrency)
+    yield* launch(run, tenant.id, Math.min(resumeConcurrency(run, undefined, limits.runConcurrency), limits.maxRunConcurrency))
     return yield* view(run, tenant)
   })
 
@@ -174,7 +175,7 @@ export const makeRunManager = Effect.gen(function*() {
         continue
       }
       yield* Effect.logInfo(`resuming run ${run.id} (${run.status}, ${run.counts.done + run.counts.failed}/${run.counts.total} finished)`)
-      yield* launch(run, owner.tenantId, limits.runConcurrency)
+      yield* launch(run, owner.tenantId, Math.min(resumeConcurrency(run, undefined, limits.runConcurrency), limits.maxRunConcurrency))
     }
   }).pipe(Effect.catchAllCause((cause) => Effect.logError("resuming unfinished runs failed", cause)), Effect.withSpan("RunManager.resumeUnfinished"))
 

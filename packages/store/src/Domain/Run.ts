@@ -43,7 +43,9 @@ export class RunManifest extends Schema.Class<RunManifest>("RunManifest")({
   codeVersion: Schema.String,
   dataset: DatasetRef,
   sweep: Schema.optional(SweepCell),
-  label: Schema.optional(Schema.String)
+  label: Schema.optional(Schema.String),
+  /** Questions in flight at once when the run was started; a resume uses it unless told otherwise. */
+  concurrency: Schema.optional(Schema.Int.pipe(Schema.positive()))
 }) {}
 
 /** Items of a run by status. */
