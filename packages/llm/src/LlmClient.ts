@@ -1,12 +1,12 @@
 import { HttpClient } from "@effect/platform"
-import { Cause, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { cacheKey } from "./CacheKey.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
 import { observeCall } from "./Client/CallTelemetry.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
 import { makeExecutor } from "./Client/Executor.js"
 import { structuredFields } from "./Client/Structured.js"
-import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult, Usage } from "./Domain/Chat.js"
+import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
 import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCallError } from "./Domain/LlmError.js"
 import { LlmCache } from "./LlmCache.js"
@@ -45,24 +45,6 @@ const make = Effect.gen(function*() {
       Effect.mapError((last) => new LlmCallError({ message: last.message, attempts: 0, reason: "attempts-exhausted", last }))
     )
 
-  const finish = <A extends { readonly usage: Usage; readonly attempts: number; readonly latencyMs: number; readonly cached: boolean }>(
-    tags: CallTags,
-    effect: Effect.Effect<A, LlmCallError>
-  ) =>
-    Effect.gen(function*() {
-      const start = Date.now()
-      const exit = yield* Effect.exit(effect)
-      if (exit._tag === "Success") {
-        const r = exit.value
-        yield* ledger.record({ ...tags, promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, cachedPromptTokens: r.usage.cachedPromptTokens ?? 0, latencyMs: r.latencyMs, attempts: r.attempts, cached: r.cached, ok: true })
-        yield* Effect.annotateCurrentSpan({ "gen_ai.usage.input_tokens": r.usage.promptTokens, "gen_ai.usage.output_tokens": r.usage.completionTokens, "deepnote.llm.cached": r.cached, "deepnote.llm.attempts": r.attempts })
-        return r
-      }
-      const attempts = Option.match(Cause.failureOption(exit.cause), { onNone: () => 0, onSome: (e) => e.attempts })
-      yield* ledger.record({ ...tags, promptTokens: 0, completionTokens: 0, latencyMs: Date.now() - start, attempts, cached: false, ok: false })
-      return yield* exit
-    })
-
   const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })(function*(request: ChatRequest) {
     const model = yield* resolveModel(request.sampling.model)
     const s = request.sampling
@@ -77,7 +59,7 @@ const make = Effect.gen(function*() {
       "gen_ai.request.seed": s.seed
     })
     const key = cache.enabled ? cacheKey({ kind: "chat", model, messages: request.messages, sampling: s, structured: request.structured, sampleIndex: request.sampleIndex }) : ""
-    return yield* finish(request, Effect.gen(function*() {
+    return yield* Effect.gen(function*() {
       const hit = yield* cache.get(key)
       if (Option.isSome(hit)) {
         const c = hit.value
@@ -119,7 +101,7 @@ const make = Effect.gen(function*() {
       }
       yield* cache.put(key, { texts: [content], ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }), model: result.model, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens })
       return result
-    }).pipe(observeCall({ role: request.role, model, input: request.messages }, (r) => [{ role: "assistant", content: r.content }])))
+    }).pipe(observeCall(ledger, { tags: request, model, input: request.messages }, (r) => [{ role: "assistant", content: r.content }]))
   })
 
   const complete = Effect.fn("LlmClient.complete", { captureStackTrace: false })(function*(request: CompletionRequest) {
@@ -127,7 +109,7 @@ const make = Effect.gen(function*() {
     const s = request.sampling
     yield* Effect.annotateCurrentSpan({ "deepnote.role": request.role, "gen_ai.operation.name": "text_completion", "gen_ai.request.model": model, "deepnote.llm.prompts": request.prompts.length })
     const key = cache.enabled ? cacheKey({ kind: "completions", model, prompts: request.prompts, sampling: s, sampleIndex: request.sampleIndex }) : ""
-    return yield* finish(request, Effect.gen(function*() {
+    return yield* Effect.gen(function*() {
       const hit = yield* cache.get(key)
       if (Option.isSome(hit)) {
         const c = hit.value
@@ -154,7 +136,7 @@ const make = Effect.gen(function*() {
       const result: CompletionResult = { texts: done.reply.texts, model: done.reply.model ?? model, endpoint: done.endpoint.url, usage, attempts: done.attempts, latencyMs: Date.now() - start, cached: false }
       yield* cache.put(key, { texts: [...result.texts], model: result.model, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens })
       return result
-    }).pipe(observeCall({ role: request.role, model, input: request.prompts }, (r) => r.texts)))
+    }).pipe(observeCall(ledger, { tags: request, model, input: request.prompts }, (r) => r.texts))
   })
 
   return LlmClient.of({ chat, complete, resolveModel, endpoints: pool.status })

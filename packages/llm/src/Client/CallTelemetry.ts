@@ -1,6 +1,8 @@
-import { LlmMetrics, type Role, TraceContent, withTags } from "@deepnote/core"
+import { LlmMetrics, TraceContent, withTags } from "@deepnote/core"
 import { Cause, Clock, Effect, Exit, Option } from "effect"
+import type { CallTags, Usage } from "../Domain/Chat.js"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
+import type { UsageLedger } from "../UsageLedger.js"
 
 /** A failed attempt's class, the `class` tag of the failure metrics. */
 export const failureClass = (error: LlmAttemptError): string => {
@@ -42,50 +44,62 @@ export const observeAttempt = (endpoint: string) => <A, R>(self: Effect.Effect<A
     }))
 
 export interface CallInfo {
-  readonly role: Role
+  readonly tags: CallTags
   readonly model: string
   /** Prompt messages (chat) or prompts (completions): recorded on the span only when `TraceContent` is on. */
   readonly input: unknown
 }
 
 interface CallOutcome {
-  readonly usage: { readonly promptTokens: number; readonly completionTokens: number }
+  readonly usage: Usage
   readonly cached: boolean
   readonly model: string
+  readonly attempts: number
+  readonly latencyMs: number
 }
 
 /**
- * Metrics of one call (retries included): outcome, latency, tokens by role and model, cache hits; the response model
- * and, when `TraceContent` is on, the prompt and completion (`gen_ai.input.messages`, `gen_ai.output.messages`) on
- * the current span (`LlmClient.chat` / `LlmClient.complete`).
+ * Everything recorded when one call (retries included) ends, in one place: the usage ledger (tokens, latency,
+ * attempts, by role, question and run), the metrics (outcome, latency, tokens by role and model, cache hits) and the
+ * current span (`LlmClient.chat` / `LlmClient.complete`: usage, response model and, when `TraceContent` is on, the
+ * prompt and completion as `gen_ai.input.messages` / `gen_ai.output.messages`).
  */
-export const observeCall = <A extends CallOutcome>(info: CallInfo, output: (a: A) => unknown) =>
+export const observeCall = <A extends CallOutcome>(ledger: UsageLedger["Type"], info: CallInfo, output: (a: A) => unknown) =>
 <R>(self: Effect.Effect<A, LlmCallError, R>): Effect.Effect<A, LlmCallError, R> =>
   Effect.flatMap(Clock.currentTimeMillis, (start) =>
     Effect.onExit(self, (exit) =>
       Effect.gen(function*() {
-        const tags = { role: info.role, model: info.model }
+        const { tags } = info
+        const metricTags = { role: tags.role, model: info.model }
         const end = yield* Clock.currentTimeMillis
         const content = yield* TraceContent
-        withTags(LlmMetrics.callDuration, tags).unsafeUpdate(end - start, noLabels)
+        withTags(LlmMetrics.callDuration, metricTags).unsafeUpdate(end - start, noLabels)
         if (Exit.isSuccess(exit)) {
           const r = exit.value
-          withTags(LlmMetrics.calls, { ...tags, outcome: r.cached ? "cached" : "ok" }).unsafeUpdate(1, noLabels)
-          if (r.cached) withTags(LlmMetrics.cacheHits, tags).unsafeUpdate(1, noLabels)
+          const { cachedPromptTokens = 0, completionTokens, promptTokens } = r.usage
+          yield* ledger.record({ ...tags, promptTokens, completionTokens, cachedPromptTokens, latencyMs: r.latencyMs, attempts: r.attempts, cached: r.cached, ok: true })
+          withTags(LlmMetrics.calls, { ...metricTags, outcome: r.cached ? "cached" : "ok" }).unsafeUpdate(1, noLabels)
+          if (r.cached) withTags(LlmMetrics.cacheHits, metricTags).unsafeUpdate(1, noLabels)
           else {
-            withTags(LlmMetrics.tokens, { ...tags, type: "input" }).unsafeUpdate(r.usage.promptTokens, noLabels)
-            withTags(LlmMetrics.tokens, { ...tags, type: "output" }).unsafeUpdate(r.usage.completionTokens, noLabels)
+            withTags(LlmMetrics.tokens, { ...metricTags, type: "input" }).unsafeUpdate(promptTokens, noLabels)
+            withTags(LlmMetrics.tokens, { ...metricTags, type: "output" }).unsafeUpdate(completionTokens, noLabels)
           }
           yield* Effect.annotateCurrentSpan({
             "gen_ai.system": "openai",
             "gen_ai.response.model": r.model,
+            "gen_ai.usage.input_tokens": promptTokens,
+            "gen_ai.usage.output_tokens": completionTokens,
+            "deepnote.llm.cached": r.cached,
+            "deepnote.llm.attempts": r.attempts,
             ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input), "gen_ai.output.messages": JSON.stringify(output(r)) } : {})
           })
         } else {
-          withTags(LlmMetrics.calls, { ...tags, outcome: "failed" }).unsafeUpdate(1, noLabels)
           const error = Cause.failureOption(exit.cause)
+          const attempts = Option.match(error, { onNone: () => 0, onSome: (e) => e.attempts })
+          yield* ledger.record({ ...tags, promptTokens: 0, completionTokens: 0, latencyMs: end - start, attempts, cached: false, ok: false })
+          withTags(LlmMetrics.calls, { ...metricTags, outcome: "failed" }).unsafeUpdate(1, noLabels)
           if (Option.isSome(error)) {
-            withTags(LlmMetrics.callFailures, { role: info.role, reason: error.value.reason, class: failureClass(error.value.last) }).unsafeUpdate(1, noLabels)
+            withTags(LlmMetrics.callFailures, { role: tags.role, reason: error.value.reason, class: failureClass(error.value.last) }).unsafeUpdate(1, noLabels)
           }
           yield* Effect.annotateCurrentSpan({ "gen_ai.system": "openai", ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input) } : {}) })
         }
