@@ -33,6 +33,8 @@ export interface IngestJobLogService {
    * that process; batches it committed stay in the collection). Returns how many.
    */
   readonly interruptUnfinished: Effect.Effect<number, StoreError>
+  /** Deletes all but the newest `keep` jobs (run at startup, not per upload). Returns how many were deleted. */
+  readonly prune: (keep: number) => Effect.Effect<number, StoreError>
 }
 
 const JobRow = Schema.Struct({
@@ -49,9 +51,6 @@ const JobRow = Schema.Struct({
 })
 const decodeRow = decodeRowWith(JobRow, "ingest job row")
 
-/** Jobs kept: the newest ones (older rows are pruned when a job is created). */
-const keptJobs = 10_000
-
 /** The `ingest_jobs` table: status of the HTTP app's background uploads, across restarts. */
 export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<IngestJobLog, IngestJobLogService>() {
   static readonly make = Effect.gen(function*() {
@@ -65,9 +64,6 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
             added: job.added, skipped: job.skipped, message: job.message ?? null, created_at: job.createdAt, finished_at: job.finishedAt ?? null
           })
         }`.pipe(sqlFailure("recording an ingest job"))
-        yield* sql`DELETE FROM ingest_jobs WHERE id NOT IN (SELECT id FROM ingest_jobs ORDER BY created_at DESC LIMIT ${keptJobs})`.pipe(
-          sqlFailure("pruning ingest jobs")
-        )
       }),
       update: Effect.fn("IngestJobLog.update")(function*(id: string, progress: IngestJobProgress) {
         const columns = {
@@ -95,7 +91,12 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
           message = 'the server stopped before this upload finished; upload it again (documents already added are skipped)'
           WHERE status IN ('queued', 'running') RETURNING id`.pipe(sqlFailure("interrupting unfinished ingest jobs"))
         return rows.length
-      }).pipe(Effect.withSpan("IngestJobLog.interruptUnfinished"))
+      }).pipe(Effect.withSpan("IngestJobLog.interruptUnfinished")),
+      prune: Effect.fn("IngestJobLog.prune")(function*(keep: number) {
+        const rows = yield* sql<{ id: string }>`DELETE FROM ingest_jobs WHERE id NOT IN
+          (SELECT id FROM ingest_jobs ORDER BY created_at DESC LIMIT ${keep}) RETURNING id`.pipe(sqlFailure("pruning ingest jobs"))
+        return rows.length
+      })
     })
   })
 

@@ -6,6 +6,8 @@ import { randomBytes } from "node:crypto"
 import { TenantCollections } from "./TenantCollections.js"
 
 const batchSize = 2000
+/** Upload jobs whose status is kept (the newest; older ones are deleted when the server starts). */
+const keptJobs = 10_000
 
 const toJob = (r: IngestJobRecord) =>
   new IngestJob({
@@ -29,6 +31,7 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
       const collections = yield* TenantCollections
       const log = yield* IngestJobLog
       const fibers = yield* FiberSet.make()
+      yield* Effect.orDie(log.prune(keptJobs))
       const interrupted = yield* Effect.orDie(log.interruptUnfinished)
       if (interrupted > 0) yield* Effect.logWarning(`${interrupted} document upload(s) were cut off by the last stop; marked interrupted`)
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())

@@ -53,8 +53,10 @@ export const makeRunManager = Effect.gen(function*() {
     })
   const view = (run: Run, tenant: Tenant) => Effect.map(isActive(run.id), (active) => toRunView(run, tenant, active))
 
-  const launch = (run: Run, tenantId: string, concurrency: number) =>
+  /** Starts a run's execution at its own concurrency (capped by the server's limit). */
+  const launch = (run: Run, tenantId: string) =>
     Effect.gen(function*() {
+      const concurrency = Math.min(resumeConcurrency(run, undefined, limits.runConcurrency), limits.maxRunConcurrency)
       yield* Ref.update(tenantsOf, (m) => m.set(run.id, tenantId))
       const execution = executor.execute(run.id, {
         engine: engine.layerFor(run.manifest.config, collectionOf(run)),
@@ -63,12 +65,25 @@ export const makeRunManager = Effect.gen(function*() {
       }).pipe(
         Effect.tap((s) => Effect.logInfo(`run ${run.id} ${s.status}: ${s.done} done, ${s.failed} failed (${s.executedCalls} calls, ${s.replayedCalls} replayed)`)),
         Effect.catchAllCause((cause) => Effect.logError(`run ${run.id} stopped`, cause)),
+        Effect.ensuring(Ref.update(tenantsOf, (m) => {
+          m.delete(run.id)
+          return m
+        })),
         Effect.annotateLogs({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenantId }),
         // runs yield to the event loop (not just to other fibers) so a CPU-bound engine never starves HTTP requests
         yieldingToIo
       )
       yield* FiberMap.run(fibers, run.id, execution, { onlyIfMissing: true })
     })
+
+  // Admission per tenant is serialised: two requests could otherwise both pass `checkCapacity` while the first is still
+  // creating its run, and exceed the tenant's limit. (Other tenants are not held up.)
+  const admissions = new Map<string, Effect.Semaphore>()
+  const admitting = (tenantId: string) => {
+    let gate = admissions.get(tenantId)
+    if (gate === undefined) admissions.set(tenantId, gate = Effect.unsafeMakeSemaphore(1))
+    return gate.withPermits(1)
+  }
 
   const checkCapacity = (tenant: Tenant) =>
     Effect.gen(function*() {
@@ -102,28 +117,31 @@ export const makeRunManager = Effect.gen(function*() {
     const config = yield* resolveRequestConfig(settings.defaults, input.config, "config")
     const name = input.collection ?? "default"
     const stored = config.profile === "no-retrieval" ? `${tenant.namespace}${name}` : yield* collections.require(tenant, name)
-    yield* checkCapacity(tenant)
-    const { run } = yield* createRun({
-      dataset: input.datasetFile,
-      format: input.format,
-      limit: input.limit,
-      onBadLine: input.skipBadLines === true ? "skip" : "fail",
-      config,
-      collection: stored,
-      promptSetHash: engine.promptSetHash(config),
-      label: input.label,
-      concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency)
-    }).pipe(
-      Effect.catchTags({
-        DatasetError: (e) => ValidationError.of(`dataset: ${e.line === undefined ? "" : `line ${e.line}: `}${e.field === undefined ? "" : `${e.field}: `}${e.reason}`, input.datasetField),
-        StoreError: storeFailure,
-        RunNotFound: storeFailure,
-        SweepNotFound: storeFailure
-      })
-    )
-    yield* owners.record(run.id, tenant.id).pipe(Effect.mapError(storeFailure))
+    const run = yield* admitting(tenant.id)(Effect.gen(function*() {
+      yield* checkCapacity(tenant)
+      const { run } = yield* createRun({
+        dataset: input.datasetFile,
+        format: input.format,
+        limit: input.limit,
+        onBadLine: input.skipBadLines === true ? "skip" : "fail",
+        config,
+        collection: stored,
+        promptSetHash: engine.promptSetHash(config),
+        label: input.label,
+        concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency)
+      }).pipe(
+        Effect.catchTags({
+          DatasetError: (e) => ValidationError.of(`dataset: ${e.line === undefined ? "" : `line ${e.line}: `}${e.field === undefined ? "" : `${e.field}: `}${e.reason}`, input.datasetField),
+          StoreError: storeFailure,
+          RunNotFound: storeFailure,
+          SweepNotFound: storeFailure
+        })
+      )
+      yield* owners.record(run.id, tenant.id).pipe(Effect.mapError(storeFailure))
+      yield* launch(run, tenant.id)
+      return run
+    }))
     yield* Effect.annotateCurrentSpan({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenant.id })
-    yield* launch(run, tenant.id, Math.min(run.manifest.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency))
     return yield* view(run, tenant)
   })
 
@@ -142,9 +160,11 @@ export const makeRunManager = Effect.gen(function*() {
     if (yield* isActive(runId)) return yield* Conflict.of(`run ${runId} is already running`)
     const refused = yield* refusal(run)
     if (Option.isSome(refused)) return yield* Conflict.of(refused.value)
-    yield* checkCapacity(tenant)
-    yield* owners.setAutoResume(runId, true).pipe(Effect.mapError(storeFailure))
-    yield* launch(run, tenant.id, Math.min(resumeConcurrency(run, undefined, limits.runConcurrency), limits.maxRunConcurrency))
+    yield* admitting(tenant.id)(Effect.gen(function*() {
+      yield* checkCapacity(tenant)
+      yield* owners.setAutoResume(runId, true).pipe(Effect.mapError(storeFailure))
+      yield* launch(run, tenant.id)
+    }))
     return yield* view(run, tenant)
   })
 
@@ -175,7 +195,7 @@ export const makeRunManager = Effect.gen(function*() {
         continue
       }
       yield* Effect.logInfo(`resuming run ${run.id} (${run.status}, ${run.counts.done + run.counts.failed}/${run.counts.total} finished)`)
-      yield* launch(run, owner.tenantId, Math.min(resumeConcurrency(run, undefined, limits.runConcurrency), limits.maxRunConcurrency))
+      yield* launch(run, owner.tenantId)
     }
   }).pipe(Effect.catchAllCause((cause) => Effect.logError("resuming unfinished runs failed", cause)), Effect.withSpan("RunManager.resumeUnfinished"))
 

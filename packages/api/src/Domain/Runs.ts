@@ -79,7 +79,7 @@ export const ResultsParams = Schema.Struct({
   /** Items after this `seq` (the previous page's `nextAfter`). */
   after: Schema.optional(Schema.NumberFromString.pipe(Schema.int())),
   limit: Schema.optional(IntParam(1, 5000)),
-  /** `false` leaves the metric report out. */
+  /** Whether to include the metric report (it reads the whole run); default: on the first page only (no `after`). */
   report: Schema.optional(Schema.Literal("true", "false"))
 })
 

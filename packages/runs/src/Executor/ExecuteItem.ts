@@ -39,8 +39,9 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
     yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
     const replay = yield* journal.replaying(runId, item.itemId)
     // A resumed question replays its journal deterministically, so it re-emits the events it logged before the stop,
-    // in the same order: those are skipped (already logged and streamed), the rest are logged and published.
-    let alreadyLogged = yield* eventLog.countForItem(runId, item.itemId)
+    // in the same order: those are skipped (already logged and streamed), the rest are logged and published. An item
+    // that never started has logged nothing, so most items skip the count.
+    let alreadyLogged = item.status === "pending" ? 0 : yield* eventLog.countForItem(runId, item.itemId)
     const sink = EventSink.layer((event) =>
       alreadyLogged-- > 0 ? Effect.void : eventLog.append(runId, item.itemId, [event]).pipe(
         Effect.orDie,

@@ -58,7 +58,9 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
             ...(record.error === undefined ? {} : { error: record.error })
           }))
           const last = page[page.length - 1]
-          const report = urlParams.report === "false" ? undefined : yield* runReport(run.id).pipe(Effect.mapError(storeFailure))
+          // The report reads the whole run: by default it comes with the first page only, so paging stays linear.
+          const wantsReport = urlParams.report === undefined ? urlParams.after === undefined : urlParams.report === "true"
+          const report = wantsReport ? yield* runReport(run.id).pipe(Effect.mapError(storeFailure)) : undefined
           return {
             run: toRunView(run, tenant, yield* runs.isActive(run.id)),
             items,
