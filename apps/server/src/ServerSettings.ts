@@ -1,5 +1,5 @@
 import type { RunConfig } from "@deepnote/core"
-import { Config, Context, type Duration, Effect, Layer } from "effect"
+import { Config, Context, type Duration, Layer } from "effect"
 
 /** Limits of the HTTP app. Every one has a `DEEPNOTE_SERVER_*` setting (see `ServerSettings.limitsConfig`). */
 export interface ServerLimits {
@@ -73,8 +73,4 @@ export class ServerSettings extends Context.Tag("@deepnote/server/ServerSettings
   static readonly limitsConfig = limitsConfig
 
   static readonly layer = (data: ServerSettingsData) => Layer.succeed(ServerSettings, data)
-
-  /** Limits from `Config` (with `overrides` on top), the rest as given. */
-  static readonly layerConfig = (data: Omit<ServerSettingsData, "limits">, overrides: Partial<ServerLimits> = {}) =>
-    Layer.effect(ServerSettings, Effect.map(limitsConfig, (limits) => ({ ...data, limits: { ...limits, ...overrides } })))
 }

@@ -1,9 +1,8 @@
-import { AnswerRecord, answerQuestion, Home, Question, QuestionText, type RunConfig } from "@deepnote/core"
+import { AnswerRecord, answerQuestion, Home, QuestionText, type RunConfig } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
 import { Effect, Layer, Option, Schema } from "effect"
-import { createHash } from "node:crypto"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { retrieverLayer } from "@deepnote/runs"
+import { adHocQuestion, retrieverLayer } from "@deepnote/runs"
 import { rolesLayer } from "../engine/EngineLayers.js"
 import type { LlmOptionValues } from "../engine/LlmOptions.js"
 
@@ -16,7 +15,6 @@ export interface AskInput {
 }
 
 /** A stable id for an ad-hoc question: the same text gets the same id (and the same LLM cache keys). */
-const questionId = (text: string) => `ask-${createHash("sha256").update(text).digest("hex").slice(0, 12)}`
 
 /** Fails with a clear message when the collection does not exist (instead of retrieving nothing). */
 export const requireCollection = (name: string) =>
@@ -39,7 +37,7 @@ export const askOnce = (input: AskInput) =>
     )
     const needsRetrieval = input.config.profile !== "no-retrieval"
     if (needsRetrieval) yield* requireCollection(input.collection)
-    const question = new Question({ id: questionId(text), text })
+    const question = adHocQuestion(text)
     const layers = Layer.mergeAll(
       rolesLayer(input.config, input.llm, input.llmFromFile),
       retrieverLayer(input.config, input.collection)

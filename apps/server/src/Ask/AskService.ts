@@ -1,8 +1,7 @@
 import { type ApiError, type ConfigPatch, InternalError, type NotFound, type Tenant, type Unavailable, type ValidationError } from "@deepnote/api"
 import { AnswerRecord, answerQuestion, EventSink, type PipelineError, type PipelineEvent, Question, type RunConfig } from "@deepnote/core"
-import type { EngineServices } from "@deepnote/runs"
+import { adHocQuestion, type EngineServices } from "@deepnote/runs"
 import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
-import { createHash } from "node:crypto"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
 import { resolveRequestConfig } from "../Engine/RequestConfig.js"
@@ -34,7 +33,6 @@ interface Prepared {
 }
 
 /** A stable id for an ad-hoc question: the same text gets the same id (and the same LLM cache keys). */
-const questionId = (text: string) => `ask-${createHash("sha256").update(text).digest("hex").slice(0, 12)}`
 
 const pipelineFailure = (error: PipelineError): InternalError =>
   error._tag === "RetrievalError"
@@ -61,7 +59,7 @@ export class AskService extends Context.Tag("@deepnote/server/AskService")<AskSe
         const needsRetrieval = config.profile !== "no-retrieval"
         const stored = needsRetrieval ? yield* collections.require(tenant, name) : `${tenant.namespace}${name}`
         return {
-          question: new Question({ id: questionId(input.question), text: input.question }),
+          question: adHocQuestion(input.question),
           config,
           collection: needsRetrieval ? name : undefined,
           engine: engine.layerFor(config, stored)

@@ -1,7 +1,7 @@
 import { type Tenant, ValidationError } from "@deepnote/api"
 import { Home } from "@deepnote/core"
 import { Effect } from "effect"
-import { createHash } from "node:crypto"
+import { sha256Hex } from "@deepnote/store"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 
@@ -25,7 +25,7 @@ export const datasetFile = (tenant: Tenant, input: DatasetInput) =>
     const home = yield* Home
     if (input._tag === "Upload") {
       const dir = Path.join(home.root, "uploads", tenant.id)
-      const file = Path.join(dir, `${createHash("sha256").update(input.text).digest("hex")}.jsonl`)
+      const file = Path.join(dir, `${sha256Hex(input.text)}.jsonl`)
       yield* Effect.sync(() => {
         Fs.mkdirSync(dir, { recursive: true })
         if (!Fs.existsSync(file)) Fs.writeFileSync(file, input.text)

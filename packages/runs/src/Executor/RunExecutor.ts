@@ -74,6 +74,20 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
             ), { concurrency: options.concurrency, discard: true })
         })).pipe(Effect.provide(context))
 
+        /**
+         * Records how the run ended: `completed` when no item is left pending or running, else `interrupted` (with
+         * `stopped` as the message); the count of failed questions when there are any.
+         */
+        const finish = (stopped: string | undefined) =>
+          Effect.gen(function*() {
+            const after = yield* store.itemCounts(runId)
+            const status = after.pending + after.running === 0 ? "completed" as const : "interrupted" as const
+            const failed = after.failed > 0 ? `${after.failed} question(s) failed` : undefined
+            yield* store.setRunStatus(runId, status, status === "interrupted" && stopped !== undefined ? stopped : failed)
+            yield* hub.publish({ _tag: "RunFinished", runId, status })
+            return status
+          })
+
         const fiber = yield* Effect.forkDaemon(work)
         const exit = yield* Fiber.await(fiber).pipe(
           Effect.onInterrupt(() =>
@@ -81,10 +95,7 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
               yield* Deferred.succeed(stopping, undefined)
               const drained = yield* Fiber.await(fiber).pipe(Effect.timeout(options.drainTimeout ?? "10 seconds"), Effect.option)
               if (drained._tag === "None") yield* Fiber.interrupt(fiber)
-              const left = yield* store.itemCounts(runId).pipe(Effect.map((c) => c.pending + c.running), Effect.orElseSucceed(() => 1))
-              const status = left === 0 ? "completed" as const : "interrupted" as const
-              yield* store.setRunStatus(runId, status, status === "interrupted" ? "stopped by a signal; resume with `deepnote resume`" : undefined).pipe(Effect.ignore)
-              yield* hub.publish({ _tag: "RunFinished", runId, status })
+              yield* finish("stopped by a signal; resume with `deepnote resume`").pipe(Effect.ignore)
             })
           )
         )
@@ -95,10 +106,7 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
           yield* hub.publish({ _tag: "RunFinished", runId, status: "failed" })
           return yield* Effect.failCause(exit.cause)
         }
-        const after = yield* store.itemCounts(runId)
-        const status = after.pending + after.running === 0 ? "completed" as const : "interrupted" as const
-        yield* store.setRunStatus(runId, status, after.failed > 0 ? `${after.failed} question(s) failed` : undefined)
-        yield* hub.publish({ _tag: "RunFinished", runId, status })
+        const status = yield* finish(undefined)
         return { runId, status, ...totals, nothingToDo: false }
       })
       return {

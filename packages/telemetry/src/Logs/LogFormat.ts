@@ -32,7 +32,10 @@ export const jsonLogLine = Logger.make<unknown, string>(({ annotations, cause, c
   return Inspectable.stringifyCircular(line)
 })
 
-/** JSON lines (for machines) or the pretty logger with trace and span ids (for people), both on `write` (stderr). */
+/**
+ * JSON lines (for machines) on `write`, or Effect's pretty logger with trace and span ids (for people), which writes
+ * to stderr itself (it formats for a terminal; `write` does not apply to it).
+ */
 export const makeLogger = (format: LogFormat, write: (line: string) => void): Logger.Logger<unknown, void> =>
   format === "json"
     ? Logger.map(jsonLogLine, (line) => write(`${line}\n`))
