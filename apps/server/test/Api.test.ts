@@ -2,14 +2,12 @@ import { AnswerRecord } from "@deepnote/core"
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { clientWith, createKey, makeHome, raw, seedCollection, testServer } from "./Harness.js"
+import { clientWith, createKey, makeHome, raw, testServer, homeWithTenant } from "./Harness.js"
 
 describe("HTTP API (typed client, in-process server)", () => {
   it.scopedLive("health, OpenAPI, docs, collections, ask (JSON and SSE), errors", () =>
     Effect.gen(function*() {
-      const home = yield* makeHome
-      const key = yield* createKey(home, "acme")
-      yield* seedCollection(home, "acme__wiki")
+      const { home, key } = yield* homeWithTenant("acme", "wiki")
       return yield* Effect.gen(function*() {
         const client = yield* clientWith(key)
         const health = yield* client.health.healthz()

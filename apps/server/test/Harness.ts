@@ -67,6 +67,15 @@ export const seedCollection = (home: string, storedName: string) =>
     yield* collections.index(storedName, [sampleCorpus])
   }).pipe(Effect.provide(Collections.layer.pipe(Layer.provide(Home.layer(home)))), Effect.scoped)
 
+/** A fresh home with one tenant, its API key, and the sample corpus indexed as that tenant's collection `name`. */
+export const homeWithTenant = (tenantId: string, name: string) =>
+  Effect.gen(function*() {
+    const home = yield* makeHome
+    const key = yield* createKey(home, tenantId)
+    yield* seedCollection(home, `${tenantId}__${name}`)
+    return { home, key }
+  })
+
 /** The typed client with a bearer key. */
 export const clientWith = (key: string) =>
   HttpApiClient.make(Api, { transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(key)) })

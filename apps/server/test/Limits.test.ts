@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { createKey, makeHome, raw, seedCollection, settings, testServer } from "./Harness.js"
+import { createKey, makeHome, raw, seedCollection, settings, testServer, homeWithTenant } from "./Harness.js"
 
 const ask = (question: string) => HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ question, collection: "wiki" }))
 
@@ -24,9 +24,7 @@ describe("limits", () => {
 
   it.scopedLive("a saturated answer pool answers 503 overloaded with Retry-After; concurrent runs per tenant are capped (429)", () =>
     Effect.gen(function*() {
-      const home = yield* makeHome
-      const key = yield* createKey(home, "acme")
-      yield* seedCollection(home, "acme__wiki")
+      const { home, key } = yield* homeWithTenant("acme", "wiki")
       return yield* Effect.gen(function*() {
         const responses = yield* Effect.forEach(Array.from({ length: 8 }, (_, i) => i), (i) => raw(ask(`Who directed Big Stone Gap? (${i})`), key), { concurrency: "unbounded" })
         const statuses = responses.map((r) => r.status)

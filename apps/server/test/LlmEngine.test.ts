@@ -4,16 +4,14 @@ import { start } from "@deepnote/llm-sim"
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { clientWith, createKey, loopbackTest, makeHome, raw, seedCollection, settings } from "./Harness.js"
+import { clientWith, loopbackTest, raw, settings, homeWithTenant } from "./Harness.js"
 import { serverLayer } from "../src/index.js"
 
 describe("the HTTP app with the LLM engine (against the simulator over real HTTP)", () => {
   it.scopedLive("answers with the LLM roles, in English and Chinese, as JSON, as SSE and through the OpenAI facade", () =>
     Effect.gen(function*() {
       const sim = yield* start({ stepBaseMs: 1 })
-      const home = yield* makeHome
-      const key = yield* createKey(home, "acme")
-      yield* seedCollection(home, "acme__wiki")
+      const { home, key } = yield* homeWithTenant("acme", "wiki")
       const server = serverLayer({
         home,
         settings: settings({ defaults: { ...defaultRunConfig, engine: "llm" } }),

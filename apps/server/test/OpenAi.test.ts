@@ -1,16 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import OpenAI from "openai"
-import { baseUrl, createKey, makeHome, portServer, seedCollection } from "./Harness.js"
+import { baseUrl, portServer, homeWithTenant } from "./Harness.js"
 
 const question = "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
 
 describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)", () => {
   it.scopedLive("models, chat completions (non-streaming and streaming, with usage), errors", () =>
     Effect.gen(function*() {
-      const home = yield* makeHome
-      const key = yield* createKey(home, "acme")
-      yield* seedCollection(home, "acme__default")
+      const { home, key } = yield* homeWithTenant("acme", "default")
       return yield* Effect.gen(function*() {
         const url = yield* baseUrl
         const openai = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 })

@@ -4,7 +4,7 @@ import * as Fs from "node:fs"
 import { Home } from "@deepnote/core"
 import { IngestJobLog } from "@deepnote/store"
 import { serverStoreLayer } from "../src/index.js"
-import { clientWith, createKey, makeHome, sampleQuestions, seedCollection, settings, testServer } from "./Harness.js"
+import { clientWith, createKey, makeHome, sampleQuestions, settings, testServer, homeWithTenant } from "./Harness.js"
 
 /** The sample questions three times over (new ids), so a run is still going when the server stops. */
 const dataset = [0, 1, 2].flatMap((copy) =>
@@ -19,9 +19,7 @@ const dataset = [0, 1, 2].flatMap((copy) =>
 describe("restart", () => {
   it.scopedLive("a server restart in the middle of a run loses nothing: the run resumes and every question is answered once", () =>
     Effect.gen(function*() {
-      const home = yield* makeHome
-      const key = yield* createKey(home, "acme")
-      yield* seedCollection(home, "acme__wiki")
+      const { home, key } = yield* homeWithTenant("acme", "wiki")
       const data = settings({ limits: { drainTimeout: "5 seconds" } })
 
       // first server: start the run, stop the server once some questions are done

@@ -3,7 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { clientWith, createKey, makeHome, raw, sampleQuestions, seedCollection, testServer } from "./Harness.js"
+import { clientWith, createKey, makeHome, raw, sampleQuestions, seedCollection, testServer, homeWithTenant } from "./Harness.js"
 import { takeEvents } from "./Sse.js"
 
 const questions = Fs.readFileSync(sampleQuestions, "utf8")
@@ -11,9 +11,7 @@ const questions = Fs.readFileSync(sampleQuestions, "utf8")
 describe("runs over HTTP", () => {
   it.scopedLive("create, SSE with Last-Event-ID reconnection (no duplicate or missing events), results and report", () =>
     Effect.gen(function*() {
-      const home = yield* makeHome
-      const key = yield* createKey(home, "acme")
-      yield* seedCollection(home, "acme__wiki")
+      const { home, key } = yield* homeWithTenant("acme", "wiki")
       return yield* Effect.gen(function*() {
         const client = yield* clientWith(key)
         const run = yield* client.runs.create({ payload: { collection: "wiki", jsonl: questions, concurrency: 2, config: { maxStep: 2 } }, urlParams: {} })
@@ -86,9 +84,7 @@ describe("runs over HTTP", () => {
 
   it.scopedLive("JSON Lines uploads with query knobs, dataset paths confined to <home>/datasets, cancel and resume", () =>
     Effect.gen(function*() {
-      const home = yield* makeHome
-      const key = yield* createKey(home, "acme")
-      yield* seedCollection(home, "acme__wiki")
+      const { home, key } = yield* homeWithTenant("acme", "wiki")
       Fs.mkdirSync(Path.join(home, "datasets"))
       Fs.writeFileSync(Path.join(home, "datasets", "q.jsonl"), questions)
       return yield* Effect.gen(function*() {

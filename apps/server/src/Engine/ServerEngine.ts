@@ -2,12 +2,14 @@ import type { Engine, RunConfig } from "@deepnote/core"
 import type { LlmSettings } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
 import { type EngineServices, promptSetHash, retrieverLayer, rolesLayer } from "@deepnote/runs"
+import { NodeHttpClient } from "@effect/platform-node"
 import { Context, Effect, Layer } from "effect"
 import { ServerSettings } from "../ServerSettings.js"
 
 /**
  * The server's engine: its four roles are built once at startup (one LLM client pool, one cache) and shared by every
- * request and run; each question gets a retriever over its (namespaced) collection.
+ * request and run, and so is the HTTP reranker's connection pool; each question gets a retriever over its (namespaced)
+ * collection.
  */
 export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<ServerEngine, {
   readonly engine: Engine
@@ -25,10 +27,12 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
         const roles = yield* Layer.build(rolesLayer(defaults.engine, llmSettings))
         const shared = Layer.succeedContext(roles)
         const collectionsLayer = Layer.succeed(Collections, collections)
+        // one connection pool for the HTTP reranker, shared by every question (built once, closed at shutdown)
+        const rerankerHttp = Layer.succeedContext(yield* Layer.build(NodeHttpClient.layerUndici))
         return {
           engine: defaults.engine,
           layerFor: (config, storedCollection) =>
-            Layer.merge(shared, retrieverLayer(config, storedCollection).pipe(Layer.provide(collectionsLayer), Layer.orDie)),
+            Layer.merge(shared, retrieverLayer(config, storedCollection, rerankerHttp).pipe(Layer.provide(collectionsLayer), Layer.orDie)),
           promptSetHash
         }
       })

@@ -3,6 +3,7 @@ import { Extractive } from "@deepnote/extractive"
 import { instructionsFor, LlmEngine, type LlmSettings } from "@deepnote/llm"
 import { FtsRetriever, Reranker } from "@deepnote/retrieval"
 import { stableHash } from "@deepnote/store"
+import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Layer } from "effect"
 
@@ -13,12 +14,16 @@ import { Layer } from "effect"
 export const rolesLayer = <E>(engine: Engine, llmSettings: Layer.Layer<LlmSettings, E>) =>
   engine === "extractive" ? Extractive.layer : LlmEngine.layer.pipe(Layer.provide(llmSettings))
 
-/** The retriever over an embedded collection (needs `Collections`), with the HTTP reranker when the config asks. */
-export const retrieverLayer = (config: RunConfig, collection: string) =>
+/**
+ * The retriever over an embedded collection (needs `Collections`), with the HTTP reranker when the config asks. The
+ * reranker's HTTP client defaults to a pool of its own; a caller that builds many retrievers (the HTTP app, one per
+ * request) passes one built once, so connections are reused.
+ */
+export const retrieverLayer = (config: RunConfig, collection: string, rerankerHttp: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici) =>
   config.reranker === "http"
     ? FtsRetriever.layerFromCollections({ collection }).pipe(
       Layer.provide(Reranker.layerConfig),
-      Layer.provide(NodeHttpClient.layerUndici)
+      Layer.provide(rerankerHttp)
     )
     : FtsRetriever.layerFromCollections({ collection })
 
