@@ -14,7 +14,9 @@ const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Option.isSome(failure)) {
     const error = failure.value
     if (ValidationError.isValidationError(error)) return exitCodes.usage
-    if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "UsageError") return exitCodes.usage
+    if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "UsageError") {
+      return exitCodes.usage
+    }
   }
   return exitCodes.failure
 }
@@ -22,14 +24,18 @@ const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
 const report = (error: unknown) =>
   Effect.sync(() => {
     if (typeof error === "object" && error !== null && "_tag" in error && "message" in error) {
-      if (error._tag === "UsageError" || error._tag === "CommandFailed") process.stderr.write(`deepnote: ${String(error.message)}\n`)
+      if (error._tag === "UsageError" || error._tag === "CommandFailed") {
+        process.stderr.write(`deepnote: ${String(error.message)}\n`)
+      }
     }
   })
 
 runCli(process.argv).pipe(
   Effect.provide(cliTelemetry),
   Effect.tapError(report),
-  Effect.tapDefect((defect) => Effect.sync(() => process.stderr.write(`deepnote: internal error: ${Cause.pretty(Cause.die(defect))}\n`))),
+  Effect.tapDefect((defect) =>
+    Effect.sync(() => process.stderr.write(`deepnote: internal error: ${Cause.pretty(Cause.die(defect))}\n`))
+  ),
   Effect.provide(NodeContext.layer),
   NodeRuntime.runMain({ disableErrorReporting: true, teardown: (exit, onExit) => onExit(exitCodeOf(exit)) })
 )

@@ -6,7 +6,8 @@ import * as Path from "node:path"
 import { knobs } from "../src/config/Knobs.js"
 import { runCli, sampleCorpus, tempHome } from "./RunCli.js"
 
-const question = "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
+const question =
+  "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
 
 /** No stack traces, ever: errors are one line starting with "deepnote:". */
 const assertCleanError = (stderr: string, needle: string) => {
@@ -54,7 +55,16 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       const saved = Path.join(home, "result.json")
       const out = yield* runCli(["ask", question, "-c", "sample", "--home", home, "--save", saved, "--max-step", "2"])
       assert.strictEqual(out.code, 0, out.stderr)
-      for (const part of ["engine: extractive", "Step 0 (initial retrieval)", "Step 1", "Best note", "Answer: ", "Stopped: "]) {
+      for (
+        const part of [
+          "engine: extractive",
+          "Step 0 (initial retrieval)",
+          "Step 1",
+          "Best note",
+          "Answer: ",
+          "Stopped: "
+        ]
+      ) {
         assert.include(out.stdout, part)
       }
       const timeline = yield* runCli(["inspect", saved])
@@ -66,7 +76,15 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
   it.scopedLive("a Chinese question is answered from the Chinese passages", () =>
     Effect.gen(function*() {
       const home = yield* indexed
-      const out = yield* runCli(["ask", "《战国无双3》是由哪两个公司合作开发的？", "-c", "sample", "--home", home, "--json"])
+      const out = yield* runCli([
+        "ask",
+        "《战国无双3》是由哪两个公司合作开发的？",
+        "-c",
+        "sample",
+        "--home",
+        home,
+        "--json"
+      ])
       assert.strictEqual(out.code, 0, out.stderr)
       const record = Schema.decodeUnknownSync(Schema.parseJson(AnswerRecord))(out.stdout)
       assert.strictEqual(record.result.trace.passages[0]?.passage.title, "战国无双3")
@@ -78,7 +96,10 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
         [["ask", "   ", "-c", "sample"], "the question is empty"],
         [["ask", question, "-c", "sample", "--top-k", "0"], "--top-k (topK): topK must be a positive integer"],
-        [["ask", question, "-c", "sample", "--max-step", "2", "--max-failure", "3"], "maxFailure (3) must be ≤ maxStep (2)"],
+        [
+          ["ask", question, "-c", "sample", "--max-step", "2", "--max-failure", "3"],
+          "maxFailure (3) must be ≤ maxStep (2)"
+        ],
         [["ask", question, "-c", "sample", "--role", "judge.colour=red"], "expected ROLE.FIELD=VALUE"],
         [["ask", question, "-c", "sample", "--reranker", "http"], "rerankerUrl is required"]
       ]
@@ -119,9 +140,14 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       assert.strictEqual(topK(defaults.stdout).topK, 5)
       const env = yield* runCli(["config", "--json", "--home", home], { DEEPNOTE_TOP_K: "7", DEEPNOTE_MAX_STEP: "5" })
       assert.deepStrictEqual(topK(env.stdout), { ...topK(env.stdout), topK: 7, maxStep: 5 })
-      const withFile = yield* runCli(["config", "--json", "--home", home, "--config", file], { DEEPNOTE_TOP_K: "7", DEEPNOTE_MAX_STEP: "5" })
+      const withFile = yield* runCli(["config", "--json", "--home", home, "--config", file], {
+        DEEPNOTE_TOP_K: "7",
+        DEEPNOTE_MAX_STEP: "5"
+      })
       assert.deepStrictEqual([topK(withFile.stdout).topK, topK(withFile.stdout).maxStep], [9, 4])
-      const withFlag = yield* runCli(["config", "--json", "--home", home, "--config", file, "--top-k", "3"], { DEEPNOTE_TOP_K: "7" })
+      const withFlag = yield* runCli(["config", "--json", "--home", home, "--config", file, "--top-k", "3"], {
+        DEEPNOTE_TOP_K: "7"
+      })
       assert.strictEqual(topK(withFlag.stdout).topK, 3)
       const badEnv = yield* runCli(["config", "--home", home], { DEEPNOTE_TOP_K: "-1" })
       assert.strictEqual(badEnv.code, 2)
@@ -133,6 +159,8 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       const out = yield* runCli(["ask", "--help"])
       assert.strictEqual(out.code, 0)
       for (const knob of knobs) assert.include(out.stdout, `--${knob.flag}`)
-      for (const flag of ["--role", "--config", "--json", "--home", "--collection", "--llm-url", "--save"]) assert.include(out.stdout, flag)
+      for (const flag of ["--role", "--config", "--json", "--home", "--collection", "--llm-url", "--save"]) {
+        assert.include(out.stdout, flag)
+      }
     }))
 })

@@ -15,7 +15,11 @@ export interface Child {
 }
 
 export const spawnCli = (args: ReadonlyArray<string>): Child => {
-  const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, env: { NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [main, ...args], {
+    cwd: repoRoot,
+    env: { NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   let out = ""
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
   child.stderr.on("data", () => {})

@@ -8,12 +8,23 @@ import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
 
 const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
 
-interface Line { readonly itemId: string; readonly status: string; readonly answer?: string; readonly result?: { readonly bestNote?: { readonly text: string }; readonly trace: unknown } }
+interface Line {
+  readonly itemId: string
+  readonly status: string
+  readonly answer?: string
+  readonly result?: { readonly bestNote?: { readonly text: string }; readonly trace: unknown }
+}
 
 const results = (home: string, runId: string) =>
   runCli(["export", runId, "--home", home]).pipe(
     Effect.map((out) =>
-      out.stdout.trim().split("\n").map((l) => JSON.parse(l) as Line).map((l) => ({ id: l.itemId, status: l.status, answer: l.answer, note: l.result?.bestNote?.text, trace: JSON.stringify(l.result?.trace) }))
+      out.stdout.trim().split("\n").map((l) => JSON.parse(l) as Line).map((l) => ({
+        id: l.itemId,
+        status: l.status,
+        answer: l.answer,
+        note: l.result?.bestNote?.text,
+        trace: JSON.stringify(l.result?.trace)
+      }))
     )
   )
 
@@ -30,7 +41,24 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
     const home = yield* tempHome
     const indexed = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
     assert.strictEqual(indexed.code, 0, indexed.stderr)
-    const common = ["--dataset", dataset, "-c", "sample", "--home", home, "--engine", "llm", "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "6", "--quiet", "--limit", "16"]
+    const common = [
+      "--dataset",
+      dataset,
+      "-c",
+      "sample",
+      "--home",
+      home,
+      "--engine",
+      "llm",
+      "--llm-url",
+      `${sim.url}/v1`,
+      "--no-llm-cache",
+      "--concurrency",
+      "6",
+      "--quiet",
+      "--limit",
+      "16"
+    ]
 
     const reference = yield* runCli(["run", ...common])
     assert.strictEqual(reference.code, 0, reference.stderr)
@@ -59,35 +87,76 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
       const alive = yield* untilSimRequests(sim, target, child)
       assert.isTrue(alive, `the run finished before kill ${k + 1}`)
       const current = child
-      const { code, inFlight, journaled } = yield* killAndCountInFlight(sim, child, signal, before, home, () => runId ?? runIdOf(current.stdout()))
-      if (signal === "SIGINT") assert.strictEqual(code, 130, "SIGINT stops cleanly with exit code 130")
-      if (signal === "SIGINT") assert.strictEqual(inFlight, 0, "after SIGINT every call sent was journaled")
+      const { code, inFlight, journaled } = yield* killAndCountInFlight(sim, child, signal, before, home, () =>
+        runId ?? runIdOf(current.stdout()))
+      if (signal === "SIGINT") {
+        assert.strictEqual(code, 130, "SIGINT stops cleanly with exit code 130")
+      }
+      if (signal === "SIGINT") {
+        assert.strictEqual(inFlight, 0, "after SIGINT every call sent was journaled")
+      }
       inFlightTotal += inFlight
       runId ??= runIdOf(child.stdout())
       before = { requests: sim.metrics.requests, journaled }
       assert.isDefined(runId, "the run id is printed before any work")
       const status = yield* runCli(["status", runId!, "--json", "--home", home])
       const run = JSON.parse(status.stdout) as { status: string }
-      assert.strictEqual(run.status, signal === "SIGINT" ? "interrupted" : "running", "SIGKILL leaves the run as it was; SIGINT marks it")
-      child = spawnCli(["resume", runId!, "--home", home, "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "6", "--quiet"])
+      assert.strictEqual(
+        run.status,
+        signal === "SIGINT" ? "interrupted" : "running",
+        "SIGKILL leaves the run as it was; SIGINT marks it"
+      )
+      child = spawnCli([
+        "resume",
+        runId!,
+        "--home",
+        home,
+        "--llm-url",
+        `${sim.url}/v1`,
+        "--no-llm-cache",
+        "--concurrency",
+        "6",
+        "--quiet"
+      ])
     }
-    assert.strictEqual(yield* Effect.promise(() => child.exited), 0)
+    assert.strictEqual(
+      yield* Effect.promise(() =>
+        child.exited
+      ),
+      0
+    )
     const actual = yield* results(home, runId!)
-    assert.deepStrictEqual(actual.map(({ id: _, ...r }) => r), expected.map(({ id: _, ...r }) => r), "identical results")
+    assert.deepStrictEqual(
+      actual.map(({ id: _, ...r }) =>
+        r
+      ),
+      expected.map(({ id: _, ...r }) =>
+        r
+      ),
+      "identical results"
+    )
     assert.isTrue(actual.every((r) => r.status === "done"))
     const resent = sim.metrics.requests - startRequests - referenceCalls
     assert.isAtLeast(resent, 0)
     // a journaled call is never sent again: every extra call is one that was in flight when a process died (equality
     // holds unless a transient error made the client retry)
     assert.isAtMost(resent, inFlightTotal, `re-sent ${resent} calls, ${inFlightTotal} were in flight at the kills`)
-    yield* Effect.log(`${signal}: ${kills} kills, ${inFlightTotal} calls in flight at the kills, ${resent} re-sent (reference run: ${referenceCalls} calls)`)
+    yield* Effect.log(
+      `${signal}: ${kills} kills, ${inFlightTotal} calls in flight at the kills, ${resent} re-sent (reference run: ${referenceCalls} calls)`
+    )
     return { resent, inFlightTotal }
   })
 
 describe("crash and resume against the simulator (child processes)", () => {
-  it.scopedLive("SIGKILL at random moments: identical results, re-sent calls ≤ calls in flight at the kills", () =>
-    crashAndResume("SIGKILL", 7).pipe(Effect.asVoid), { timeout: 240_000 })
+  it.scopedLive(
+    "SIGKILL at random moments: identical results, re-sent calls ≤ calls in flight at the kills",
+    () => crashAndResume("SIGKILL", 7).pipe(Effect.asVoid),
+    { timeout: 240_000 }
+  )
 
-  it.scopedLive("SIGINT at random moments: the run is marked interrupted and resumes to identical results", () =>
-    crashAndResume("SIGINT", 11).pipe(Effect.asVoid), { timeout: 240_000 })
+  it.scopedLive(
+    "SIGINT at random moments: the run is marked interrupted and resumes to identical results",
+    () => crashAndResume("SIGINT", 11).pipe(Effect.asVoid),
+    { timeout: 240_000 }
+  )
 })

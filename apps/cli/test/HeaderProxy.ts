@@ -18,9 +18,20 @@ export const headerProxy = (target: string) =>
     const agent = new Http.Agent({ keepAlive: true })
     const server = Http.createServer((req, res) => {
       const header = req.headers["traceparent"]
-      seen.push({ method: req.method ?? "", path: req.url ?? "", traceparent: Array.isArray(header) ? header[0] : header })
+      seen.push({
+        method: req.method ?? "",
+        path: req.url ?? "",
+        traceparent: Array.isArray(header) ? header[0] : header
+      })
       const forward = Http.request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, agent },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+          agent
+        },
         (reply) => {
           res.writeHead(reply.statusCode ?? 502, reply.headers)
           reply.pipe(res)
@@ -39,11 +50,12 @@ export const headerProxy = (target: string) =>
           resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0))
         })
       }),
-      () => Effect.async<void>((resume) => {
-        agent.destroy()
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      })
+      () =>
+        Effect.async<void>((resume) => {
+          agent.destroy()
+          server.closeAllConnections()
+          server.close(() => resume(Effect.void))
+        })
     )
     return { url: `http://127.0.0.1:${port}`, seen: () => [...seen] }
   })

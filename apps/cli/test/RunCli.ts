@@ -8,7 +8,9 @@ import { fileURLToPath } from "node:url"
 /** The repository root: the nearest ancestor holding apps/cli (this file runs from test/ and from dist/test/). */
 export const repoRoot = ((): string => {
   let dir = Path.dirname(fileURLToPath(import.meta.url))
-  while (!existsSync(Path.join(dir, "apps", "cli", "package.json")) && Path.dirname(dir) !== dir) dir = Path.dirname(dir)
+  while (!existsSync(Path.join(dir, "apps", "cli", "package.json")) && Path.dirname(dir) !== dir) {
+    dir = Path.dirname(dir)
+  }
   return dir
 })()
 const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")

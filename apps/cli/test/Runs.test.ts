@@ -19,16 +19,37 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
   it.scopedLive("a run is scored with the paper's metrics; resuming a finished run is a no-op", () =>
     Effect.gen(function*() {
       const home = yield* indexedHome
-      const run = yield* runCli(["run", "--dataset", dataset, "-c", "sample", "--limit", "6", "--concurrency", "3", "--home", home, "--quiet"])
+      const run = yield* runCli([
+        "run",
+        "--dataset",
+        dataset,
+        "-c",
+        "sample",
+        "--limit",
+        "6",
+        "--concurrency",
+        "3",
+        "--home",
+        home,
+        "--quiet"
+      ])
       assert.strictEqual(run.code, 0, run.stderr)
       const runId = runIdOf(run.stdout)
       assert.include(run.stdout, `run ${runId} completed: 6/6 done, 0 failed`)
-      const shown = JSON.parse((yield* runCli(["status", runId, "--json", "--home", home])).stdout) as { manifest: { concurrency?: number } }
-      assert.strictEqual(shown.manifest.concurrency, 3, "the run records its concurrency (a resume without --concurrency keeps it)")
+      const shown = JSON.parse((yield* runCli(["status", runId, "--json", "--home", home])).stdout) as {
+        manifest: { concurrency?: number }
+      }
+      assert.strictEqual(
+        shown.manifest.concurrency,
+        3,
+        "the run records its concurrency (a resume without --concurrency keeps it)"
+      )
       const table = yield* runCli(["eval", runId, "--home", home])
       assert.strictEqual(table.code, 0, table.stderr)
       for (const metric of ["acc", "em", "f1", "95% CI", "stop reasons"]) assert.include(table.stdout, metric)
-      const json = JSON.parse((yield* runCli(["eval", runId, "--format", "json", "--home", home])).stdout) as { metrics: ReadonlyArray<{ name: string; n: number }> }
+      const json = JSON.parse((yield* runCli(["eval", runId, "--format", "json", "--home", home])).stdout) as {
+        metrics: ReadonlyArray<{ name: string; n: number }>
+      }
       assert.deepStrictEqual(json.metrics.map((m) => [m.name, m.n]), [["acc", 6], ["em", 6], ["f1", 6]])
       const csv = yield* runCli(["eval", runId, "--format", "csv", "--home", home])
       assert.match(csv.stdout.split("\n")[0]!, /metric/)
@@ -47,7 +68,20 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
       const home = yield* indexedHome
       const grid = Path.join(home, "grid.yaml")
       writeFileSync(grid, "grid:\n  maxStep: [1, 2]\n  maxFailure: [1, 2]\n")
-      const out = yield* runCli(["run", "--dataset", dataset, "-c", "sample", "--limit", "2", "--sweep", grid, "--home", home, "--quiet"])
+      const out = yield* runCli([
+        "run",
+        "--dataset",
+        dataset,
+        "-c",
+        "sample",
+        "--limit",
+        "2",
+        "--sweep",
+        grid,
+        "--home",
+        home,
+        "--quiet"
+      ])
       assert.strictEqual(out.code, 0, out.stderr)
       assert.include(out.stderr, "skipping cell {\"maxStep\":1,\"maxFailure\":2}")
       assert.strictEqual(out.stdout.match(/completed: 2\/2 done/g)?.length, 3)
@@ -64,7 +98,17 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
       assert.include(refused.stderr, "bad.jsonl:2")
       const status = yield* runCli(["status", "--home", home])
       assert.include(status.stdout, "no runs yet")
-      const skipped = yield* runCli(["run", "--dataset", bad, "-c", "sample", "--home", home, "--quiet", "--skip-bad-lines"])
+      const skipped = yield* runCli([
+        "run",
+        "--dataset",
+        bad,
+        "-c",
+        "sample",
+        "--home",
+        home,
+        "--quiet",
+        "--skip-bad-lines"
+      ])
       assert.strictEqual(skipped.code, 0, skipped.stderr)
       assert.include(skipped.stderr, "skipped ")
       assert.include(skipped.stdout, "1 questions")

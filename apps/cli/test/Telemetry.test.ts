@@ -8,7 +8,8 @@ import * as Path from "node:path"
 import { headerProxy } from "./HeaderProxy.js"
 import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
 
-const question = "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
+const question =
+  "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
 const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
 const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
 
@@ -19,17 +20,24 @@ const indexedHome = Effect.gen(function*() {
   return home
 })
 
-const parentOf = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan) => spans.find((s) => s.spanId === span.parentSpanId)
+const parentOf = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan) =>
+  spans.find((s) => s.spanId === span.parentSpanId)
 const ancestors = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan): Array<string> => {
   const parent = parentOf(spans, span)
   return parent === undefined ? [] : [parent.name, ...ancestors(spans, parent)]
 }
 const fileSpans = (file: string) =>
-  readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { spanId: string; parentSpanId?: string; name: string; attributes: Record<string, unknown> })
+  readFileSync(file, "utf8").trim().split("\n").map((line) =>
+    JSON.parse(line) as { spanId: string; parentSpanId?: string; name: string; attributes: Record<string, unknown> }
+  )
 
 /** A `deepnote` child process with its own environment; stdout and stderr are collected. */
 const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const child = spawn(process.execPath, [main, ...args], { cwd: repoRoot, env: { NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [main, ...args], {
+    cwd: repoRoot,
+    env: { NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   let stdout = ""
   let stderr = ""
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))
@@ -55,29 +63,72 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       sim.faults.failNext(["503"])
       const traceFile = Path.join(home, "ask.jsonl")
       const out = yield* runCli(
-        ["ask", question, "-c", "sample", "--home", home, "--engine", "llm", "--llm-url", `${proxy.url}/v1`, "--no-llm-cache", "--max-step", "1", "--max-failure", "1", "--trace-file", traceFile],
+        [
+          "ask",
+          question,
+          "-c",
+          "sample",
+          "--home",
+          home,
+          "--engine",
+          "llm",
+          "--llm-url",
+          `${proxy.url}/v1`,
+          "--no-llm-cache",
+          "--max-step",
+          "1",
+          "--max-failure",
+          "1",
+          "--trace-file",
+          traceFile
+        ],
         { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: "deepnote-test" }
       )
       assert.strictEqual(out.code, 0, out.stderr)
       const spans = receiver.spans()
       const names = new Set(spans.map((s) => s.name))
-      for (const name of ["deepnote.question", "deepnote.step", "Retriever.search", "NoteWriter.init", "NoteWriter.update", "QueryPlanner.plan", "Judge.compare", "Answerer.answer", "LlmClient.chat", "LlmClient.attempt"]) {
+      for (
+        const name of [
+          "deepnote.question",
+          "deepnote.step",
+          "Retriever.search",
+          "NoteWriter.init",
+          "NoteWriter.update",
+          "QueryPlanner.plan",
+          "Judge.compare",
+          "Answerer.answer",
+          "LlmClient.chat",
+          "LlmClient.attempt"
+        ]
+      ) {
         assert.isTrue(names.has(name), `span ${name} exported`)
       }
       const [root, ...others] = spans.filter((s) => s.name === "deepnote.question")
       assert.strictEqual(others.length, 0)
       assert.isUndefined(root!.parentSpanId)
       assert.isTrue(spans.every((s) => s.traceId === root!.traceId), "one trace per question")
-      for (const s of spans.filter((x) => x.name === "deepnote.step")) assert.strictEqual(parentOf(spans, s)?.name, "deepnote.question")
-      for (const s of spans.filter((x) => ["Retriever.search", "NoteWriter.init", "NoteWriter.update", "QueryPlanner.plan", "Judge.compare"].includes(x.name))) {
+      for (const s of spans.filter((x) => x.name === "deepnote.step")) {
+        assert.strictEqual(parentOf(spans, s)?.name, "deepnote.question")
+      }
+      for (
+        const s of spans.filter((x) =>
+          ["Retriever.search", "NoteWriter.init", "NoteWriter.update", "QueryPlanner.plan", "Judge.compare"].includes(
+            x.name
+          )
+        )
+      ) {
         assert.strictEqual(parentOf(spans, s)?.name, "deepnote.step", `${s.name} under a step`)
       }
-      for (const s of spans.filter((x) => x.name === "LlmClient.attempt")) assert.strictEqual(parentOf(spans, s)?.name, "LlmClient.chat")
+      for (const s of spans.filter((x) => x.name === "LlmClient.attempt")) {
+        assert.strictEqual(parentOf(spans, s)?.name, "LlmClient.chat")
+      }
       assert.strictEqual(parentOf(spans, spans.find((s) => s.name === "Answerer.answer")!)?.name, "deepnote.question")
 
       // the injected 503: the first init call has two attempts, the first one says why and how long it backed off
       const initCall = spans.find((s) => s.name === "LlmClient.chat" && s.attributes["deepnote.role"] === "init")!
-      const attempts = spans.filter((s) => s.parentSpanId === initCall.spanId).sort((a, b) => Number(a.attributes["deepnote.llm.attempt"]) - Number(b.attributes["deepnote.llm.attempt"]))
+      const attempts = spans.filter((s) => s.parentSpanId === initCall.spanId).sort((a, b) =>
+        Number(a.attributes["deepnote.llm.attempt"]) - Number(b.attributes["deepnote.llm.attempt"])
+      )
       assert.deepStrictEqual(attempts.map((a) => a.attributes["http.response.status_code"]), [503, 200])
       assert.strictEqual(attempts[0]!.attributes["deepnote.llm.retry.reason"], "status 503")
       assert.isAbove(Number(attempts[0]!.attributes["deepnote.llm.retry.backoff_ms"]), 0)
@@ -91,7 +142,10 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       assert.strictEqual(initCall.attributes["deepnote.llm.attempts"], 2)
       assert.isUndefined(initCall.attributes["gen_ai.input.messages"], "no prompt text unless --trace-content")
       assert.isDefined(root!.attributes["deepnote.stop_reason"])
-      assert.isDefined(spans.find((s) => s.name === "deepnote.step" && s.attributes["deepnote.step"] === 1)?.attributes["deepnote.verdict"])
+      assert.isDefined(
+        spans.find((s) => s.name === "deepnote.step" && s.attributes["deepnote.step"] === 1)
+          ?.attributes["deepnote.verdict"]
+      )
 
       // traceparent: every generation request carries the trace id and the id of its attempt span
       const generation = proxy.seen().filter((r) => r.path.endsWith("/completions"))
@@ -104,7 +158,23 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       }
 
       const metrics = receiver.metrics()
-      for (const name of ["deepnote_llm_calls_total", "deepnote_llm_attempts_total", "deepnote_llm_attempt_failures_total", "deepnote_llm_call_duration_ms", "deepnote_llm_attempt_duration_ms", "deepnote_llm_tokens_total", "deepnote_llm_in_flight", "deepnote_questions_total", "deepnote_question_duration_ms", "deepnote_steps_total", "deepnote_stop_reasons_total", "deepnote_retrieval_duration_ms", "deepnote_verdicts_total"]) {
+      for (
+        const name of [
+          "deepnote_llm_calls_total",
+          "deepnote_llm_attempts_total",
+          "deepnote_llm_attempt_failures_total",
+          "deepnote_llm_call_duration_ms",
+          "deepnote_llm_attempt_duration_ms",
+          "deepnote_llm_tokens_total",
+          "deepnote_llm_in_flight",
+          "deepnote_questions_total",
+          "deepnote_question_duration_ms",
+          "deepnote_steps_total",
+          "deepnote_stop_reasons_total",
+          "deepnote_retrieval_duration_ms",
+          "deepnote_verdicts_total"
+        ]
+      ) {
         assert.isTrue(metrics.has(name), `metric ${name} exported`)
       }
       const failures = metrics.get("deepnote_llm_attempt_failures_total")!.points
@@ -112,8 +182,17 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       const questions = metrics.get("deepnote_questions_total")!.points
       assert.deepStrictEqual(questions.map((p) => [p.attributes["outcome"], p.value]), [["done", 1]])
       const tokens = metrics.get("deepnote_llm_tokens_total")!.points
-      assert.isTrue(tokens.some((p) => p.attributes["role"] === "answer" && p.attributes["model"] === "deepnote-sim" && p.attributes["type"] === "output" && p.value > 0))
-      assert.strictEqual(metrics.get("deepnote_llm_in_flight")!.points.reduce((n, p) => n + p.value, 0), 0, "nothing left in flight")
+      assert.isTrue(
+        tokens.some((p) =>
+          p.attributes["role"] === "answer" && p.attributes["model"] === "deepnote-sim" &&
+          p.attributes["type"] === "output" && p.value > 0
+        )
+      )
+      assert.strictEqual(
+        metrics.get("deepnote_llm_in_flight")!.points.reduce((n, p) => n + p.value, 0),
+        0,
+        "nothing left in flight"
+      )
 
       // the trace file holds the same spans; `deepnote trace FILE` renders the timeline
       const recorded = fileSpans(traceFile)
@@ -122,14 +201,39 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       assert.strictEqual(rendered.code, 0, rendered.stderr)
       const lines = rendered.stdout.split("\n")
       assert.match(lines[0]!, /^question ask-[0-9a-f]{12} · ok · /)
-      assert.isTrue(lines.some((l) => /LlmClient\.attempt {2}attempt=1 endpoint=\S+ status=503 error=LlmHttpError retry=status 503 backoff_ms=\d+/.test(l)))
-      assert.isTrue(lines.some((l) => /^\s+\+\S+ m?s\s+\S+ m?s {2}[█·]+\s{4}deepnote\.step {2}step=1 verdict=(better|not-better)$/.test(l)))
+      assert.isTrue(
+        lines.some((l) =>
+          /LlmClient\.attempt {2}attempt=1 endpoint=\S+ status=503 error=LlmHttpError retry=status 503 backoff_ms=\d+/
+            .test(l)
+        )
+      )
+      assert.isTrue(
+        lines.some((l) =>
+          /^\s+\+\S+ m?s\s+\S+ m?s {2}[█·]+\s{4}deepnote\.step {2}step=1 verdict=(better|not-better)$/.test(l)
+        )
+      )
       assert.isTrue(lines.some((l) => /Answerer\.answer/.test(l)))
 
       // prompt and completion text only with the switch (here from the environment)
       const contentFile = Path.join(home, "content.jsonl")
       const withContent = yield* runCli(
-        ["ask", "Who directed Jaws?", "-c", "sample", "--home", home, "--engine", "llm", "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--profile", "vanilla", "--trace-file", contentFile],
+        [
+          "ask",
+          "Who directed Jaws?",
+          "-c",
+          "sample",
+          "--home",
+          home,
+          "--engine",
+          "llm",
+          "--llm-url",
+          `${sim.url}/v1`,
+          "--no-llm-cache",
+          "--profile",
+          "vanilla",
+          "--trace-file",
+          contentFile
+        ],
         { DEEPNOTE_TRACE_CONTENT: "true" }
       )
       assert.strictEqual(withContent.code, 0, withContent.stderr)
@@ -152,11 +256,34 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       const receiver = yield* startOtlpReceiver
       const traceFile = Path.join(home, "run-trace.jsonl")
       const cli = spawnCli(
-        ["run", "--dataset", dataset, "-c", "sample", "--home", home, "--engine", "llm", "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "2", "--limit", "12", "--quiet", "--trace-file", traceFile],
+        [
+          "run",
+          "--dataset",
+          dataset,
+          "-c",
+          "sample",
+          "--home",
+          home,
+          "--engine",
+          "llm",
+          "--llm-url",
+          `${sim.url}/v1`,
+          "--no-llm-cache",
+          "--concurrency",
+          "2",
+          "--limit",
+          "12",
+          "--quiet",
+          "--trace-file",
+          traceFile
+        ],
         { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
       )
       yield* Effect.addFinalizer(() => Effect.sync(() => void cli.child.kill("SIGKILL")))
-      assert.isTrue(yield* until(() => sim.metrics.requests >= 12, 40_000), `the run made LLM calls; stderr: ${cli.stderr()}`)
+      assert.isTrue(
+        yield* until(() => sim.metrics.requests >= 12, 40_000),
+        `the run made LLM calls; stderr: ${cli.stderr()}`
+      )
       cli.child.kill("SIGINT")
       const code = yield* Effect.promise(() => cli.exited)
       assert.strictEqual(code, 130, cli.stderr())
@@ -175,13 +302,20 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
         assert.strictEqual(q.attributes["deepnote.run.id"], runId)
       }
       const inFlight = receiver.metrics().get("deepnote_run_items_in_flight")
-      assert.strictEqual(inFlight?.points.reduce((n, p) => n + p.value, 0), 0, `items left in flight; statuses ${JSON.stringify(questions.map((q) => q.status))}`)
+      assert.strictEqual(
+        inFlight?.points.reduce((n, p) => n + p.value, 0),
+        0,
+        `items left in flight; statuses ${JSON.stringify(questions.map((q) => q.status))}`
+      )
 
       const recorded = fileSpans(traceFile)
       // the file holds every span of the execution (the whole run trace); OTLP also gets the command's other spans
       const inFile = new Set(recorded.map((s) => s.spanId))
       const exported = new Set(spans.map((s) => s.spanId))
-      assert.isTrue(spans.filter((s) => s.traceId === runs[0]!.traceId).every((s) => inFile.has(s.spanId)), "the run's trace is in the file")
+      assert.isTrue(
+        spans.filter((s) => s.traceId === runs[0]!.traceId).every((s) => inFile.has(s.spanId)),
+        "the run's trace is in the file"
+      )
       assert.isTrue(recorded.every((s) => exported.has(s.spanId)), "the file and OTLP agree")
       assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.files`)), "the run lists its trace file")
 
@@ -196,7 +330,19 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       assert.include(one.stdout, "LlmClient.attempt")
 
       // resume with --trace: the rest of the run goes to <home>/traces/<run-id>.jsonl; `trace RUN_ID` reads both files
-      const resumed = yield* runCli(["resume", runId!, "--home", home, "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", "4", "--quiet", "--trace"])
+      const resumed = yield* runCli([
+        "resume",
+        runId!,
+        "--home",
+        home,
+        "--llm-url",
+        `${sim.url}/v1`,
+        "--no-llm-cache",
+        "--concurrency",
+        "4",
+        "--quiet",
+        "--trace"
+      ])
       assert.strictEqual(resumed.code, 0, resumed.stderr)
       assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.jsonl`)))
       const both = yield* runCli(["trace", runId!, "--home", home])

@@ -10,7 +10,12 @@ export interface ContentEngine {
   readonly name: string
   readonly init: (question: string, passages: ReadonlyArray<PromptPassage>) => string
   readonly update: (question: string, note: string, passages: ReadonlyArray<PromptPassage>) => string
-  readonly plan: (question: string, note: string, queries: ReadonlyArray<string>, count: number) => ReadonlyArray<string>
+  readonly plan: (
+    question: string,
+    note: string,
+    queries: ReadonlyArray<string>,
+    count: number
+  ) => ReadonlyArray<string>
   readonly judge: (question: string, best: string, candidate: string) => boolean
   readonly answer: (question: string, evidence: SimEvidence) => string
 }
@@ -33,11 +38,15 @@ export interface RoleInput {
 export const roleOf = (header: string | undefined, p: ParsedPrompt): string => header ?? inferRole(p)
 
 const inferRole = (p: ParsedPrompt): string =>
-  p.bestNote !== undefined && p.newNote !== undefined ? "judge"
-  : p.queries !== undefined ? "plan"
-  : p.note !== undefined && p.passages !== undefined ? "update"
-  : p.passages !== undefined ? "init"
-  : "answer"
+  p.bestNote !== undefined && p.newNote !== undefined ?
+    "judge"
+    : p.queries !== undefined ?
+    "plan"
+    : p.note !== undefined && p.passages !== undefined ?
+    "update"
+    : p.passages !== undefined ?
+    "init"
+    : "answer"
 
 const wantedCount = (input: RoleInput): number => {
   const json = input.structured?.json
@@ -61,7 +70,8 @@ export const respond = (engine: ContentEngine, input: RoleInput): string => {
   const zh = p.language === "zh"
   switch (roleOf(input.role, p)) {
     case "init":
-      return engine.init(question, p.passages ?? []) || (zh ? "参考段落中没有找到相关信息。" : "The passages hold no relevant information.")
+      return engine.init(question, p.passages ?? []) ||
+        (zh ? "参考段落中没有找到相关信息。" : "The passages hold no relevant information.")
     case "update":
       return engine.update(question, p.note ?? "", p.passages ?? []) || (p.note ?? "")
     case "plan": {
@@ -72,11 +82,17 @@ export const respond = (engine: ContentEngine, input: RoleInput): string => {
     case "judge": {
       const better = engine.judge(question, p.bestNote ?? "", p.newNote ?? "")
       if (input.structured?.choice) return pick(input.structured.choice, better)
-      return input.system.includes(`{"status"`) ? `{"status": "${better ? "True" : "False"}"}` : better ? "True" : "False"
+      return input.system.includes(`{"status"`)
+        ? `{"status": "${better ? "True" : "False"}"}`
+        : better
+        ? "True"
+        : "False"
     }
     default: {
-      const evidence: SimEvidence = p.note !== undefined ? { _tag: "Note", text: p.note }
-        : p.passages !== undefined ? { _tag: "Passages", passages: p.passages }
+      const evidence: SimEvidence = p.note !== undefined ?
+        { _tag: "Note", text: p.note }
+        : p.passages !== undefined ?
+        { _tag: "Passages", passages: p.passages }
         : { _tag: "None" }
       const answer = engine.answer(question, evidence)
       return input.structured?.choice ? pick(input.structured.choice, yesLike(answer)) : answer
@@ -108,8 +124,11 @@ export const liteEngine: ContentEngine = {
   },
   judge: (_q, best, candidate) => candidate.length > best.length * 1.1,
   answer: (question, evidence) =>
-    /^(is|are|was|were|do|does|did|can|could|has|have)\b/i.test(question) ? "yes"
-    : evidence._tag === "Note" ? evidence.text.split(/\s+/).slice(0, 3).join(" ")
-    : evidence._tag === "Passages" ? evidence.passages[0]?.title ?? "unknown"
-    : "unknown"
+    /^(is|are|was|were|do|does|did|can|could|has|have)\b/i.test(question) ?
+      "yes"
+      : evidence._tag === "Note" ?
+      evidence.text.split(/\s+/).slice(0, 3).join(" ")
+      : evidence._tag === "Passages" ?
+      evidence.passages[0]?.title ?? "unknown"
+      : "unknown"
 }

@@ -1,5 +1,5 @@
-import { NodeHttpServer } from "@effect/platform-node"
 import { seededRandom } from "@deepnote/core"
+import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"
 import * as Http from "node:http"
 import { routes } from "./Api/Routes.js"
@@ -29,9 +29,18 @@ export const start = (input: SimOptionsInput = {}): Effect.Effect<LlmSimService,
     const metrics = new SimMetrics(options.maxNumSeqs, options.kvCapacityTokens)
     const faults = new FaultInjector(options.faultRate, options.faultSeed, options.faults)
     const scheduler = yield* makeScheduler(options, metrics)
-    const state: SimState = { options, metrics, faults, scheduler, engine: options.content === "lite" ? liteEngine : extractiveEngine,
-      prefixCache: options.prefixCaching ? new PrefixCache(options.blockSize, Math.floor(options.kvCapacityTokens / options.blockSize)) : undefined,
-      random: seededRandom(options.faultSeed + 1), nextId: 1 }
+    const state: SimState = {
+      options,
+      metrics,
+      faults,
+      scheduler,
+      engine: options.content === "lite" ? liteEngine : extractiveEngine,
+      prefixCache: options.prefixCaching
+        ? new PrefixCache(options.blockSize, Math.floor(options.kvCapacityTokens / options.blockSize))
+        : undefined,
+      random: seededRandom(options.faultSeed + 1),
+      nextId: 1
+    }
     const server = yield* NodeHttpServer.make(() => {
       const s = Http.createServer()
       // Longer than any client's idle keep-alive, so the server never closes a socket a client is about to reuse.
@@ -50,4 +59,3 @@ export const start = (input: SimOptionsInput = {}): Effect.Effect<LlmSimService,
 export class LlmSim extends Context.Tag("@deepnote/llm-sim/LlmSim")<LlmSim, LlmSimService>() {
   static readonly layer = (input: SimOptionsInput = {}) => Layer.scoped(LlmSim, start(input))
 }
-

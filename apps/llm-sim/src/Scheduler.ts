@@ -124,7 +124,8 @@ export const makeScheduler = (config: SchedulerConfig, metrics: SimMetrics) =>
       queued = 0
       const prefill = admitTokens()
       gauges()
-      const durationMs = config.stepBaseMs + config.stepPerSeqMs * running.length + config.stepPerPrefillTokenMs * prefill
+      const durationMs = config.stepBaseMs + config.stepPerSeqMs * running.length +
+        config.stepPerPrefillTokenMs * prefill
       const startMs = Math.max(clock, Date.now() - durationMs)
       clock = startMs + durationMs
       metrics.recordStep({ startMs, durationMs, running: running.length, waiting: waiting.length })
@@ -139,7 +140,14 @@ export const makeScheduler = (config: SchedulerConfig, metrics: SimMetrics) =>
     /** Queues a sequence; its callbacks fire from the step loop. */
     const unsafeSubmit = (seq: Sequence) => {
       metrics.promptTokens += seq.promptTokens
-      Queue.unsafeOffer(inbox, { seq, arrivedAt: Date.now(), prefillLeft: Math.max(1, seq.promptTokens - (seq.cachedTokens ?? 0)), generated: 0, emits: false, lastTokenAt: 0 })
+      Queue.unsafeOffer(inbox, {
+        seq,
+        arrivedAt: Date.now(),
+        prefillLeft: Math.max(1, seq.promptTokens - (seq.cachedTokens ?? 0)),
+        generated: 0,
+        emits: false,
+        lastTokenAt: 0
+      })
       queued++
       metrics.maxInSystem = Math.max(metrics.maxInSystem, running.length + waiting.length + queued)
     }

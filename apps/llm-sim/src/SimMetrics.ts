@@ -16,7 +16,11 @@ export class Histogram {
   render(labels: string): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`]
     this.buckets.forEach((b, i) => lines.push(`${this.name}_bucket{${labels},le="${b}"} ${this.counts[i]}`))
-    lines.push(`${this.name}_bucket{${labels},le="+Inf"} ${this.count}`, `${this.name}_sum{${labels}} ${this.sum}`, `${this.name}_count{${labels}} ${this.count}`)
+    lines.push(
+      `${this.name}_bucket{${labels},le="+Inf"} ${this.count}`,
+      `${this.name}_sum{${labels}} ${this.sum}`,
+      `${this.name}_count{${labels}} ${this.count}`
+    )
     return lines.join("\n")
   }
 }
@@ -52,9 +56,50 @@ export class SimMetrics {
   lastRole: string | undefined = undefined
   readonly byRole: Record<string, number> = {}
   readonly stepLog: Array<StepRecord> = []
-  readonly ttft = new Histogram("vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80])
-  readonly itl = new Histogram("vllm:inter_token_latency_seconds", "Histogram of inter-token latency in seconds.", [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5])
-  readonly e2e = new Histogram("vllm:e2e_request_latency_seconds", "Histogram of end to end request latency in seconds.", [0.01, 0.05, 0.1, 0.3, 0.5, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120])
+  readonly ttft = new Histogram("vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", [
+    0.001,
+    0.005,
+    0.01,
+    0.02,
+    0.04,
+    0.06,
+    0.08,
+    0.1,
+    0.25,
+    0.5,
+    0.75,
+    1,
+    2.5,
+    5,
+    7.5,
+    10,
+    20,
+    40,
+    80
+  ])
+  readonly itl = new Histogram("vllm:inter_token_latency_seconds", "Histogram of inter-token latency in seconds.", [
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.075,
+    0.1,
+    0.15,
+    0.2,
+    0.3,
+    0.4,
+    0.5,
+    0.75,
+    1,
+    2.5
+  ])
+  readonly e2e = new Histogram(
+    "vllm:e2e_request_latency_seconds",
+    "Histogram of end to end request latency in seconds.",
+    [0.01, 0.05, 0.1, 0.3, 0.5, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120]
+  )
 
   constructor(readonly maxNumSeqs: number, readonly kvCapacityTokens: number) {}
 
@@ -102,25 +147,47 @@ export class SimMetrics {
 
   render(model: string): string {
     const l = `model_name="${model}"`
-    const gauge = (name: string, help: string, value: number) => `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${l}} ${value}`
-    const counter = (name: string, help: string, value: number) => `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name}{${l}} ${value}`
+    const gauge = (name: string, help: string, value: number) =>
+      `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${l}} ${value}`
+    const counter = (name: string, help: string, value: number) =>
+      `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name}{${l}} ${value}`
     return [
       gauge("vllm:num_requests_running", "Number of requests in model execution batches.", this.running),
       gauge("vllm:num_requests_waiting", "Number of requests waiting to be processed.", this.waiting),
-      gauge("vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", Math.min(1, this.kvTokens / this.kvCapacityTokens)),
+      gauge(
+        "vllm:kv_cache_usage_perc",
+        "KV-cache usage. 1 means 100 percent usage.",
+        Math.min(1, this.kvTokens / this.kvCapacityTokens)
+      ),
       counter("vllm:prompt_tokens_total", "Number of prefill tokens processed.", this.promptTokens),
       counter("vllm:generation_tokens_total", "Number of generation tokens processed.", this.generationTokens),
-      counter("vllm:prefix_cache_queries_total", "Prefix cache queries, in terms of number of queried tokens.", this.prefixCacheQueries),
-      counter("vllm:prefix_cache_hits_total", "Prefix cache hits, in terms of number of cached tokens.", this.prefixCacheHits),
+      counter(
+        "vllm:prefix_cache_queries_total",
+        "Prefix cache queries, in terms of number of queried tokens.",
+        this.prefixCacheQueries
+      ),
+      counter(
+        "vllm:prefix_cache_hits_total",
+        "Prefix cache hits, in terms of number of cached tokens.",
+        this.prefixCacheHits
+      ),
       counter("vllm:request_success_total", "Count of successfully processed requests.", this.success),
       this.ttft.render(l),
       this.itl.render(l),
       this.e2e.render(l),
       gauge("sim:max_num_requests_running", "Most requests ever running at once (simulator).", this.maxRunning),
-      gauge("sim:max_num_requests_in_system", "Most requests ever running or waiting at once (simulator).", this.maxInSystem),
+      gauge(
+        "sim:max_num_requests_in_system",
+        "Most requests ever running or waiting at once (simulator).",
+        this.maxInSystem
+      ),
       counter("sim:requests_total", "Generation requests received (simulator).", this.requests),
       counter("sim:busy_seconds_total", "Time spent in scheduler steps (simulator).", this.busyMs / 1000),
-      counter("sim:running_sequence_seconds_total", "Sum over steps of running sequences × step time (simulator).", this.runningSeqMs / 1000),
+      counter(
+        "sim:running_sequence_seconds_total",
+        "Sum over steps of running sequences × step time (simulator).",
+        this.runningSeqMs / 1000
+      ),
       ...Object.entries(this.faults).map(([kind, n]) => `sim:faults_total{${l},kind="${kind}"} ${n}`)
     ].join("\n") + "\n"
   }

@@ -58,7 +58,9 @@ export const SimOptions = Schema.Struct({
    * Per-role means that override `reasoningMeanTokens` (e.g. long for the note writer, none for the judge). Real
    * replies differ most by role: a DeepNote question's time goes to writing notes, while a verdict is one token.
    */
-  reasoningMeanTokensByRole: Schema.optionalWith(Schema.partial(Schema.Record({ key: SimRole, value: NonNegative })), { default: () => ({}) }),
+  reasoningMeanTokensByRole: Schema.optionalWith(Schema.partial(Schema.Record({ key: SimRole, value: NonNegative })), {
+    default: () => ({})
+  }),
   /** `extractive` (packages/extractive) or `lite` (cheap, for load tests). */
   content: Schema.optionalWith(Schema.Literal("extractive", "lite"), { default: () => "extractive" as const })
 })
@@ -71,8 +73,14 @@ export const parseRoleMeans = (text: string): Either.Either<Partial<Record<SimRo
   for (const entry of text.split(",").map((e) => e.trim()).filter((e) => e.length > 0)) {
     const [role = "", value = ""] = entry.split("=").map((part) => part.trim())
     const tokens = Number(value)
-    if (!Schema.is(SimRole)(role)) return Either.left(`--reasoning-mean-tokens-by-role: unknown role "${role}" in "${entry}" (roles: ${SimRole.literals.join(", ")})`)
-    if (value === "" || !Number.isFinite(tokens) || tokens < 0) return Either.left(`--reasoning-mean-tokens-by-role: "${entry}" needs a token count ≥ 0 (e.g. ${role}=250)`)
+    if (!Schema.is(SimRole)(role)) {
+      return Either.left(
+        `--reasoning-mean-tokens-by-role: unknown role "${role}" in "${entry}" (roles: ${SimRole.literals.join(", ")})`
+      )
+    }
+    if (value === "" || !Number.isFinite(tokens) || tokens < 0) {
+      return Either.left(`--reasoning-mean-tokens-by-role: "${entry}" needs a token count ≥ 0 (e.g. ${role}=250)`)
+    }
     means[role] = tokens
   }
   return Either.right(means)

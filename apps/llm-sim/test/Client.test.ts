@@ -1,5 +1,5 @@
-import { assert, describe, it } from "@effect/vitest"
 import { LlmCallError } from "@deepnote/llm"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { start } from "../src/index.js"
 import { buildClient, fast, request } from "./support.js"
@@ -74,7 +74,12 @@ describe("LlmClient against the simulator", () => {
   it.scopedLive("a stall on every attempt ends as a timeout after the attempt budget", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
-      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], attemptTimeoutMs: 100, maxAttempts: 2, ...fast })
+      const { client } = yield* buildClient({
+        endpoints: [{ url: sim.url }],
+        attemptTimeoutMs: 100,
+        maxAttempts: 2,
+        ...fast
+      })
       sim.faults.failNext(["stall", "stall"])
       const error = yield* Effect.flip(client.chat(request("judge")))
       assert.strictEqual(error.reason, "attempts-exhausted")
@@ -110,7 +115,12 @@ describe("LlmClient against the simulator", () => {
   it.scopedLive("stops at the per-run retry budget", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
-      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], runRetryBudget: 1, maxAttempts: 10, ...fast })
+      const { client } = yield* buildClient({
+        endpoints: [{ url: sim.url }],
+        runRetryBudget: 1,
+        maxAttempts: 10,
+        ...fast
+      })
       sim.faults.failNext(["503", "503", "503"])
       const error = yield* Effect.flip(client.chat({ ...request("init"), runId: "r1" }))
       assert.strictEqual(error.reason, "retry-budget-exhausted")

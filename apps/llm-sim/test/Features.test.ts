@@ -1,6 +1,6 @@
-import { assert, describe, it } from "@effect/vitest"
 import { defaultRunConfig, samplingFor } from "@deepnote/core"
 import { LlmCache } from "@deepnote/llm"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -14,11 +14,16 @@ describe("usage, cache, streaming, structured outputs", () => {
       const sim = yield* start({ content: "lite" })
       const { client, ledger } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
       yield* Effect.forEach(["a", "b", "c", "d"], (id) => client.chat(request("init", id)), { concurrency: 4 })
-      yield* Effect.forEach(["e", "f"], (id) => client.chat({ ...request("update", id), stream: true }), { concurrency: 2 })
+      yield* Effect.forEach(["e", "f"], (id) => client.chat({ ...request("update", id), stream: true }), {
+        concurrency: 2
+      })
       const listed = yield* client.complete({
         role: "answer",
         questionId: "g",
-        prompts: ["### Question\nIs water wet?", "### Question\nWho wrote Hamlet?\n### Note\nHamlet was written by William Shakespeare."],
+        prompts: [
+          "### Question\nIs water wet?",
+          "### Question\nWho wrote Hamlet?\n### Note\nHamlet was written by William Shakespeare."
+        ],
         sampling: samplingFor(defaultRunConfig, "answer")
       })
       assert.strictEqual(listed.texts.length, 2)
@@ -37,7 +42,10 @@ describe("usage, cache, streaming, structured outputs", () => {
       const plain = yield* client.chat(request("init", "s"))
       const streamed = yield* client.chat({ ...request("init", "s"), stream: true })
       assert.strictEqual(streamed.content, plain.content)
-      assert.deepStrictEqual([streamed.usage.promptTokens, streamed.usage.completionTokens], [plain.usage.promptTokens, plain.usage.completionTokens])
+      assert.deepStrictEqual([streamed.usage.promptTokens, streamed.usage.completionTokens], [
+        plain.usage.promptTokens,
+        plain.usage.completionTokens
+      ])
       assert.isAbove(streamed.usage.cachedPromptTokens ?? 0, 0, "the second call found the prompt in the prefix cache")
       assert.strictEqual(streamed.finishReason, "stop")
     }))
@@ -88,7 +96,10 @@ describe("usage, cache, streaming, structured outputs", () => {
       assert.strictEqual(r.structured, "unsupported")
       assert.strictEqual(r.attempts, 3, "structured_outputs → guided → none")
       assert.strictEqual((yield* client.endpoints)[0]!.structured, "none")
-      const again = yield* client.chat({ ...request("judge", "q2"), structured: { _tag: "Choice", choices: ["True", "False"] } })
+      const again = yield* client.chat({
+        ...request("judge", "q2"),
+        structured: { _tag: "Choice", choices: ["True", "False"] }
+      })
       assert.strictEqual(again.attempts, 1)
       assert.strictEqual((yield* ledger.snapshot).total.structuredFallbacks, 2)
     }))

@@ -1,14 +1,20 @@
-import { assert, describe, it } from "@effect/vitest"
 import { answerQuestion, Passage, Question, Retriever, RunConfig, type RunConfigInput } from "@deepnote/core"
 import { LlmEngine } from "@deepnote/llm"
 import { tokenize } from "@deepnote/text"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { start } from "../src/index.js"
 import { clientStack, fast } from "./support.js"
 
 const english = [
-  ["Jaws (film)", "Jaws is a 1975 American thriller film directed by Steven Spielberg. It is based on the novel by Peter Benchley."],
-  ["Steven Spielberg", "Steven Spielberg is an American filmmaker. He was born in Cincinnati, Ohio, on December 18, 1946."],
+  [
+    "Jaws (film)",
+    "Jaws is a 1975 American thriller film directed by Steven Spielberg. It is based on the novel by Peter Benchley."
+  ],
+  [
+    "Steven Spielberg",
+    "Steven Spielberg is an American filmmaker. He was born in Cincinnati, Ohio, on December 18, 1946."
+  ],
   ["Cincinnati", "Cincinnati is a city in the U.S. state of Ohio, on the Ohio River."],
   ["Peter Benchley", "Peter Benchley was an American author, best known for the novel Jaws."],
   ["Duel (1971 film)", "Duel is a 1971 television film, the feature debut of Steven Spielberg."]

@@ -11,7 +11,12 @@ describe("endpoint pool", () => {
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
       const dead = yield* deadUrl
-      const { client } = yield* buildClient({ endpoints: [{ url: dead }, { url: sim.url }], ejectAfter: 2, cooldownMs: 60_000, ...{ backoffBaseMs: 5, backoffMaxMs: 20 } })
+      const { client } = yield* buildClient({
+        endpoints: [{ url: dead }, { url: sim.url }],
+        ejectAfter: 2,
+        cooldownMs: 60_000,
+        ...{ backoffBaseMs: 5, backoffMaxMs: 20 }
+      })
       const results = yield* Effect.forEach(ids(30), (id) => client.chat(request("init", id)), { concurrency: 4 })
       assert.strictEqual(results.length, 30)
       assert.isTrue(results.every((r) => r.endpoint === sim.url))
@@ -41,7 +46,14 @@ describe("endpoint pool", () => {
   it.scopedLive("never ejects the last healthy endpoint: a dead single server ends in transport errors after the budget", () =>
     Effect.gen(function*() {
       const dead = yield* deadUrl
-      const { client } = yield* buildClient({ endpoints: [{ url: dead }], model: "m", ejectAfter: 1, maxAttempts: 3, backoffBaseMs: 1, backoffMaxMs: 2 })
+      const { client } = yield* buildClient({
+        endpoints: [{ url: dead }],
+        model: "m",
+        ejectAfter: 1,
+        maxAttempts: 3,
+        backoffBaseMs: 1,
+        backoffMaxMs: 2
+      })
       const error = yield* Effect.flip(client.chat(request("init")))
       assert.strictEqual(error.last._tag, "LlmTransportError")
       assert.strictEqual(error.attempts, 3)
@@ -52,7 +64,12 @@ describe("endpoint pool", () => {
   it.scopedLive("never exceeds the global in-flight limit", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite", maxNumSeqs: 64 })
-      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], globalInFlight: 5, perEndpointConcurrency: 16, ...fast })
+      const { client } = yield* buildClient({
+        endpoints: [{ url: sim.url }],
+        globalInFlight: 5,
+        perEndpointConcurrency: 16,
+        ...fast
+      })
       yield* Effect.forEach(ids(40), (id) => client.chat(request("update", id)), { concurrency: "unbounded" })
       assert.isAtMost(sim.metrics.maxInSystem, 5)
       assert.isAtLeast(sim.metrics.maxInSystem, 3)
@@ -63,7 +80,10 @@ describe("endpoint pool", () => {
     Effect.gen(function*() {
       const a = yield* start({ content: "lite" })
       const b = yield* start({ content: "lite" })
-      const { client } = yield* buildClient({ endpoints: [{ url: a.url, maxNumSeqs: 3 }, { url: b.url, maxNumSeqs: 2 }], ...fast })
+      const { client } = yield* buildClient({
+        endpoints: [{ url: a.url, maxNumSeqs: 3 }, { url: b.url, maxNumSeqs: 2 }],
+        ...fast
+      })
       yield* Effect.forEach(ids(40), (id) => client.chat(request("plan", id)), { concurrency: "unbounded" })
       assert.isAtMost(a.metrics.maxInSystem, 3)
       assert.isAtMost(b.metrics.maxInSystem, 2)
@@ -92,7 +112,11 @@ describe("endpoint pool", () => {
         const results = yield* Effect.forEach([1, 2, 3, 4], () => client.chat(request("judge", id)))
         // A retry may legitimately move to the other server (it avoids the one that just failed); first attempts stay.
         const used = results.filter((r) => r.attempts === 1).map((r) => r.endpoint)
-        assert.strictEqual(new Set(used).size, 1, `question ${id} stayed on one server: ${JSON.stringify(results.map((r) => [r.endpoint, r.attempts]))}`)
+        assert.strictEqual(
+          new Set(used).size,
+          1,
+          `question ${id} stayed on one server: ${JSON.stringify(results.map((r) => [r.endpoint, r.attempts]))}`
+        )
       }
       assert.isAbove(a.metrics.success, 0)
       assert.isAbove(b.metrics.success, 0)
@@ -102,10 +126,16 @@ describe("endpoint pool", () => {
     Effect.gen(function*() {
       // 16 questions at once, 4 calls each in sequence, over two servers. Each call repeats the question's long note
       // (its own prefix) and adds new passages, as a DeepNote update does. Hit rates come from the servers' counters.
-      const note = (q: number) => Array.from({ length: 40 }, (_, i) => `Fact ${i} about subject ${q}: item ${q * 100 + i} holds.`).join(" ")
+      const note = (q: number) =>
+        Array.from({ length: 40 }, (_, i) => `Fact ${i} about subject ${q}: item ${q * 100 + i} holds.`).join(" ")
       const messages = (q: number, call: number) => [
         { role: "system" as const, content: "Update the note with what the passages add." },
-        { role: "user" as const, content: `### Question\nWhat about subject ${q}?\n\n### Note\n${note(q)}\n\n### Passages\n[1] Title: Call ${call}\nNew passage ${call} for ${q}.` }
+        {
+          role: "user" as const,
+          content: `### Question\nWhat about subject ${q}?\n\n### Note\n${
+            note(q)
+          }\n\n### Passages\n[1] Title: Call ${call}\nNew passage ${call} for ${q}.`
+        }
       ]
       const hitRate = (sticky: boolean) =>
         Effect.gen(function*() {
@@ -119,11 +149,19 @@ describe("endpoint pool", () => {
             Effect.forEach([0, 1, 2, 3], (call) =>
               Effect.zipRight(
                 Effect.sleep(Math.floor(random() * 15)),
-                client.chat({ ...request("update"), questionId: sticky ? `q${q}` : undefined, messages: messages(q, call) })
+                client.chat({
+                  ...request("update"),
+                  questionId: sticky ? `q${q}` : undefined,
+                  messages: messages(q, call)
+                })
               )), { concurrency: "unbounded" })
           const queried = a.metrics.prefixCacheQueries + b.metrics.prefixCacheQueries
           const hits = a.metrics.prefixCacheHits + b.metrics.prefixCacheHits
-          assert.strictEqual((yield* ledger.snapshot).total.cachedPromptTokens, hits, "the client counts the cached tokens the servers report")
+          assert.strictEqual(
+            (yield* ledger.snapshot).total.cachedPromptTokens,
+            hits,
+            "the client counts the cached tokens the servers report"
+          )
           return hits / queried
         })
       const sticky = yield* hitRate(true)
@@ -145,7 +183,12 @@ describe("endpoint pool", () => {
   it.scopedLive("a call waiting for a slot can be interrupted at once, and the held slot is released", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
-      const { client } = yield* buildClient({ endpoints: [{ url: sim.url, maxNumSeqs: 1 }], attemptTimeoutMs: 1500, maxAttempts: 1, ...fast })
+      const { client } = yield* buildClient({
+        endpoints: [{ url: sim.url, maxNumSeqs: 1 }],
+        attemptTimeoutMs: 1500,
+        maxAttempts: 1,
+        ...fast
+      })
       sim.faults.failNext(["stall"])
       const holder = yield* Effect.fork(client.chat(request("init", "a")))
       yield* Effect.sleep("100 millis")

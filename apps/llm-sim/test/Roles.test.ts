@@ -1,6 +1,6 @@
-import { assert, describe, it } from "@effect/vitest"
-import { defaultRunConfig, Judge, Note, NoteWriter, QueryPlanner, RoleError, type CallContext } from "@deepnote/core"
+import { type CallContext, defaultRunConfig, Judge, Note, NoteWriter, QueryPlanner, RoleError } from "@deepnote/core"
 import { LlmEngine, UsageLedger } from "@deepnote/llm"
+import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { start } from "../src/index.js"
 import { clientStack, fast } from "./support.js"
@@ -22,12 +22,14 @@ describe("LLM roles: malformed replies are reported, never crash", () => {
       const sim = yield* start({ content: "lite" })
       const ctx = yield* roles(sim.url)
       sim.faults.failNext(["garbage"])
-      const error = yield* Effect.flip(Context.get(ctx, Judge).compare({
-        question: "Who?",
-        bestNote: new Note({ text: "A." }),
-        candidate: new Note({ text: "A. B." }),
-        context: context()
-      }))
+      const error = yield* Effect.flip(
+        Context.get(ctx, Judge).compare({
+          question: "Who?",
+          bestNote: new Note({ text: "A." }),
+          candidate: new Note({ text: "A. B." }),
+          context: context()
+        })
+      )
       assert.instanceOf(error, RoleError)
       assert.strictEqual(error.role, "judge")
       assert.include(error.message, "neither True nor False")
@@ -72,7 +74,9 @@ describe("LLM roles: malformed replies are reported, never crash", () => {
       const sim = yield* start({ content: "lite" })
       const ctx = yield* roles(sim.url, { maxAttempts: 2 })
       sim.faults.failNext(["503", "503"])
-      const error = yield* Effect.flip(Context.get(ctx, NoteWriter).init({ question: "Who?", passages: [], context: context() }))
+      const error = yield* Effect.flip(
+        Context.get(ctx, NoteWriter).init({ question: "Who?", passages: [], context: context() })
+      )
       assert.strictEqual(error.role, "init")
       assert.include(error.message, "503")
     }))

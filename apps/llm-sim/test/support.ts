@@ -1,5 +1,13 @@
 import { defaultRunConfig, type Role, samplingFor } from "@deepnote/core"
-import { type ChatMessage, httpClientLayer, LlmCache, LlmClient, LlmSettings, type LlmSettingsInput, UsageLedger } from "@deepnote/llm"
+import {
+  type ChatMessage,
+  httpClientLayer,
+  LlmCache,
+  LlmClient,
+  LlmSettings,
+  type LlmSettingsInput,
+  UsageLedger
+} from "@deepnote/llm"
 import { Context, Effect, Layer } from "effect"
 import * as Net from "node:net"
 
@@ -22,14 +30,21 @@ export const fast = { backoffBaseMs: 5, backoffMaxMs: 50, cooldownMs: 100, healt
 
 export const messages = (question: string): Array<ChatMessage> => [
   { role: "system", content: "Write a note." },
-  { role: "user", content: `### Question\n${question}\n\n### Passages\n[1] Title: Jaws (film)\nJaws is a 1975 thriller film directed by Steven Spielberg.` }
+  {
+    role: "user",
+    content:
+      `### Question\n${question}\n\n### Passages\n[1] Title: Jaws (film)\nJaws is a 1975 thriller film directed by Steven Spielberg.`
+  }
 ]
 
 export const request = (role: Role, questionId = "q1", extra: Partial<{ maxTokens: number }> = {}) => ({
   role,
   questionId,
   messages: messages(`Who directed Jaws? (${questionId})`),
-  sampling: { ...samplingFor(defaultRunConfig, role), ...(extra.maxTokens === undefined ? {} : { maxTokens: extra.maxTokens }) }
+  sampling: {
+    ...samplingFor(defaultRunConfig, role),
+    ...(extra.maxTokens === undefined ? {} : { maxTokens: extra.maxTokens })
+  }
 })
 
 /** A URL nothing listens on (a port that was just free). */

@@ -21,8 +21,8 @@ import { RunsHandlers } from "./Http/Handlers/RunsHandlers.js"
 import { Lifecycle } from "./Http/Lifecycle.js"
 import { RequestGuard } from "./Http/RequestGuard.js"
 import { Runs } from "./Runs/Runs.js"
-import { serverStoreLayer } from "./ServerStore.js"
 import { ServerSettings, type ServerSettingsData } from "./ServerSettings.js"
+import { serverStoreLayer } from "./ServerStore.js"
 
 export interface ServerOptions<E> {
   /** The data directory (the CLI's home: same collections and run store). */
@@ -39,10 +39,20 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 
 /** Everything the handlers use, built once per server. */
 const services = <E>(options: ServerOptions<E>) => {
-  const base = Layer.mergeAll(serverStoreLayer, Collections.layer, RunEvents.layer, Lifecycle.layer, TenantRateLimiter.layer, AskLimiter.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(Home.layer(options.home), ServerSettings.layer(options.settings), NodeContext.layer))
+  const base = Layer.mergeAll(
+    serverStoreLayer,
+    Collections.layer,
+    RunEvents.layer,
+    Lifecycle.layer,
+    TenantRateLimiter.layer,
+    AskLimiter.layer
+  ).pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(Home.layer(options.home), ServerSettings.layer(options.settings), NodeContext.layer)
+    )
   )
-  const engine = Layer.mergeAll(ServerEngine.layer(options.llmSettings), TenantCollections.layer, RunExecutor.layer).pipe(Layer.provideMerge(base))
+  const engine = Layer.mergeAll(ServerEngine.layer(options.llmSettings), TenantCollections.layer, RunExecutor.layer)
+    .pipe(Layer.provideMerge(base))
   const features = Layer.mergeAll(AskService.layer, IngestJobs.layer, Runs.layer).pipe(Layer.provideMerge(engine))
   return features
 }

@@ -69,7 +69,9 @@ const limitsConfig: Config.Config<ServerLimits> = Config.all({
 })
 
 /** The HTTP app's settings. */
-export class ServerSettings extends Context.Tag("@deepnote/server/ServerSettings")<ServerSettings, ServerSettingsData>() {
+export class ServerSettings
+  extends Context.Tag("@deepnote/server/ServerSettings")<ServerSettings, ServerSettingsData>()
+{
   static readonly limitsConfig = limitsConfig
 
   static readonly layer = (data: ServerSettingsData) => Layer.succeed(ServerSettings, data)

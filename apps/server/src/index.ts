@@ -1,5 +1,5 @@
-export * from "./Auth/KeyPepper.js"
 export { localTenantId } from "./Auth/AuthenticationLive.js"
+export * from "./Auth/KeyPepper.js"
 export * from "./Server.js"
 export * from "./ServerSettings.js"
 export * from "./ServerStore.js"

@@ -2,7 +2,7 @@ import { AnswerRecord } from "@deepnote/core"
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { clientWith, createKey, makeHome, raw, testServer, homeWithTenant } from "./Harness.js"
+import { clientWith, createKey, homeWithTenant, makeHome, raw, testServer } from "./Harness.js"
 
 describe("HTTP API (typed client, in-process server)", () => {
   it.scopedLive("health, OpenAPI, docs, collections, ask (JSON and SSE), errors", () =>
@@ -24,12 +24,20 @@ describe("HTTP API (typed client, in-process server)", () => {
 
         const listed = yield* client.collections.list()
         assert.deepStrictEqual(listed.collections.map((c) => c.name), ["wiki"])
-        const hits = yield* client.collections.search({ path: { name: "wiki" }, urlParams: { q: "Corliss Archer", k: 3 } })
+        const hits = yield* client.collections.search({
+          path: { name: "wiki" },
+          urlParams: { q: "Corliss Archer", k: 3 }
+        })
         assert.strictEqual(hits.hits.length, 3)
         assert.include(hits.hits[0]!.title, "Corliss Archer")
 
         const record = yield* client.ask.ask({
-          payload: { question: "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?", collection: "wiki", config: { maxStep: 2 } }
+          payload: {
+            question:
+              "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?",
+            collection: "wiki",
+            config: { maxStep: 2 }
+          }
         })
         assert.instanceOf(record, AnswerRecord)
         assert.strictEqual(record.collection, "wiki")
@@ -53,16 +61,35 @@ describe("HTTP API (typed client, in-process server)", () => {
         assert.strictEqual(decoded.result.question, "Who directed Big Stone Gap?")
 
         // validation errors name the field, with a stable code (the typed client checks the schema before sending)
-        const bad = yield* Effect.flip(client.ask.ask({ payload: { question: "q", collection: "wiki", config: { topK: 0 } } }))
+        const bad = yield* Effect.flip(
+          client.ask.ask({ payload: { question: "q", collection: "wiki", config: { topK: 0 } } })
+        )
         assert.strictEqual(bad._tag, "ParseError")
-        const zero = JSON.parse((yield* raw(HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ question: "q", config: { topK: 0 } })), key)).text)
+        const zero = JSON.parse(
+          (yield* raw(
+            HttpClientRequest.post("/v1/ask").pipe(
+              HttpClientRequest.bodyUnsafeJson({ question: "q", config: { topK: 0 } })
+            ),
+            key
+          )).text
+        )
         assert.deepStrictEqual([zero.error.code, zero.error.field], ["validation_error", "config.topK"])
-        const badRaw = yield* raw(HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ question: "q", config: { topK: 9, recallK: 3 } })), key)
+        const badRaw = yield* raw(
+          HttpClientRequest.post("/v1/ask").pipe(
+            HttpClientRequest.bodyUnsafeJson({ question: "q", config: { topK: 9, recallK: 3 } })
+          ),
+          key
+        )
         assert.strictEqual(badRaw.status, 400)
         const body = JSON.parse(badRaw.text)
         assert.strictEqual(body.error.code, "validation_error")
         assert.strictEqual(body.error.field, "config.topK")
-        const missing = JSON.parse((yield* raw(HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ collection: "wiki" })), key)).text)
+        const missing = JSON.parse(
+          (yield* raw(
+            HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ collection: "wiki" })),
+            key
+          )).text
+        )
         assert.strictEqual(missing.error.field, "question")
         const unknownCollection = yield* Effect.flip(client.ask.ask({ payload: { question: "q", collection: "nope" } }))
         assert.strictEqual(unknownCollection._tag, "NotFound")
@@ -84,12 +111,17 @@ describe("HTTP API (typed client, in-process server)", () => {
         const wrong = yield* raw(HttpClientRequest.get("/v1/collections"), key.slice(0, -2) + "xx")
         assert.strictEqual(wrong.status, 401)
 
-        const malformed = yield* raw(HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyText("{\"question\": ", "application/json")), key)
+        const malformed = yield* raw(
+          HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyText("{\"question\": ", "application/json")),
+          key
+        )
         assert.strictEqual(malformed.status, 400)
         assert.strictEqual(JSON.parse(malformed.text).error.code, "malformed_body")
 
         const big = yield* raw(
-          HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ question: "x".repeat(2 * 1024 * 1024) })),
+          HttpClientRequest.post("/v1/ask").pipe(
+            HttpClientRequest.bodyUnsafeJson({ question: "x".repeat(2 * 1024 * 1024) })
+          ),
           key
         )
         assert.strictEqual(big.status, 413)
@@ -107,13 +139,18 @@ describe("HTTP API (typed client, in-process server)", () => {
         )
         assert.strictEqual(badDocs.status, 400)
         assert.strictEqual(JSON.parse(badDocs.text).error.field, "documents[1].text")
-        const badName = yield* raw(HttpClientRequest.post("/v1/collections").pipe(HttpClientRequest.bodyUnsafeJson({ name: "../etc" })), key)
+        const badName = yield* raw(
+          HttpClientRequest.post("/v1/collections").pipe(HttpClientRequest.bodyUnsafeJson({ name: "../etc" })),
+          key
+        )
         assert.strictEqual(badName.status, 400)
         assert.strictEqual(JSON.parse(badName.text).error.field, "name")
 
         const job = yield* client.collections.addDocuments({
           path: { name: "docs" },
-          payload: [{ title: "Ada Lovelace", text: "Ada Lovelace wrote the first published computer program." }, { text: "Charles Babbage designed the Analytical Engine." }]
+          payload: [{ title: "Ada Lovelace", text: "Ada Lovelace wrote the first published computer program." }, {
+            text: "Charles Babbage designed the Analytical Engine."
+          }]
         })
         assert.strictEqual(job.received, 2)
         let status = job
@@ -123,9 +160,15 @@ describe("HTTP API (typed client, in-process server)", () => {
         }
         assert.strictEqual(status.status, "done")
         assert.strictEqual(status.added, 2)
-        const jsonl = yield* client.collections.addDocuments({ path: { name: "docs" }, payload: `{"title":"Grace Hopper","text":"Grace Hopper built the first compiler."}\n` })
+        const jsonl = yield* client.collections.addDocuments({
+          path: { name: "docs" },
+          payload: `{"title":"Grace Hopper","text":"Grace Hopper built the first compiler."}\n`
+        })
         assert.strictEqual(jsonl.received, 1)
-        const found = yield* client.collections.search({ path: { name: "docs" }, urlParams: { q: "Analytical Engine" } })
+        const found = yield* client.collections.search({
+          path: { name: "docs" },
+          urlParams: { q: "Analytical Engine" }
+        })
         assert.strictEqual(found.hits[0]?.text, "Charles Babbage designed the Analytical Engine.")
       }).pipe(Effect.provide(testServer(home)))
     }))

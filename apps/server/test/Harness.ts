@@ -10,7 +10,13 @@ import * as Fs from "node:fs"
 import { createServer } from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { defaultLimits, type ServerLimits, serverLayer, type ServerSettingsData, serverStoreLayer } from "../src/index.js"
+import {
+  defaultLimits,
+  serverLayer,
+  type ServerLimits,
+  type ServerSettingsData,
+  serverStoreLayer
+} from "../src/index.js"
 
 export const sampleDir = Path.resolve(import.meta.dirname, "../../../examples/sample")
 export const sampleCorpus = Path.join(sampleDir, "corpus/hotpotqa-paragraphs.jsonl")
@@ -23,7 +29,12 @@ export const makeHome = Effect.acquireRelease(
 )
 
 export const settings = (
-  overrides: { readonly auth?: boolean; readonly limits?: Partial<ServerLimits>; readonly defaults?: RunConfig; readonly resumeOnStart?: boolean } = {}
+  overrides: {
+    readonly auth?: boolean
+    readonly limits?: Partial<ServerLimits>
+    readonly defaults?: RunConfig
+    readonly resumeOnStart?: boolean
+  } = {}
 ): ServerSettingsData => ({
   auth: overrides.auth ?? true,
   defaults: overrides.defaults ?? defaultRunConfig,
@@ -39,18 +50,26 @@ export const loopbackTest = HttpServer.layerTestClient.pipe(
 )
 
 /** The server in process on a random 127.0.0.1 port, with an HttpClient that targets it. */
-export const testServer = (home: string, data: ServerSettingsData = settings()): Layer.Layer<HttpClient.HttpClient | HttpServer.HttpServer, unknown> =>
+export const testServer = (
+  home: string,
+  data: ServerSettingsData = settings()
+): Layer.Layer<HttpClient.HttpClient | HttpServer.HttpServer, unknown> =>
   serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }).pipe(Layer.provideMerge(loopbackTest))
 
 /** The server on a real 127.0.0.1 port (for clients outside Effect: openai, fetch). */
-export const portServer = (home: string, data: ServerSettingsData = settings()): Layer.Layer<HttpServer.HttpServer, unknown> =>
+export const portServer = (
+  home: string,
+  data: ServerSettingsData = settings()
+): Layer.Layer<HttpServer.HttpServer, unknown> =>
   serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
 
 /** The base URL of a running server. */
-export const baseUrl = Effect.map(HttpServer.HttpServer, (server) =>
-  server.address._tag === "TcpAddress" ? `http://127.0.0.1:${server.address.port}` : "")
+export const baseUrl = Effect.map(
+  HttpServer.HttpServer,
+  (server) => server.address._tag === "TcpAddress" ? `http://127.0.0.1:${server.address.port}` : ""
+)
 
 /** Creates an API key for a tenant in the home's store (as `deepnote keys create` does). */
 export const createKey = (home: string, tenantId: string) =>

@@ -1,9 +1,10 @@
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { createKey, makeHome, raw, seedCollection, settings, testServer, homeWithTenant } from "./Harness.js"
+import { createKey, homeWithTenant, makeHome, raw, seedCollection, settings, testServer } from "./Harness.js"
 
-const ask = (question: string) => HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ question, collection: "wiki" }))
+const ask = (question: string) =>
+  HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ question, collection: "wiki" }))
 
 describe("limits", () => {
   it.scopedLive("per-tenant requests per minute: 429 rate_limited with Retry-After; other tenants unaffected", () =>
@@ -26,7 +27,11 @@ describe("limits", () => {
     Effect.gen(function*() {
       const { home, key } = yield* homeWithTenant("acme", "wiki")
       return yield* Effect.gen(function*() {
-        const responses = yield* Effect.forEach(Array.from({ length: 8 }, (_, i) => i), (i) => raw(ask(`Who directed Big Stone Gap? (${i})`), key), { concurrency: "unbounded" })
+        const responses = yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, i) => i),
+          (i) => raw(ask(`Who directed Big Stone Gap? (${i})`), key),
+          { concurrency: "unbounded" }
+        )
         const statuses = responses.map((r) => r.status)
         assert.include(statuses, 200)
         assert.include(statuses, 503)
@@ -34,13 +39,20 @@ describe("limits", () => {
         assert.strictEqual(JSON.parse(overloaded.text).error.code, "overloaded")
         assert.strictEqual(overloaded.headers["retry-after"], "1")
 
-        const jsonl = Array.from({ length: 40 }, (_, i) => JSON.stringify({ id: `q${i}`, question: `Who directed Big Stone Gap? ${i}` })).join("\n")
-        const create = HttpClientRequest.post("/v1/runs").pipe(HttpClientRequest.bodyUnsafeJson({ collection: "wiki", jsonl, concurrency: 1 }))
+        const jsonl = Array.from(
+          { length: 40 },
+          (_, i) => JSON.stringify({ id: `q${i}`, question: `Who directed Big Stone Gap? ${i}` })
+        ).join("\n")
+        const create = HttpClientRequest.post("/v1/runs").pipe(
+          HttpClientRequest.bodyUnsafeJson({ collection: "wiki", jsonl, concurrency: 1 })
+        )
         assert.strictEqual((yield* raw(create, key)).status, 202)
         const second = yield* raw(create, key)
         assert.strictEqual(second.status, 429)
         assert.strictEqual(JSON.parse(second.text).error.code, "too_many_runs")
-      }).pipe(Effect.provide(testServer(home, settings({ limits: { askConcurrency: 1, askQueue: 0, maxConcurrentRuns: 1 } }))))
+      }).pipe(
+        Effect.provide(testServer(home, settings({ limits: { askConcurrency: 1, askQueue: 0, maxConcurrentRuns: 1 } })))
+      )
     }))
 
   it.scopedLive("--no-auth: no key needed, the local tenant sees the home's collections by their plain names", () =>

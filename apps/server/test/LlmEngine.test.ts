@@ -4,56 +4,82 @@ import { start } from "@deepnote/llm-sim"
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { clientWith, loopbackTest, raw, settings, homeWithTenant } from "./Harness.js"
 import { serverLayer } from "../src/index.js"
+import { clientWith, homeWithTenant, loopbackTest, raw, settings } from "./Harness.js"
 
 describe("the HTTP app with the LLM engine (against the simulator over real HTTP)", () => {
-  it.scopedLive("answers with the LLM roles, in English and Chinese, as JSON, as SSE and through the OpenAI facade", () =>
-    Effect.gen(function*() {
-      const sim = yield* start({ stepBaseMs: 1 })
-      const { home, key } = yield* homeWithTenant("acme", "wiki")
-      const server = serverLayer({
-        home,
-        settings: settings({ defaults: { ...defaultRunConfig, engine: "llm" } }),
-        llmSettings: LlmSettings.layer({ endpoints: [{ url: `${sim.url}/v1` }], cache: false })
-      }).pipe(Layer.provideMerge(loopbackTest))
-      return yield* Effect.gen(function*() {
-        const client = yield* clientWith(key)
-        assert.strictEqual((yield* client.health.readyz()).engine, "llm")
+  it.scopedLive(
+    "answers with the LLM roles, in English and Chinese, as JSON, as SSE and through the OpenAI facade",
+    () =>
+      Effect.gen(function*() {
+        const sim = yield* start({ stepBaseMs: 1 })
+        const { home, key } = yield* homeWithTenant("acme", "wiki")
+        const server = serverLayer({
+          home,
+          settings: settings({ defaults: { ...defaultRunConfig, engine: "llm" } }),
+          llmSettings: LlmSettings.layer({ endpoints: [{ url: `${sim.url}/v1` }], cache: false })
+        }).pipe(Layer.provideMerge(loopbackTest))
+        return yield* Effect.gen(function*() {
+          const client = yield* clientWith(key)
+          assert.strictEqual((yield* client.health.readyz()).engine, "llm")
 
-        const record = yield* client.ask.ask({ payload: { question: "Who directed Big Stone Gap?", collection: "wiki", config: { maxStep: 2 } } })
-        assert.instanceOf(record, AnswerRecord)
-        assert.strictEqual(record.config.engine, "llm")
-        const calls = record.result.counters.llm.total
-        assert.isAtLeast(calls, 2 + 3, "init, at least one step (plan, update, judge), answer")
-        assert.strictEqual(sim.metrics.success, calls, "every role call reached the LLM server once")
-        for (const role of ["init", "plan", "answer"]) assert.isAbove(sim.metrics.byRole[role] ?? 0, 0, `the ${role} role sent x-deepnote-role`)
+          const record = yield* client.ask.ask({
+            payload: { question: "Who directed Big Stone Gap?", collection: "wiki", config: { maxStep: 2 } }
+          })
+          assert.instanceOf(record, AnswerRecord)
+          assert.strictEqual(record.config.engine, "llm")
+          const calls = record.result.counters.llm.total
+          assert.isAtLeast(calls, 2 + 3, "init, at least one step (plan, update, judge), answer")
+          assert.strictEqual(sim.metrics.success, calls, "every role call reached the LLM server once")
+          for (const role of ["init", "plan", "answer"]) {
+            assert.isAbove(sim.metrics.byRole[role] ?? 0, 0, `the ${role} role sent x-deepnote-role`)
+          }
 
-        // Chinese prompts (language from the question) through the same client and server
-        const before = sim.metrics.success
-        const zh = yield* client.ask.ask({ payload: { question: "电影《大石峡》的导演是谁？", collection: "wiki", config: { maxStep: 1, maxFailure: 1 } } })
-        assert.strictEqual(sim.metrics.success - before, zh.result.counters.llm.total)
-        assert.isAtLeast(zh.result.counters.llm.total, 2)
+          // Chinese prompts (language from the question) through the same client and server
+          const before = sim.metrics.success
+          const zh = yield* client.ask.ask({
+            payload: {
+              question: "电影《大石峡》的导演是谁？",
+              collection: "wiki",
+              config: { maxStep: 1, maxFailure: 1 }
+            }
+          })
+          assert.strictEqual(sim.metrics.success - before, zh.result.counters.llm.total)
+          assert.isAtLeast(zh.result.counters.llm.total, 2)
 
-        const sse = yield* raw(
-          HttpClientRequest.post("/v1/ask").pipe(
-            HttpClientRequest.setHeader("accept", "text/event-stream"),
-            HttpClientRequest.bodyUnsafeJson({ question: "Who directed Big Stone Gap?", collection: "wiki", config: { maxStep: 1, maxFailure: 1 } })
-          ),
-          key
-        )
-        assert.strictEqual(sse.status, 200)
-        assert.include(sse.text, "event: NoteInitialised")
-        assert.include(sse.text, "event: result")
+          const sse = yield* raw(
+            HttpClientRequest.post("/v1/ask").pipe(
+              HttpClientRequest.setHeader("accept", "text/event-stream"),
+              HttpClientRequest.bodyUnsafeJson({
+                question: "Who directed Big Stone Gap?",
+                collection: "wiki",
+                config: { maxStep: 1, maxFailure: 1 }
+              })
+            ),
+            key
+          )
+          assert.strictEqual(sse.status, 200)
+          assert.include(sse.text, "event: NoteInitialised")
+          assert.include(sse.text, "event: result")
 
-        const chat = yield* raw(
-          HttpClientRequest.post("/v1/chat/completions").pipe(
-            HttpClientRequest.bodyUnsafeJson({ model: "deepnote", messages: [{ role: "user", content: "Who directed Big Stone Gap?" }], deepnote: { collection: "wiki" } })
-          ),
-          key
-        )
-        assert.strictEqual(chat.status, 200, chat.text)
-        assert.isAbove((JSON.parse(chat.text) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content.length, 0)
-      }).pipe(Effect.provide(server))
-    }), { timeout: 60_000 })
+          const chat = yield* raw(
+            HttpClientRequest.post("/v1/chat/completions").pipe(
+              HttpClientRequest.bodyUnsafeJson({
+                model: "deepnote",
+                messages: [{ role: "user", content: "Who directed Big Stone Gap?" }],
+                deepnote: { collection: "wiki" }
+              })
+            ),
+            key
+          )
+          assert.strictEqual(chat.status, 200, chat.text)
+          assert.isAbove(
+            (JSON.parse(chat.text) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content
+              .length,
+            0
+          )
+        }).pipe(Effect.provide(server))
+      }),
+    { timeout: 60_000 }
+  )
 })

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import OpenAI from "openai"
-import { baseUrl, portServer, homeWithTenant } from "./Harness.js"
+import { baseUrl, homeWithTenant, portServer } from "./Harness.js"
 
-const question = "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
+const question =
+  "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
 
 describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)", () => {
   it.scopedLive("models, chat completions (non-streaming and streaming, with usage), errors", () =>
@@ -27,7 +28,9 @@ describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)
         const answer = completion.choices[0]?.message.content ?? ""
         assert.isAbove(answer.length, 0)
         assert.isAbove(completion.usage?.total_tokens ?? 0, 0)
-        const extension = (completion as unknown as { deepnote: { counters: { steps: number }; trace: { passages: Array<unknown> } } }).deepnote
+        const extension =
+          (completion as unknown as { deepnote: { counters: { steps: number }; trace: { passages: Array<unknown> } } })
+            .deepnote
         assert.isAbove(extension.trace.passages.length, 0)
 
         const stream = yield* Effect.promise(() =>
@@ -45,11 +48,17 @@ describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)
         })
         const text = chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")
         assert.isAbove(text.length, 0)
-        assert.strictEqual(chunks.find((c) => c.choices[0]?.finish_reason === "stop")?.choices[0]?.finish_reason, "stop")
+        assert.strictEqual(
+          chunks.find((c) => c.choices[0]?.finish_reason === "stop")?.choices[0]?.finish_reason,
+          "stop"
+        )
         assert.isAbove(chunks.find((c) => c.usage)?.usage?.completion_tokens ?? 0, 0)
 
         const unknownModel = yield* Effect.promise(() =>
-          openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }).then(() => undefined, (e: unknown) => e)
+          openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }).then(
+            () => undefined,
+            (e: unknown) => e
+          )
         )
         assert.instanceOf(unknownModel, OpenAI.NotFoundError)
         const badKey = new OpenAI({ apiKey: "dn_nope", baseURL: `${url}/v1`, maxRetries: 0 })

@@ -3,7 +3,16 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { clientWith, createKey, makeHome, raw, sampleQuestions, seedCollection, testServer, homeWithTenant } from "./Harness.js"
+import {
+  clientWith,
+  createKey,
+  homeWithTenant,
+  makeHome,
+  raw,
+  sampleQuestions,
+  seedCollection,
+  testServer
+} from "./Harness.js"
 import { takeEvents } from "./Sse.js"
 
 const questions = Fs.readFileSync(sampleQuestions, "utf8")
@@ -14,7 +23,10 @@ describe("runs over HTTP", () => {
       const { home, key } = yield* homeWithTenant("acme", "wiki")
       return yield* Effect.gen(function*() {
         const client = yield* clientWith(key)
-        const run = yield* client.runs.create({ payload: { collection: "wiki", jsonl: questions, concurrency: 2, config: { maxStep: 2 } }, urlParams: {} })
+        const run = yield* client.runs.create({
+          payload: { collection: "wiki", jsonl: questions, concurrency: 2, config: { maxStep: 2 } },
+          urlParams: {}
+        })
         assert.strictEqual(run.collection, "wiki")
         assert.isTrue(run.active)
         const total = run.counts.total
@@ -30,7 +42,8 @@ describe("runs over HTTP", () => {
         const second = yield* takeEvents(events(first[first.length - 1]!.id), 100_000)
         assert.strictEqual(second[second.length - 1]!.event, "end")
         const all = yield* takeEvents(events(), 100_000)
-        const ids = (list: ReadonlyArray<{ readonly id: string | undefined }>) => list.flatMap((e) => e.id === undefined ? [] : [Number(e.id)])
+        const ids = (list: ReadonlyArray<{ readonly id: string | undefined }>) =>
+          list.flatMap((e) => e.id === undefined ? [] : [Number(e.id)])
         assert.deepStrictEqual([...ids(first), ...ids(second)], ids(all))
         assert.strictEqual(new Set(ids(all)).size, ids(all).length)
         const answered = all.filter((e) => e.event === "Answered").map((e) => JSON.parse(e.data).itemId as string)
@@ -61,10 +74,21 @@ describe("runs over HTTP", () => {
       return yield* Effect.gen(function*() {
         const alice = yield* clientWith(a)
         const bob = yield* clientWith(b)
-        const run = yield* alice.runs.create({ payload: { collection: "wiki", jsonl: questions.split("\n").slice(0, 2).join("\n") }, urlParams: {} })
+        const run = yield* alice.runs.create({
+          payload: { collection: "wiki", jsonl: questions.split("\n").slice(0, 2).join("\n") },
+          urlParams: {}
+        })
         assert.deepStrictEqual((yield* bob.runs.list()).runs, [])
         assert.deepStrictEqual((yield* bob.collections.list()).collections, [])
-        for (const path of [`/v1/runs/${run.id}`, `/v1/runs/${run.id}/events`, `/v1/runs/${run.id}/results`, "/v1/collections/wiki", "/v1/collections/wiki/search?q=x"]) {
+        for (
+          const path of [
+            `/v1/runs/${run.id}`,
+            `/v1/runs/${run.id}/events`,
+            `/v1/runs/${run.id}/results`,
+            "/v1/collections/wiki",
+            "/v1/collections/wiki/search?q=x"
+          ]
+        ) {
           const response = yield* raw(HttpClientRequest.get(path), b)
           assert.strictEqual(response.status, 404, path)
           assert.strictEqual(JSON.parse(response.text).error.code, "not_found")
@@ -73,7 +97,12 @@ describe("runs over HTTP", () => {
           assert.strictEqual((yield* raw(HttpClientRequest.post(path), b)).status, 404, path)
         }
         assert.strictEqual((yield* raw(HttpClientRequest.get("/v1/runs/r-20260101-000000-zzzz"), a)).status, 404)
-        const ask = yield* raw(HttpClientRequest.post("/v1/ask").pipe(HttpClientRequest.bodyUnsafeJson({ question: "q", collection: "wiki" })), b)
+        const ask = yield* raw(
+          HttpClientRequest.post("/v1/ask").pipe(
+            HttpClientRequest.bodyUnsafeJson({ question: "q", collection: "wiki" })
+          ),
+          b
+        )
         assert.strictEqual(ask.status, 404)
         // the same name is a different collection for another tenant
         yield* bob.collections.create({ payload: { name: "wiki" } })
@@ -90,7 +119,11 @@ describe("runs over HTTP", () => {
       return yield* Effect.gen(function*() {
         const client = yield* clientWith(key)
         const upload = yield* raw(
-          HttpClientRequest.post(`/v1/runs?collection=wiki&limit=3&config=${encodeURIComponent(JSON.stringify({ maxStep: 1, maxFailure: 1 }))}`).pipe(
+          HttpClientRequest.post(
+            `/v1/runs?collection=wiki&limit=3&config=${
+              encodeURIComponent(JSON.stringify({ maxStep: 1, maxFailure: 1 }))
+            }`
+          ).pipe(
             HttpClientRequest.bodyText(questions, "application/x-ndjson")
           ),
           key
@@ -100,19 +133,34 @@ describe("runs over HTTP", () => {
         assert.strictEqual(uploaded.counts.total, 3)
         assert.strictEqual(uploaded.config.maxStep, 1)
         const badKnob = yield* raw(
-          HttpClientRequest.post(`/v1/runs?config=${encodeURIComponent(JSON.stringify({ maxStep: -1 }))}`).pipe(HttpClientRequest.bodyText(questions, "application/x-ndjson")),
+          HttpClientRequest.post(`/v1/runs?config=${encodeURIComponent(JSON.stringify({ maxStep: -1 }))}`).pipe(
+            HttpClientRequest.bodyText(questions, "application/x-ndjson")
+          ),
           key
         )
         assert.strictEqual(JSON.parse(badKnob.text).error.field, "config.maxStep")
 
-        const outside = yield* raw(HttpClientRequest.post("/v1/runs").pipe(HttpClientRequest.bodyUnsafeJson({ datasetPath: "../deepnote.sqlite" })), key)
+        const outside = yield* raw(
+          HttpClientRequest.post("/v1/runs").pipe(
+            HttpClientRequest.bodyUnsafeJson({ datasetPath: "../deepnote.sqlite" })
+          ),
+          key
+        )
         assert.strictEqual(outside.status, 400)
         assert.strictEqual(JSON.parse(outside.text).error.field, "datasetPath")
-        const badLine = yield* raw(HttpClientRequest.post("/v1/runs").pipe(HttpClientRequest.bodyUnsafeJson({ collection: "wiki", jsonl: "{\"id\":\"x\"}\n" })), key)
+        const badLine = yield* raw(
+          HttpClientRequest.post("/v1/runs").pipe(
+            HttpClientRequest.bodyUnsafeJson({ collection: "wiki", jsonl: "{\"id\":\"x\"}\n" })
+          ),
+          key
+        )
         assert.strictEqual(badLine.status, 400)
         assert.strictEqual(JSON.parse(badLine.text).error.field, "jsonl")
 
-        const run = yield* client.runs.create({ payload: { collection: "wiki", datasetPath: "q.jsonl", concurrency: 1 }, urlParams: {} })
+        const run = yield* client.runs.create({
+          payload: { collection: "wiki", datasetPath: "q.jsonl", concurrency: 1 },
+          urlParams: {}
+        })
         const cancelled = yield* client.runs.cancel({ path: { id: run.id } })
         assert.strictEqual(cancelled.id, run.id)
         let view = cancelled

@@ -1,5 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { InternalError, MalformedBody, NotFound, PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "./Errors.js"
+import {
+  InternalError,
+  MalformedBody,
+  NotFound,
+  PayloadTooLarge,
+  RequestTimeout,
+  Unavailable,
+  ValidationError
+} from "./Errors.js"
 import { AskApi } from "./Groups/AskApi.js"
 import { CollectionsApi } from "./Groups/CollectionsApi.js"
 import { HealthApi } from "./Groups/HealthApi.js"

@@ -7,6 +7,7 @@ import { Schema } from "effect"
  */
 export const ConfigPatch = Schema.encodedBoundSchema(RunConfig.from).annotations({
   identifier: "ConfigPatch",
-  description: "RunConfig knobs (profile, topK, recallK, numQueries, maxStep, maxFailure, sampling, roles, …); unset fields take the server's defaults."
+  description:
+    "RunConfig knobs (profile, topK, recallK, numQueries, maxStep, maxFailure, sampling, roles, …); unset fields take the server's defaults."
 })
 export type ConfigPatch = typeof ConfigPatch.Type

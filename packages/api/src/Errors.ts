@@ -13,7 +13,11 @@ export const ErrorBody = Schema.Struct({
 })
 export type ErrorBody = typeof ErrorBody.Type
 
-const body = (code: string, message: string, extra: { readonly field?: string | undefined; readonly retryAfterSeconds?: number } = {}): ErrorBody => ({
+const body = (
+  code: string,
+  message: string,
+  extra: { readonly field?: string | undefined; readonly retryAfterSeconds?: number } = {}
+): ErrorBody => ({
   code,
   message,
   ...(extra.field === undefined ? {} : { field: extra.field }),
@@ -21,31 +25,48 @@ const body = (code: string, message: string, extra: { readonly field?: string | 
 })
 
 /** 400 `validation_error`: the request does not match the schema, or a value is out of range. */
-export class ValidationError extends Schema.TaggedError<ValidationError>()("ValidationError", { error: ErrorBody }, HttpApiSchema.annotations({ status: 400 })) {
-  static readonly of = (message: string, field?: string) => new ValidationError({ error: body("validation_error", message, { field }) })
+export class ValidationError extends Schema.TaggedError<ValidationError>()(
+  "ValidationError",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 400 })
+) {
+  static readonly of = (message: string, field?: string) =>
+    new ValidationError({ error: body("validation_error", message, { field }) })
   override get message(): string {
     return this.error.message
   }
 }
 
 /** 400 `malformed_body`: the body is not valid JSON / JSONL. */
-export class MalformedBody extends Schema.TaggedError<MalformedBody>()("MalformedBody", { error: ErrorBody }, HttpApiSchema.annotations({ status: 400 })) {
-  static readonly of = (message: string, field?: string) => new MalformedBody({ error: body("malformed_body", message, { field }) })
+export class MalformedBody extends Schema.TaggedError<MalformedBody>()(
+  "MalformedBody",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 400 })
+) {
+  static readonly of = (message: string, field?: string) =>
+    new MalformedBody({ error: body("malformed_body", message, { field }) })
   override get message(): string {
     return this.error.message
   }
 }
 
 /** 401 `unauthorized`: no API key, or an unknown or revoked one. */
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", { error: ErrorBody }, HttpApiSchema.annotations({ status: 401 })) {
-  static readonly of = (message = "a valid API key is required: Authorization: Bearer dn_…") => new Unauthorized({ error: body("unauthorized", message) })
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 401 })
+) {
+  static readonly of = (message = "a valid API key is required: Authorization: Bearer dn_…") =>
+    new Unauthorized({ error: body("unauthorized", message) })
   override get message(): string {
     return this.error.message
   }
 }
 
 /** 404 `not_found` (`model_not_found` for an unknown model): also what another tenant's ids get. */
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", { error: ErrorBody }, HttpApiSchema.annotations({ status: 404 })) {
+export class NotFound
+  extends Schema.TaggedError<NotFound>()("NotFound", { error: ErrorBody }, HttpApiSchema.annotations({ status: 404 }))
+{
   static readonly of = (message: string, code = "not_found") => new NotFound({ error: body(code, message) })
   override get message(): string {
     return this.error.message
@@ -53,7 +74,9 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", { error
 }
 
 /** 409 `conflict`: the resource is in a state that forbids the request (run already running, resume refused). */
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", { error: ErrorBody }, HttpApiSchema.annotations({ status: 409 })) {
+export class Conflict
+  extends Schema.TaggedError<Conflict>()("Conflict", { error: ErrorBody }, HttpApiSchema.annotations({ status: 409 }))
+{
   static readonly of = (message: string) => new Conflict({ error: body("conflict", message) })
   override get message(): string {
     return this.error.message
@@ -61,7 +84,11 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", { error
 }
 
 /** 413 `payload_too_large`: the body exceeds the endpoint's limit. */
-export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", { error: ErrorBody }, HttpApiSchema.annotations({ status: 413 })) {
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 413 })
+) {
   static readonly of = (limitBytes: number) =>
     new PayloadTooLarge({ error: body("payload_too_large", `the request body exceeds ${limitBytes} bytes`) })
   override get message(): string {
@@ -70,7 +97,11 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("Payl
 }
 
 /** 429 `rate_limited` / `too_many_runs`: a per-tenant limit; retry after `retryAfterSeconds` (also the Retry-After header). */
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", { error: ErrorBody }, HttpApiSchema.annotations({ status: 429 })) {
+export class RateLimited extends Schema.TaggedError<RateLimited>()(
+  "RateLimited",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 429 })
+) {
   static readonly of = (message: string, retryAfterSeconds: number, code = "rate_limited") =>
     new RateLimited({ error: body(code, message, { retryAfterSeconds }) })
   override get message(): string {
@@ -79,7 +110,11 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
 }
 
 /** 503 `overloaded` / `shutting_down` / `not_ready`: the server is saturated or stopping; retry later. */
-export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", { error: ErrorBody }, HttpApiSchema.annotations({ status: 503 })) {
+export class Unavailable extends Schema.TaggedError<Unavailable>()(
+  "Unavailable",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 503 })
+) {
   static readonly of = (message: string, retryAfterSeconds = 1, code = "overloaded") =>
     new Unavailable({ error: body(code, message, { retryAfterSeconds }) })
   override get message(): string {
@@ -88,7 +123,11 @@ export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable"
 }
 
 /** 504 `timeout`: the request took longer than the server's request timeout. */
-export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", { error: ErrorBody }, HttpApiSchema.annotations({ status: 504 })) {
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()(
+  "RequestTimeout",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 504 })
+) {
   static readonly of = (message: string) => new RequestTimeout({ error: body("timeout", message) })
   override get message(): string {
     return this.error.message
@@ -96,7 +135,11 @@ export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("Reques
 }
 
 /** 500 `internal_error` (or `engine_error`, `retrieval_error`): the server failed; the message says what. */
-export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", { error: ErrorBody }, HttpApiSchema.annotations({ status: 500 })) {
+export class InternalError extends Schema.TaggedError<InternalError>()(
+  "InternalError",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 500 })
+) {
   static readonly of = (message: string, code = "internal_error") => new InternalError({ error: body(code, message) })
   override get message(): string {
     return this.error.message
@@ -132,4 +175,5 @@ export const errorStatus: Readonly<Record<ApiError["_tag"], number>> = {
 
 /** True for the errors this API defines. */
 export const isApiError = (u: unknown): u is ApiError =>
-  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && u._tag in errorStatus && "error" in u
+  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && u._tag in errorStatus &&
+  "error" in u

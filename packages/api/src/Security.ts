@@ -22,6 +22,8 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@de
   failure: Schema.Union(Unauthorized, RateLimited),
   provides: CurrentTenant,
   security: {
-    bearer: HttpApiSecurity.bearer.pipe(HttpApiSecurity.annotate(OpenApi.Description, "An API key from `deepnote keys create --tenant T`."))
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "An API key from `deepnote keys create --tenant T`.")
+    )
   }
 }) {}

@@ -7,7 +7,18 @@ describe("Api", () => {
   it("generates an OpenAPI document with every endpoint", () => {
     const spec = OpenApi.fromApi(Api)
     const paths = Object.keys(spec.paths)
-    for (const path of ["/v1/ask", "/v1/collections", "/v1/runs", "/v1/runs/{id}/events", "/v1/chat/completions", "/v1/models", "/healthz", "/readyz"]) {
+    for (
+      const path of [
+        "/v1/ask",
+        "/v1/collections",
+        "/v1/runs",
+        "/v1/runs/{id}/events",
+        "/v1/chat/completions",
+        "/v1/models",
+        "/healthz",
+        "/readyz"
+      ]
+    ) {
       assert.include(paths, path)
     }
   })

@@ -3,7 +3,7 @@
  * For reproducible sampling (bootstrap CIs, simulator faults and reply lengths, synthetic workloads, test schedules);
  * not for anything secret.
  */
-export const seededRandom = (seed: number): (() => number) => {
+export const seededRandom = (seed: number): () => number => {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

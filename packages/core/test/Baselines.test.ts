@@ -1,4 +1,4 @@
-import { answerQuestion, EventSink, Question, RunConfig, type PipelineEvent } from "@deepnote/core"
+import { answerQuestion, EventSink, type PipelineEvent, Question, RunConfig } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { scripted } from "./Scripted.js"
@@ -32,7 +32,11 @@ describe("baselines", () => {
       const { calls, layer } = scripted({ verdicts: [] })
       const result = yield* answerQuestion(question, cfg({ profile: "init-note" })).pipe(Effect.provide(layer))
       assert.strictEqual(calls.answers[0]!.evidence._tag, "Note")
-      assert.deepStrictEqual([result.counters.llm.init, result.counters.llm.answer, result.counters.llm.total], [1, 1, 2])
+      assert.deepStrictEqual([result.counters.llm.init, result.counters.llm.answer, result.counters.llm.total], [
+        1,
+        1,
+        2
+      ])
       assert.strictEqual(result.bestNote?.text, "note-0")
     }))
 })
@@ -45,11 +49,22 @@ describe("events", () => {
       const sink = EventSink.layer((event) => Effect.sync(() => void events.push(event)))
       yield* answerQuestion(question, cfg({})).pipe(Effect.provide(Layer.merge(layer, sink)))
       assert.deepStrictEqual(events.map((e) => `${e._tag}@${e.step}`), [
-        "Retrieved@0", "NoteInitialised@0",
-        "QueriesPlanned@1", "Retrieved@1", "NoteUpdated@1", "Judged@1",
-        "QueriesPlanned@2", "Retrieved@2", "NoteUpdated@2", "Judged@2",
-        "QueriesPlanned@3", "Retrieved@3", "NoteUpdated@3", "Judged@3",
-        "Stopped@3", "Answered@3"
+        "Retrieved@0",
+        "NoteInitialised@0",
+        "QueriesPlanned@1",
+        "Retrieved@1",
+        "NoteUpdated@1",
+        "Judged@1",
+        "QueriesPlanned@2",
+        "Retrieved@2",
+        "NoteUpdated@2",
+        "Judged@2",
+        "QueriesPlanned@3",
+        "Retrieved@3",
+        "NoteUpdated@3",
+        "Judged@3",
+        "Stopped@3",
+        "Answered@3"
       ])
       const decoded = events.map((e) => Schema.decodeUnknownSync(Schema.parseJson(Schema.Unknown))(JSON.stringify(e)))
       assert.strictEqual(decoded.length, events.length)
@@ -60,7 +75,9 @@ describe("events", () => {
       const events: Array<PipelineEvent> = []
       const { layer } = scripted({ verdicts: [] })
       const { Retriever, RetrievalError } = yield* Effect.promise(() => import("@deepnote/core"))
-      const broken = Retriever.layerFrom({ search: () => Effect.fail(new RetrievalError({ message: "index missing" })) })
+      const broken = Retriever.layerFrom({
+        search: () => Effect.fail(new RetrievalError({ message: "index missing" }))
+      })
       const sink = EventSink.layer((event) => Effect.sync(() => void events.push(event)))
       const error = yield* answerQuestion(question, cfg({})).pipe(
         Effect.provide(Layer.mergeAll(layer, broken, sink)),

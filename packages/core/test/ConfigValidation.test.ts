@@ -8,7 +8,7 @@ const decode = (input: unknown) =>
 const rejects = (input: unknown, ...needles: ReadonlyArray<string>) => {
   const result = decode(input)
   assert.isTrue(Either.isLeft(result), `expected ${JSON.stringify(input)} to be rejected`)
-  if (Either.isLeft(result)) for (const needle of needles) assert.include(result.left, needle)
+  if (Either.isLeft(result)) { for (const needle of needles) assert.include(result.left, needle) }
 }
 
 describe("RunConfig", () => {
@@ -16,15 +16,35 @@ describe("RunConfig", () => {
     Effect.sync(() => {
       const c = defaultRunConfig
       assert.deepStrictEqual(
-        [c.profile, c.topK, c.recallK, c.numQueries, c.maxStep, c.maxFailure, c.maxUniquePassages, c.reranker, c.task, c.language],
+        [
+          c.profile,
+          c.topK,
+          c.recallK,
+          c.numQueries,
+          c.maxStep,
+          c.maxFailure,
+          c.maxUniquePassages,
+          c.reranker,
+          c.task,
+          c.language
+        ],
         ["deepnote", 5, 50, 2, 3, 2, 15, "none", "multihop", "auto"]
       )
-      assert.deepStrictEqual(samplingFor(c, "judge"), { model: undefined, temperature: 0.1, topP: 0.9, maxTokens: 1280, seed: 66 })
+      assert.deepStrictEqual(samplingFor(c, "judge"), {
+        model: undefined,
+        temperature: 0.1,
+        topP: 0.9,
+        maxTokens: 1280,
+        seed: 66
+      })
     }))
 
   it.effect("per-role sampling overrides the defaults", () =>
     Effect.sync(() => {
-      const c = Schema.decodeUnknownSync(RunConfig)({ sampling: { model: "m", temperature: 0.3 }, roles: { judge: { temperature: 0 } } })
+      const c = Schema.decodeUnknownSync(RunConfig)({
+        sampling: { model: "m", temperature: 0.3 },
+        roles: { judge: { temperature: 0 } }
+      })
       assert.strictEqual(samplingFor(c, "judge").temperature, 0)
       assert.strictEqual(samplingFor(c, "plan").temperature, 0.3)
       assert.strictEqual(samplingFor(c, "answer").model, "m")

@@ -11,7 +11,10 @@ describe("withTags", () => {
       assert.notStrictEqual(withTags(calls, { role: "judge", outcome: "failed" }), ok)
       yield* Metric.increment(ok)
       ok.unsafeUpdate(2, [])
-      const viaEffect = Metric.taggedWithLabels(calls, [MetricLabel.make("role", "judge"), MetricLabel.make("outcome", "ok")])
+      const viaEffect = Metric.taggedWithLabels(calls, [
+        MetricLabel.make("role", "judge"),
+        MetricLabel.make("outcome", "ok")
+      ])
       assert.strictEqual((yield* Metric.value(viaEffect)).count, 3)
       assert.strictEqual((yield* Metric.value(withTags(calls, { role: "judge", outcome: "failed" }))).count, 0)
       assert.strictEqual((yield* Metric.value(calls)).count, 0, "the untagged series is separate")

@@ -1,16 +1,30 @@
-import { answerQuestion, applyPaperCap, paperCapRule, paperRetrievalQuery, Passage, Question, RunConfig } from "@deepnote/core"
+import {
+  answerQuestion,
+  applyPaperCap,
+  paperCapRule,
+  paperRetrievalQuery,
+  Passage,
+  Question,
+  RunConfig
+} from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { scripted } from "./Scripted.js"
 
-const question = new Question({ id: "q", text: "Which magazine was started first, Arthur's Magazine or First for Women?" })
+const question = new Question({
+  id: "q",
+  text: "Which magazine was started first, Arthur's Magazine or First for Women?"
+})
 const paper = (knobs: object) => Schema.decodeUnknownSync(RunConfig)({ profile: "paper", ...knobs })
 
 describe("paper profile (reference rules)", () => {
   it.effect("retrieves with (planner text + newline + question) cut to 500 characters, one call of top_k", () =>
     Effect.gen(function*() {
       const long = "x".repeat(480)
-      const { calls, layer } = scripted({ verdicts: [true, true, true], plans: [["first query", "second query"], [long]] })
+      const { calls, layer } = scripted({
+        verdicts: [true, true, true],
+        plans: [["first query", "second query"], [long]]
+      })
       const result = yield* answerQuestion(question, paper({})).pipe(Effect.provide(layer))
       assert.deepStrictEqual(calls.retrievals[1]!.queries, [`1. first query\n2. second query\n${question.text}`])
       const second = calls.retrievals[2]!.queries[0]!

@@ -16,14 +16,20 @@ describe("planner queries (deepnote profile)", () => {
           ["steven spielberg birthplace?", "Spielberg early life"]
         ]
       })
-      const result = yield* answerQuestion(question, Schema.decodeUnknownSync(RunConfig)({})).pipe(Effect.provide(layer))
+      const result = yield* answerQuestion(question, Schema.decodeUnknownSync(RunConfig)({})).pipe(
+        Effect.provide(layer)
+      )
       assert.deepStrictEqual(result.trace.queries, [
         { step: 1, query: "Who directed Jaws?" },
         { step: 2, query: "Steven Spielberg birthplace" },
         { step: 2, query: "Spielberg early life" }
       ])
       // the planner sees the whole log; step 3 proposed only repeats, so the loop stops without retrieving
-      assert.deepStrictEqual(calls.plans[2]!.queryLog, ["Who directed Jaws?", "Steven Spielberg birthplace", "Spielberg early life"])
+      assert.deepStrictEqual(calls.plans[2]!.queryLog, [
+        "Who directed Jaws?",
+        "Steven Spielberg birthplace",
+        "Spielberg early life"
+      ])
       assert.strictEqual(result.stopReason, "no-new-queries")
       assert.strictEqual(calls.retrievals.length, 3)
       // each planned query is retrieved together with the question; seen passages are excluded

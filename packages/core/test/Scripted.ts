@@ -1,21 +1,21 @@
-import { Effect, Layer } from "effect"
 import {
   Answer,
   Answerer,
   type AnswerInput,
-  Judge,
   type CompareInput,
+  Judge,
   Note,
-  NoteWriter,
   type NoteInitInput,
   type NoteUpdateInput,
+  NoteWriter,
   Passage,
-  QueryPlanner,
   type PlanInput,
+  QueryPlanner,
   type RetrievalRequest,
   Retriever,
   Verdict
 } from "@deepnote/core"
+import { Effect, Layer } from "effect"
 
 /** What the scripted roles saw, in call order. */
 export interface Calls {
@@ -36,7 +36,8 @@ export interface Script {
   readonly retrievals?: ReadonlyArray<ReadonlyArray<string>>
 }
 
-const passage = (id: string) => new Passage({ id, title: `Title ${id}`, text: `Text of ${id}.`, source: "test", score: 1 })
+const passage = (id: string) =>
+  new Passage({ id, title: `Title ${id}`, text: `Text of ${id}.`, source: "test", score: 1 })
 
 /** Role layers that follow a script and record every call. */
 export const scripted = (script: Script) => {

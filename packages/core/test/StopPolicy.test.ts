@@ -1,7 +1,7 @@
 import { answerQuestion, Question, RunConfig } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { scripted, type Script } from "./Scripted.js"
+import { type Script, scripted } from "./Scripted.js"
 
 const question = new Question({ id: "q1", text: "Who directed the film that won the prize?" })
 const config = (input: object) => Schema.decodeUnknownSync(RunConfig)(input)
@@ -55,12 +55,14 @@ describe("stop policy (the paper's case studies)", () => {
 
   it.effect("LLM calls equal 2 + 3·steps for completed loops", () =>
     Effect.gen(function*() {
-      for (const [verdicts, maxStep, maxFailure] of [
-        [[true, true, true], 3, 2],
-        [[false, false], 3, 2],
-        [[true, false], 3, 1],
-        [[true, true, true, true, true], 5, 5]
-      ] as const) {
+      for (
+        const [verdicts, maxStep, maxFailure] of [
+          [[true, true, true], 3, 2],
+          [[false, false], 3, 2],
+          [[true, false], 3, 1],
+          [[true, true, true, true, true], 5, 5]
+        ] as const
+      ) {
         const { result } = yield* run({ verdicts }, { maxStep, maxFailure })
         assert.strictEqual(result.counters.llm.total, 2 + 3 * result.counters.steps)
         assert.strictEqual(result.counters.retrievals, 1 + result.counters.steps)

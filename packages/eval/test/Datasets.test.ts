@@ -1,14 +1,15 @@
-import { fileURLToPath } from "node:url"
 import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
 import { formatBadLine, loadDataset } from "../src/index.js"
 
 const data = fileURLToPath(new URL("../../../../shared/data", import.meta.url))
-const load = (...args: Parameters<typeof loadDataset>) => loadDataset(...args).pipe(Effect.provide(NodeFileSystem.layer))
+const load = (...args: Parameters<typeof loadDataset>) =>
+  loadDataset(...args).pipe(Effect.provide(NodeFileSystem.layer))
 
 const tempFile = (name: string, content: string) =>
   Effect.acquireRelease(
@@ -54,7 +55,9 @@ describe("loadDataset on the real files", () => {
       assert.include(ircot[0]!.goldTitles ?? [], "Shirley Temple")
       const hotpot = (yield* load(Path.join(data, "hotpotqa/hard-100.hotpot.jsonl"), { limit: 1 })).questions[0]!
       assert.deepStrictEqual([hotpot.id, hotpot.answers, hotpot.goldTitles], [
-        "5a7f6fd75542992e7d278cfa", ["Rush"], ["Nobody's Hero", "Neil Peart"]
+        "5a7f6fd75542992e7d278cfa",
+        ["Rush"],
+        ["Nobody's Hero", "Neil Peart"]
       ])
       const musique = (yield* load(Path.join(data, "musique/dev-100.musique.jsonl"), { limit: 1 })).questions[0]!
       assert.deepStrictEqual(musique.answers, ["Sir Francis Baring, 1st Baronet"])
@@ -89,7 +92,11 @@ describe("bad records", () => {
       assert.strictEqual(loaded.questions[1]!.language, "zh")
       assert.deepStrictEqual(loaded.questions[0]!.answers, ["Shakespeare"])
       assert.deepStrictEqual(loaded.badLines.map((b) => [b.line, b.field]), [
-        [2, undefined], [4, "question"], [5, "question"], [6, "answers[0]"], [7, "id"]
+        [2, undefined],
+        [4, "question"],
+        [5, "question"],
+        [6, "answers[0]"],
+        [7, "id"]
       ])
       assert.strictEqual(formatBadLine(loaded.badLines[1]!), `${file}:4: question: is missing`)
       assert.include(formatBadLine(loaded.badLines[0]!), `${file}:2: invalid JSON`)
@@ -117,7 +124,8 @@ describe("bad records", () => {
 
   it.scopedLive("JSON array files (official releases) are read too, with record numbers", () =>
     Effect.gen(function*() {
-      const records = Fs.readFileSync(Path.join(data, "hotpotqa/hard-100.hotpot.jsonl"), "utf8").trim().split("\n").slice(0, 3)
+      const records = Fs.readFileSync(Path.join(data, "hotpotqa/hard-100.hotpot.jsonl"), "utf8").trim().split("\n")
+        .slice(0, 3)
       const file = yield* tempFile("dev.json", `[${records.join(",")}]`)
       const loaded = yield* load(file, { limit: 2 })
       assert.strictEqual(loaded.format, "hotpotqa")

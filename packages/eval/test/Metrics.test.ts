@@ -1,8 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import {
-  bootstrapMeanCi, cmrcEm, cmrcF1, hotpotF1, mixedSegments, normalizeAnswer, scoreItem, squadEm, squadF1,
-  strategyQaAccuracy, strEm, strHit, substringAccuracy
+  bootstrapMeanCi,
+  cmrcEm,
+  cmrcF1,
+  hotpotF1,
+  mixedSegments,
+  normalizeAnswer,
+  scoreItem,
+  squadEm,
+  squadF1,
+  strategyQaAccuracy,
+  strEm,
+  strHit,
+  substringAccuracy
 } from "../src/index.js"
 
 const close = (actual: number, expected: number) => assert.approximately(actual, expected, 1e-9)
@@ -58,7 +69,9 @@ describe("paper Acc and HotpotQA", () => {
   })
 
   check("ASQA STR-EM and STR-Hit", () => {
-    const pairs = [{ short_answers: ["1990"] }, { short_answers: ["Paris", "City of Light"] }, { short_answers: ["Obama"] }]
+    const pairs = [{ short_answers: ["1990"] }, { short_answers: ["Paris", "City of Light"] }, {
+      short_answers: ["Obama"]
+    }]
     close(strEm("In 1990 the City-of-Light …", pairs), 1 / 3)
     close(strEm("In 1990 the city of light shone.", pairs), 2 / 3)
     assert.strictEqual(strHit("In 1990 the city of light shone.", pairs), 0)

@@ -1,7 +1,15 @@
 import { Answer, Passage, PipelineResult, Question, type StopReason } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { buildReport, renderCsv, renderItemsCsv, renderJson, renderTable, Report, type ReportItem } from "../src/index.js"
+import {
+  buildReport,
+  renderCsv,
+  renderItemsCsv,
+  renderJson,
+  renderTable,
+  Report,
+  type ReportItem
+} from "../src/index.js"
 
 const passage = (title: string) => new Passage({ id: `p-${title}`, title, text: "…", source: "test", score: 1 })
 
@@ -29,8 +37,20 @@ const done = (
   })
 })
 
-const q1 = new Question({ id: "q1", text: "Which tower?", answers: ["Eiffel Tower"], language: "en", goldTitles: ["Eiffel Tower", "Paris"] })
-const q2 = new Question({ id: "q2", text: "Who was president?", answers: ["Barack Obama"], language: "en", goldTitles: ["Obama"] })
+const q1 = new Question({
+  id: "q1",
+  text: "Which tower?",
+  answers: ["Eiffel Tower"],
+  language: "en",
+  goldTitles: ["Eiffel Tower", "Paris"]
+})
+const q2 = new Question({
+  id: "q2",
+  text: "Who was president?",
+  answers: ["Barack Obama"],
+  language: "en",
+  goldTitles: ["Obama"]
+})
 const q3 = new Question({ id: "q3", text: "哪所大学？", answers: ["北京大学"], language: "zh" })
 const q4 = new Question({ id: "q4", text: "Failing?", answers: ["x"] })
 const q5 = new Question({ id: "q5", text: "Not yet?", answers: ["y"] })
@@ -38,15 +58,32 @@ const q5 = new Question({ id: "q5", text: "Not yet?", answers: ["y"] })
 const items: ReadonlyArray<ReportItem> = [
   {
     question: q1,
-    outcome: done(q1, "The Eiffel Tower!", { llm: 7, retrievals: 2, steps: 1, ms: 100, stop: "max-step", passages: [[0, "Eiffel Tower"], [1, "Paris"]] }),
+    outcome: done(q1, "The Eiffel Tower!", {
+      llm: 7,
+      retrievals: 2,
+      steps: 1,
+      ms: 100,
+      stop: "max-step",
+      passages: [[0, "Eiffel Tower"], [1, "Paris"]]
+    }),
     usage: { promptTokens: 100, completionTokens: 10 }
   },
   {
     question: q2,
-    outcome: done(q2, "Obama", { llm: 5, retrievals: 1, steps: 2, ms: 300, stop: "max-failure", passages: [[0, "Chicago"], [1, "obama"]] }),
+    outcome: done(q2, "Obama", {
+      llm: 5,
+      retrievals: 1,
+      steps: 2,
+      ms: 300,
+      stop: "max-failure",
+      passages: [[0, "Chicago"], [1, "obama"]]
+    }),
     usage: { promptTokens: 200, completionTokens: 30 }
   },
-  { question: q3, outcome: done(q3, "北京", { llm: 3, retrievals: 1, steps: 0, ms: 200, stop: "max-failure", passages: [] }) },
+  {
+    question: q3,
+    outcome: done(q3, "北京", { llm: 3, retrievals: 1, steps: 0, ms: 200, stop: "max-failure", passages: [] })
+  },
   { question: q4, outcome: { _tag: "failed", error: { tag: "RoleError", message: "bad reply" } } },
   { question: q5, outcome: { _tag: "pending" } }
 ]
@@ -58,10 +95,19 @@ describe("buildReport", () => {
       assert.deepStrictEqual(report.counts, { total: 5, finished: 4, done: 3, failed: 1 })
       assert.isTrue(report.partial)
       assert.deepStrictEqual(report.metrics.map((m) => [m.name, m.n, m.mean]), [
-        ["acc", 3, 33.33], ["em", 3, 33.33], ["f1", 3, 77.78]
+        ["acc", 3, 33.33],
+        ["em", 3, 33.33],
+        ["f1", 3, 77.78]
       ])
       for (const m of report.metrics) assert.isTrue(m.ci !== undefined && m.ci.low <= m.mean && m.mean <= m.ci.high)
-      assert.deepStrictEqual(report.cost, { llmCalls: 5, retrievals: 1.33, steps: 1, wallMs: 200, promptTokens: 150, completionTokens: 20 })
+      assert.deepStrictEqual(report.cost, {
+        llmCalls: 5,
+        retrievals: 1.33,
+        steps: 1,
+        wallMs: 200,
+        promptTokens: 150,
+        completionTokens: 20
+      })
       assert.deepStrictEqual(report.recall, { n: 2, init: 25, final: 100 })
       assert.deepStrictEqual(report.stopReasons, { "max-step": 1, "max-failure": 2 })
       assert.deepStrictEqual(report.failures, [{ id: "q4", tag: "RoleError", message: "bad reply" }])
@@ -73,7 +119,11 @@ describe("buildReport", () => {
   it.effect("named metrics, failures as zero, a complete run", () =>
     Effect.sync(() => {
       const zero = buildReport(items, { metrics: ["acc", "hotpot-f1", "str-em"], scoreFailuresAsZero: true, total: 4 })
-      assert.deepStrictEqual(zero.metrics.map((m) => [m.name, m.n, m.mean]), [["acc", 4, 25], ["hotpot-f1", 4, 41.67], ["str-em", 0, 0]])
+      assert.deepStrictEqual(zero.metrics.map((m) => [m.name, m.n, m.mean]), [["acc", 4, 25], ["hotpot-f1", 4, 41.67], [
+        "str-em",
+        0,
+        0
+      ]])
       assert.isFalse(zero.partial)
       assert.deepStrictEqual(buildReport([]).counts, { total: 0, finished: 0, done: 0, failed: 0 })
     }))

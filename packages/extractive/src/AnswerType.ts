@@ -4,10 +4,19 @@ import type { Language } from "@deepnote/text"
 export type AnswerType = "person" | "place" | "date" | "number" | "entity"
 
 const englishTypes: ReadonlyArray<readonly [RegExp, AnswerType]> = [
-  [/\bhow (?:many|much)\b|\bwhat (?:number|percentage|amount)\b|\bhow (?:long|old|tall|far|big|large|high)\b/u, "number"],
+  [
+    /\bhow (?:many|much)\b|\bwhat (?:number|percentage|amount)\b|\bhow (?:long|old|tall|far|big|large|high)\b/u,
+    "number"
+  ],
   [/\bwhen\b|\b(?:what|which|in what|in which) (?:year|decade|century|date|month|day|time|period|era)\b/u, "date"],
-  [/\bwho(?:m|se)?\b|\b(?:what|which) (?:person|man|woman|actor|actress|singer|director|author|writer|player|politician)\b/u, "person"],
-  [/\bwhere\b|\b(?:what|which|in what|in which) (?:city|country|state|town|county|place|region|island|continent|location|province|village|borough|neighborhood)\b/u, "place"]
+  [
+    /\bwho(?:m|se)?\b|\b(?:what|which) (?:person|man|woman|actor|actress|singer|director|author|writer|player|politician)\b/u,
+    "person"
+  ],
+  [
+    /\bwhere\b|\b(?:what|which|in what|in which) (?:city|country|state|town|county|place|region|island|continent|location|province|village|borough|neighborhood)\b/u,
+    "place"
+  ]
 ]
 
 const chineseTypes: ReadonlyArray<readonly [RegExp, AnswerType]> = [
@@ -24,16 +33,20 @@ export const detectAnswerType = (question: string, language: Language): AnswerTy
   return table.find(([pattern]) => pattern.test(text))?.[1] ?? "entity"
 }
 
-const auxiliaries = /^(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)\b/iu
+const auxiliaries =
+  /^(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)\b/iu
 
 /** Whether a question expects "yes" or "no" (a polar question that is not an "A or B" choice). */
 export const isYesNoQuestion = (question: string, language: Language): boolean => {
-  if (language === "zh") return /是否|是不是|有没有|能否|可否|对吗|吗\s*[？?]?\s*$/u.test(question) && !/还是/u.test(question)
+  if (language === "zh") {
+    return /是否|是不是|有没有|能否|可否|对吗|吗\s*[？?]?\s*$/u.test(question) && !/还是/u.test(question)
+  }
   return auxiliaries.test(question.trim()) && comparisonOptions(question, language) === undefined
 }
 
 const cleanOption = (s: string): string =>
-  s.trim().replace(/^(?:is|are|was|were|did|does|do)\s+/iu, "").replace(/^(?:the|a|an)\s+/iu, "").replace(/[,;]+$/u, "").replace(/[?？.!]+$/u, "").replace(/^["“']|["”']$/gu, "").trim()
+  s.trim().replace(/^(?:is|are|was|were|did|does|do)\s+/iu, "").replace(/^(?:the|a|an)\s+/iu, "").replace(/[,;]+$/u, "")
+    .replace(/[?？.!]+$/u, "").replace(/^["“']|["”']$/gu, "").trim()
 
 /** The capitalised (or quoted) phrase that ends a text: the first option of "… Erika Jayne or …". */
 const trailingPhrase = (text: string): string => {

@@ -1,7 +1,7 @@
 import { detectLanguage, type Language } from "@deepnote/text"
 import { entities, isDescriptor } from "./Entities.js"
 import type { Idf } from "./Idf.js"
-import { normaliseKey, rank, relevance, share, termsOf, type Target, type Unit } from "./Sentences.js"
+import { normaliseKey, rank, relevance, share, type Target, termsOf, type Unit } from "./Sentences.js"
 
 /**
  * The question's terms (lower-cased, stop words dropped). Chinese is segmented in jieba's search mode on both sides
@@ -39,7 +39,11 @@ export const anchorTerms = (question: string, language: Language): ReadonlySet<s
  */
 export const isLinked = (
   u: Unit,
-  links: { readonly anchors: ReadonlySet<string>; readonly bridge: ReadonlySet<string>; readonly question: ReadonlySet<string> },
+  links: {
+    readonly anchors: ReadonlySet<string>
+    readonly bridge: ReadonlySet<string>
+    readonly question: ReadonlySet<string>
+  },
   idf: Idf,
   coverage: number
 ): boolean =>
@@ -51,7 +55,11 @@ export const isLinked = (
  * (what the question names) to the second (what the first hop's passages name: "Shirley Temple" in the film's
  * passage leads to her own passage).
  */
-export const bridgeTerms = (texts: ReadonlyArray<string>, question: string, language: Language): ReadonlySet<string> => {
+export const bridgeTerms = (
+  texts: ReadonlyArray<string>,
+  question: string,
+  language: Language
+): ReadonlySet<string> => {
   const terms = questionTerms(question)
   const bridge = new Set<string>()
   for (const text of texts) {
@@ -72,7 +80,11 @@ export const bridgeOf = (units: ReadonlyArray<Unit>, question: string, language:
   const anchors = anchorTerms(question, language)
   const target: Target = { question: terms, bridge: new Set(), bridgeWeight: 0 }
   const sources = units
-    .map((unit) => ({ unit, score: relevance(unit, target, idf), hop: share(unit, anchors, idf) + relevance(unit, target, idf) }))
+    .map((unit) => ({
+      unit,
+      score: relevance(unit, target, idf),
+      hop: share(unit, anchors, idf) + relevance(unit, target, idf)
+    }))
     .filter((s) => s.score > 0)
     .sort((a, b) => b.hop - a.hop || a.unit.order - b.unit.order)
     .slice(0, 2)
@@ -86,7 +98,13 @@ export const bridgeOf = (units: ReadonlyArray<Unit>, question: string, language:
  * sentences (which may share no word with the question) rank too. The two source sentences keep their first-hop
  * score: the bridge must not reward the sentences it came from.
  */
-export const twoHop = (units: ReadonlyArray<Unit>, question: string, language: Language, idf: Idf, bridgeWeight: number) => {
+export const twoHop = (
+  units: ReadonlyArray<Unit>,
+  question: string,
+  language: Language,
+  idf: Idf,
+  bridgeWeight: number
+) => {
   const { anchors, bridge, sources, terms } = bridgeOf(units, question, language, idf)
   const target: Target = { question: terms, bridge, bridgeWeight }
   const firstScore = new Map(sources.map((s) => [s.unit.key, s.score]))

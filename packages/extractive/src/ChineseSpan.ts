@@ -1,7 +1,8 @@
 import { cut } from "@deepnote/text"
 import { titlePrefix } from "./Sentences.js"
 
-const whWord = /什么时候|什么地方|哪一年|哪里|哪儿|何时|何地|多少|什么|是谁|谁|哪[一]?[个些位年家所座条部种国支名项类]?|几/u
+const whWord =
+  /什么时候|什么地方|哪一年|哪里|哪儿|何时|何地|多少|什么|是谁|谁|哪[一]?[个些位年家所座条部种国支名项类]?|几/u
 const stops = /[，。；、！？,;!?（）()「」“”]/u
 
 /** The longest piece (≥ 2 characters, ≤ 12) of `anchor` that occurs in `text`, taken from its end or its start. */
@@ -36,7 +37,10 @@ export const alignedSpan = (question: string, sentence: string): string | undefi
   }
   if (before !== undefined) {
     const head = text.slice(0, before.at)
-    const from = Math.max(...[...head.matchAll(/[，。；、！？,;（(「“]|是|由|被|为/gu)].map((m) => (m.index ?? 0) + m[0].length), 0)
+    const from = Math.max(
+      ...[...head.matchAll(/[，。；、！？,;（(「“]|是|由|被|为/gu)].map((m) => (m.index ?? 0) + m[0].length),
+      0
+    )
     // "哪家公司管理运营": the noun after 哪+classifier belongs to the answer ("三茂铁路股份有限" + "公司").
     const noun = wh[0].startsWith("哪") ? cut(right)[0] ?? "" : ""
     const span = head.slice(from).slice(-30) + (noun.length > 0 && before.piece.startsWith(noun) ? noun : "")

@@ -14,7 +14,8 @@ export interface Entity {
   readonly start: number
 }
 
-const month = "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\\.?"
+const month =
+  "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\\.?"
 const year = "(?:1[0-9]{3}|20[0-9]{2})"
 const englishDate = new RegExp(
   [
@@ -35,7 +36,24 @@ const englishNumber = new RegExp(
 )
 const quoted = /["“]([^"“”\n]{2,80}?)["”]/gu
 const word = /[\p{L}\p{N}]+(?:['’.\-–&][\p{L}\p{N}]+)*\.?/gu
-const connectors = new Set(["of", "the", "de", "da", "du", "del", "della", "der", "von", "van", "y", "la", "le", "di", "n'", "&"])
+const connectors = new Set([
+  "of",
+  "the",
+  "de",
+  "da",
+  "du",
+  "del",
+  "della",
+  "der",
+  "von",
+  "van",
+  "y",
+  "la",
+  "le",
+  "di",
+  "n'",
+  "&"
+])
 const months = new RegExp(`^${month}$`)
 
 const isCapitalised = (w: string) => /^[\p{Lu}\p{Lt}]/u.test(w)
@@ -83,7 +101,8 @@ const names = (text: string, found: Array<Entity>) => {
 }
 
 const chineseDate = /\d{1,4}年(?:\d{1,2}月)?(?:\d{1,2}[日号])?|\d{1,2}月\d{1,2}[日号]|\d{1,4}年代|\d{1,2}世纪/gu
-const chineseNumber = /\d+(?:[.,]\d+)*(?:\s?[%％]|[万亿千百]?(?:平方公里|公里|千米|平方米|米|公顷|人|个|种|元|美元|岁|次|座|名|条|部|位|家|所|项|件|场|届|倍|吨|集|章|卷|层)?)/gu
+const chineseNumber =
+  /\d+(?:[.,]\d+)*(?:\s?[%％]|[万亿千百]?(?:平方公里|公里|千米|平方米|米|公顷|人|个|种|元|美元|岁|次|座|名|条|部|位|家|所|项|件|场|届|倍|吨|集|章|卷|层)?)/gu
 const bookTitle = /《([^《》]{1,40})》/gu
 
 const chineseWords = (text: string, found: Array<Entity>) => {
@@ -129,7 +148,15 @@ export const numberOf = (text: string): number | undefined => {
   if (word >= 0) return spelledValue[word]
   const m = /(\d[\d,]*(?:\.\d+)?)\s*(million|billion|thousand|hundred|trillion|万|亿)?/u.exec(text)
   if (!m) return undefined
-  const scale: Record<string, number> = { hundred: 1e2, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12, 万: 1e4, 亿: 1e8 }
+  const scale: Record<string, number> = {
+    hundred: 1e2,
+    thousand: 1e3,
+    million: 1e6,
+    billion: 1e9,
+    trillion: 1e12,
+    万: 1e4,
+    亿: 1e8
+  }
   return Number(m[1]!.replace(/,/gu, "")) * (m[2] ? scale[m[2]] ?? 1 : 1)
 }
 

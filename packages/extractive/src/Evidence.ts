@@ -1,7 +1,16 @@
 import type { Language } from "@deepnote/text"
 import { twoHop } from "./Bridge.js"
-import { makeIdf, type Idf } from "./Idf.js"
-import { noteUnits, normaliseKey, passageUnits, termsOf, titlePrefix, type PassageLike, type Target, type Unit } from "./Sentences.js"
+import { type Idf, makeIdf } from "./Idf.js"
+import {
+  normaliseKey,
+  noteUnits,
+  type PassageLike,
+  passageUnits,
+  type Target,
+  termsOf,
+  titlePrefix,
+  type Unit
+} from "./Sentences.js"
 
 /** What the answerer may read (core's `AnswerEvidence` fits). A plain string is read as a note. */
 export type Evidence =
@@ -18,7 +27,12 @@ export interface Reading {
   readonly ranked: ReadonlyArray<{ readonly unit: Unit; readonly score: number }>
 }
 
-export const read = (question: string, evidence: Evidence | string, language: Language, bridgeWeight: number): Reading => {
+export const read = (
+  question: string,
+  evidence: Evidence | string,
+  language: Language,
+  bridgeWeight: number
+): Reading => {
   const units = typeof evidence === "string"
     ? noteUnits(evidence)
     : evidence._tag === "Note"

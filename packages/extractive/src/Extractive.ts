@@ -19,7 +19,9 @@ export const layerWith = (options: ExtractiveOptions = {}) =>
     NoteWriter.layerFrom({
       init: (input) =>
         Effect.sync(() =>
-          new Note({ text: writeInitialNote(input.question, input.passages, { ...options, language: input.context.language }) })
+          new Note({
+            text: writeInitialNote(input.question, input.passages, { ...options, language: input.context.language })
+          })
         ),
       update: (input) =>
         Effect.sync(() =>

@@ -1,7 +1,7 @@
 import { bridgeOf, isLinked, languageOf } from "./Bridge.js"
 import { makeIdf } from "./Idf.js"
-import { resolveOptions, type ExtractiveOptions } from "./Options.js"
-import { noteUnits, normaliseKey, relevance, repeats, type Target } from "./Sentences.js"
+import { type ExtractiveOptions, resolveOptions } from "./Options.js"
+import { normaliseKey, noteUnits, relevance, repeats, type Target } from "./Sentences.js"
 
 export interface Judgement {
   /** True iff the candidate adds at least one question-relevant sentence the best note lacks. */

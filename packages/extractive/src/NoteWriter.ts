@@ -1,13 +1,13 @@
 import { bridgeOf, isLinked, languageOf, twoHop } from "./Bridge.js"
 import { makeIdf } from "./Idf.js"
-import { resolveOptions, type ExtractiveOptions, type ResolvedOptions } from "./Options.js"
+import { type ExtractiveOptions, type ResolvedOptions, resolveOptions } from "./Options.js"
 import {
-  noteUnits,
   normaliseKey,
+  noteUnits,
+  type PassageLike,
   passageUnits,
   rank,
   repeats,
-  type PassageLike,
   type Target,
   type Unit
 } from "./Sentences.js"
@@ -80,7 +80,9 @@ export const updateNote = (
   const links = { anchors, bridge, question: terms }
   const freshKeys = new Set(fresh.map((u) => u.key))
   const candidates = rank([...old, ...fresh], target, idf).filter(
-    (s) => !freshKeys.has(s.unit.key) || (s.score >= opts.minRelevance && isLinked(s.unit, links, idf, opts.unlinkedCoverage))
+    (s) =>
+      !freshKeys.has(s.unit.key) ||
+      (s.score >= opts.minRelevance && isLinked(s.unit, links, idf, opts.unlinkedCoverage))
   )
   return render(withinBudget(candidates, opts).sort(byOrder).map((s) => s.unit))
 }

@@ -1,10 +1,10 @@
 import { bridgeOf, inQuestion, languageOf, questionTerms } from "./Bridge.js"
 import { entities, type Entity, type EntityKind, isDescriptor } from "./Entities.js"
-import { makeIdf } from "./Idf.js"
 import { proximity } from "./Evidence.js"
+import { makeIdf } from "./Idf.js"
 import { answerKeywords } from "./Keywords.js"
-import { resolveOptions, type ExtractiveOptions } from "./Options.js"
-import { noteUnits, normaliseKey, relevance, share, termsOf, titlePrefix, type Target, type Unit } from "./Sentences.js"
+import { type ExtractiveOptions, resolveOptions } from "./Options.js"
+import { normaliseKey, noteUnits, relevance, share, type Target, termsOf, titlePrefix, type Unit } from "./Sentences.js"
 
 /** Names and titles are what a lookup can find; dates and numbers name no passage. Chinese words stand in for names. */
 const kindWeight: Record<EntityKind, number> = { title: 1, name: 1, word: 0.8, date: 0, number: 0 }

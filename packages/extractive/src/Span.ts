@@ -1,17 +1,19 @@
 import type { Language } from "@deepnote/text"
 import type { AnswerType } from "./AnswerType.js"
 import { inQuestion } from "./Bridge.js"
-import { entities, isDescriptor, yearOf, type Entity } from "./Entities.js"
+import { entities, type Entity, isDescriptor, yearOf } from "./Entities.js"
 import { proximity, type Reading } from "./Evidence.js"
 import { termsOf } from "./Sentences.js"
 
 const asksOrigin = /\b(?:nationality|country|countries|language|ethnicity|heritage|origin|citizen)/iu
 const placeCue = /\b(?:in|at|from|near|to|of|based in|located in|headquartered in|born in)\s+(?:the\s+)?$/iu
-const personCue = /\b(?:by|starring|with|actor|actress|singer|director|writer|author|player|son of|daughter of|wife of|husband of|married)\s+$/iu
+const personCue =
+  /\b(?:by|starring|with|actor|actress|singer|director|writer|author|player|son of|daughter of|wife of|husband of|married)\s+$/iu
 
 /** The unit or counted noun a number question names: "多少公里" → 公里, "how many laps" → laps. */
 const unitHint = (question: string): string | undefined =>
-  /多少([\p{Script=Han}]{1,2})/u.exec(question)?.[1] ?? /\bhow (?:many|much) (\p{L}+)/iu.exec(question)?.[1]?.toLowerCase()
+  /多少([\p{Script=Han}]{1,2})/u.exec(question)?.[1] ??
+    /\bhow (?:many|much) (\p{L}+)/iu.exec(question)?.[1]?.toLowerCase()
 
 /** How well an entity fits the expected answer type (0 = not at all), using its kind and the words around it. */
 const fit = (entity: Entity, type: AnswerType, text: string, question: string): number => {
@@ -29,7 +31,9 @@ const fit = (entity: Entity, type: AnswerType, text: string, question: string): 
     case "number": {
       if (entity.kind !== "number") return entity.kind === "date" ? 0.2 : 0
       const unit = unitHint(question)
-      const said = `${entity.text}${text.slice(entity.start + entity.text.length, entity.start + entity.text.length + 12)}`
+      const said = `${entity.text}${
+        text.slice(entity.start + entity.text.length, entity.start + entity.text.length + 12)
+      }`
       return unit !== undefined && said.toLowerCase().replace(/^[\d.,\s]+/u, "").startsWith(unit) ? 1.5 : 1
     }
     case "entity":
@@ -42,13 +46,19 @@ const fit = (entity: Entity, type: AnswerType, text: string, question: string): 
  * maximising type fit × (its sentence's relevance to question + bridge + its closeness to the question's terms).
  * Ties go to the earliest span. Undefined when the evidence holds no span of a fitting type.
  */
-export const typedSpan = (question: string, type: AnswerType, reading: Reading, language: Language): string | undefined => {
+export const typedSpan = (
+  question: string,
+  type: AnswerType,
+  reading: Reading,
+  language: Language
+): string | undefined => {
   const terms = new Set(termsOf(question))
   let best: { text: string; score: number } | undefined
   for (const { unit, score } of reading.ranked) {
     for (const entity of entities(unit.text, language)) {
       // "American" in "an American actress" describes; it answers only a question about nationality or origin.
-      const f = fit(entity, type, unit.text, question) * (isDescriptor(entity, unit.text) && !asksOrigin.test(question) ? 0.3 : 1)
+      const f = fit(entity, type, unit.text, question) *
+        (isDescriptor(entity, unit.text) && !asksOrigin.test(question) ? 0.3 : 1)
       if (f === 0 || inQuestion(entity.text, question, terms)) continue
       // A bridge entity (named by the first hop, not the question) is usually the way to the answer, not the answer.
       const bridge = type === "entity" && termsOf(entity.text).some((t) => reading.target.bridge.has(t)) ? 0.5 : 1

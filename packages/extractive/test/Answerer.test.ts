@@ -29,17 +29,25 @@ describe("answer types", () => {
       assert.isTrue(isYesNoQuestion("Are Local H and For Against both from the United States?", "en"))
       assert.isFalse(isYesNoQuestion("Is Gasherbrum II or Nuptse closer to Everest?", "en"))
       assert.isTrue(isYesNoQuestion("广茂铁路是否位于广东省？", "zh"))
-      assert.deepStrictEqual(comparisonOptions("Who was born first, Erika Jayne or Marco Da Silva", "en"), ["Erika Jayne", "Marco Da Silva"])
-      assert.deepStrictEqual(comparisonOptions("Which band, Letters to Cleo or Screaming Trees, had more members?", "en"), [
-        "Letters to Cleo",
-        "Screaming Trees"
+      assert.deepStrictEqual(comparisonOptions("Who was born first, Erika Jayne or Marco Da Silva", "en"), [
+        "Erika Jayne",
+        "Marco Da Silva"
       ])
+      assert.deepStrictEqual(
+        comparisonOptions("Which band, Letters to Cleo or Screaming Trees, had more members?", "en"),
+        [
+          "Letters to Cleo",
+          "Screaming Trees"
+        ]
+      )
     }))
 })
 
 describe("answerFrom (English, hand-made passages)", () => {
   it.effect("person", () =>
-    Effect.sync(() => assert.strictEqual(answerFrom("Who played Corliss Archer in Kiss and Tell?", evidence), "Shirley Temple")))
+    Effect.sync(() =>
+      assert.strictEqual(answerFrom("Who played Corliss Archer in Kiss and Tell?", evidence), "Shirley Temple")
+    ))
 
   it.effect("date, and the year alone for 'what year'", () =>
     Effect.sync(() => {
@@ -49,8 +57,14 @@ describe("answerFrom (English, hand-made passages)", () => {
 
   it.effect("place", () =>
     Effect.sync(() => {
-      const passages = [{ title: "Tata Consultancy Services", text: "Tata Consultancy Services is an IT company headquartered in Mumbai, India." }]
-      assert.strictEqual(answerFrom("Where is Tata Consultancy Services headquartered?", { _tag: "Passages", passages }), "Mumbai")
+      const passages = [{
+        title: "Tata Consultancy Services",
+        text: "Tata Consultancy Services is an IT company headquartered in Mumbai, India."
+      }]
+      assert.strictEqual(
+        answerFrom("Where is Tata Consultancy Services headquartered?", { _tag: "Passages", passages }),
+        "Mumbai"
+      )
     }))
 
   it.effect("number", () =>

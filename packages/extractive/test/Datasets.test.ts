@@ -22,7 +22,9 @@ describe("HotpotQA dev records (supporting paragraphs as passages)", () => {
 
   it.effect("bridge questions: the gold answer is found", () =>
     Effect.sync(() => {
-      for (const r of bridge) assert.isTrue(acc(answerFrom(r.question, { _tag: "Passages", passages: r.supporting }), r.gold), r.question)
+      for (const r of bridge) {
+        assert.isTrue(acc(answerFrom(r.question, { _tag: "Passages", passages: r.supporting }), r.gold), r.question)
+      }
     }))
 
   it.effect("comparison and yes/no questions: the gold answer is found", () =>

@@ -1,13 +1,15 @@
 import { answerQuestion, defaultRunConfig, Passage, Question, Retriever, RunConfig } from "@deepnote/core"
-import { termsOf } from "../src/Sentences.js"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { Extractive } from "../src/index.js"
+import { termsOf } from "../src/Sentences.js"
 import { corliss, guangmao } from "./fixtures.js"
 
 /** A tiny lexical retriever: passages ranked by how many query terms they hold; seen ones are excluded. */
 const retrieverOver = (docs: ReadonlyArray<{ title: string; text: string }>) => {
-  const passages = docs.map((d, i) => new Passage({ id: `p${i}`, title: d.title, text: d.text, source: "test", score: 0 }))
+  const passages = docs.map((d, i) =>
+    new Passage({ id: `p${i}`, title: d.title, text: d.text, source: "test", score: 0 })
+  )
   return Retriever.layerFrom({
     search: (request) =>
       Effect.sync(() => {
@@ -29,8 +31,13 @@ describe("the core pipeline with the extractive engine", () => {
   it.effect("deepnote profile: the planner finds the bridge, the note grows, the judge accepts, the answer comes", () =>
     Effect.gen(function*() {
       const docs = [corliss.film, corliss.distractor, corliss.actress]
-      const question = new Question({ id: "q1", text: "Who portrayed Corliss Archer in the film Kiss and Tell, and when was she born?" })
-      const result = yield* answerQuestion(question, config).pipe(Effect.provide(Layer.merge(Extractive.layer, retrieverOver(docs))))
+      const question = new Question({
+        id: "q1",
+        text: "Who portrayed Corliss Archer in the film Kiss and Tell, and when was she born?"
+      })
+      const result = yield* answerQuestion(question, config).pipe(
+        Effect.provide(Layer.merge(Extractive.layer, retrieverOver(docs)))
+      )
       assert.isTrue(result.trace.queries.some((q) => q.query.startsWith("Shirley Temple")))
       assert.isTrue(result.trace.notes.some((n) => n.verdict?.better === true && n.verdict.parsed === "rule"))
       assert.include(result.bestNote?.text ?? "", "Shirley Temple Black (April 23, 1928")

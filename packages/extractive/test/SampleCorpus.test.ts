@@ -19,7 +19,9 @@ const TempHome = Layer.unwrapScoped(
 )
 
 const Indexed = Layer.effectDiscard(
-  Effect.flatMap(Collections, (collections) => collections.index("sample", [corpus], { format: "documents" })).pipe(Effect.orDie)
+  Effect.flatMap(Collections, (collections) => collections.index("sample", [corpus], { format: "documents" })).pipe(
+    Effect.orDie
+  )
 )
 
 /** Real components: the extractive roles, the SQLite FTS5 collection and its retriever, in a temporary home. */
@@ -55,7 +57,9 @@ layer(Env)("the deepnote loop over the bundled sample corpus (FTS5 + extractive)
         assert.notInclude(titlesAt(deepnote, (s) => s === 0), gold)
         assert.include(titlesAt(deepnote, (s) => s > 0), gold)
         assert.isTrue(deepnote.trace.queries.some((q) => q.step === 1 && q.query.startsWith(gold)))
-        assert.isTrue(deepnote.trace.notes.some((n) => n.step > 0 && n.best && n.note.text.includes("North Atlantic Conference")))
+        assert.isTrue(
+          deepnote.trace.notes.some((n) => n.step > 0 && n.best && n.note.text.includes("North Atlantic Conference"))
+        )
         assert.include(deepnote.answer.text, "North Atlantic Conference")
         assert.notInclude(vanilla.answer.text, "North Atlantic Conference")
       }))

@@ -1,5 +1,5 @@
-import { fileURLToPath } from "node:url"
 import * as fs from "node:fs"
+import { fileURLToPath } from "node:url"
 
 const sharedData = fileURLToPath(new URL("../../../../shared/data", import.meta.url))
 
@@ -18,15 +18,18 @@ export const corliss = {
   },
   actress: {
     title: "Shirley Temple",
-    text: "Shirley Temple Black (April 23, 1928 – February 10, 2014) was an American actress, singer, dancer, businesswoman, " +
+    text:
+      "Shirley Temple Black (April 23, 1928 – February 10, 2014) was an American actress, singer, dancer, businesswoman, " +
       "and diplomat. As an adult, she was named United States ambassador to Ghana and to Czechoslovakia and also served " +
       "as Chief of Protocol of the United States."
   },
-  bridgeSentence: "As an adult, she was named United States ambassador to Ghana and to Czechoslovakia and also served as Chief of Protocol of the United States.",
+  bridgeSentence:
+    "As an adult, she was named United States ambassador to Ghana and to Czechoslovakia and also served as Chief of Protocol of the United States.",
   /** Retrieved with the film by the question's common words ("government position held"), off the chain. */
   secretary: {
     title: "Secretary of State for Constitutional Affairs",
-    text: "The office of Secretary of State for Constitutional Affairs was a British Government position, created in 2003. " +
+    text:
+      "The office of Secretary of State for Constitutional Affairs was a British Government position, created in 2003. " +
       "At a later date further functions were also transferred to the Secretary of State for Constitutional Affairs from " +
       "the First Secretary of State, a position within the government held by the Deputy Prime Minister."
   },
@@ -40,18 +43,22 @@ export const corliss = {
 export const guangmao = [
   {
     title: "广茂铁路",
-    text: "广茂铁路是中国广东省境内的一条铁路，由广州至茂名，全长364.6公里。铁路于1991年全线通车，由三茂铁路股份有限公司管理运营。"
+    text:
+      "广茂铁路是中国广东省境内的一条铁路，由广州至茂名，全长364.6公里。铁路于1991年全线通车，由三茂铁路股份有限公司管理运营。"
   },
   { title: "茂名", text: "茂名是广东省西南部的地级市，位于鉴江流域。茂名以石化工业闻名，被称为南方油城。" }
 ]
 
-const lines = (path: string) => fs.readFileSync(path, "utf8").trim().split("\n").map((line): unknown => JSON.parse(line))
+const lines = (path: string) =>
+  fs.readFileSync(path, "utf8").trim().split("\n").map((line): unknown => JSON.parse(line))
 
 interface HotpotRecord {
   readonly question_id: string
   readonly question_text: string
   readonly answers_objects: ReadonlyArray<{ readonly spans: ReadonlyArray<string> }>
-  readonly contexts: ReadonlyArray<{ readonly title: string; readonly paragraph_text: string; readonly is_supporting: boolean }>
+  readonly contexts: ReadonlyArray<
+    { readonly title: string; readonly paragraph_text: string; readonly is_supporting: boolean }
+  >
 }
 
 /** HotpotQA (IRCoT dev sample) records by id, with their supporting paragraphs as passages. */
@@ -77,7 +84,9 @@ interface CmrcQuestion {
 
 /** CMRC 2018 dev questions by id, with their gold paragraph. */
 export const cmrc = (ids: ReadonlyArray<string>) => {
-  const corpus = lines(`${sharedData}/corpus/zh-cmrc2018.jsonl`) as ReadonlyArray<{ id: string; title: string; text: string }>
+  const corpus = lines(`${sharedData}/corpus/zh-cmrc2018.jsonl`) as ReadonlyArray<
+    { id: string; title: string; text: string }
+  >
   const questions = lines(`${sharedData}/cmrc2018/dev-questions.jsonl`) as ReadonlyArray<CmrcQuestion>
   return ids.map((id) => {
     const q = questions.find((x) => x.id === id)!
@@ -88,4 +97,6 @@ export const cmrc = (ids: ReadonlyArray<string>) => {
 
 /** Every sentence a note may hold: the passage sentence itself, or `Title: sentence`. */
 export const isVerbatim = (line: string, passages: ReadonlyArray<{ title: string; text: string }>): boolean =>
-  passages.some((p) => p.text.includes(line) || (line.includes(": ") && p.text.includes(line.slice(line.indexOf(": ") + 2))))
+  passages.some((p) =>
+    p.text.includes(line) || (line.includes(": ") && p.text.includes(line.slice(line.indexOf(": ") + 2)))
+  )

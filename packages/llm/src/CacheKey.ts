@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto"
 import type { ResolvedSampling } from "@deepnote/core"
+import { createHash } from "node:crypto"
 import type { ChatMessage, StructuredOutput } from "./Domain/Chat.js"
 
 /**

@@ -51,11 +51,17 @@ const makeSqlite = (file: string) =>
     const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM llm_cache")
     // A broken cache never fails a call: errors are logged and read as misses.
     const guard = <A>(what: string, f: () => A, fallback: A) =>
-      Effect.try(f).pipe(Effect.catchAll((cause) => Effect.as(Effect.logWarning(`LLM cache ${what} failed`, cause), fallback)))
+      Effect.try(f).pipe(
+        Effect.catchAll((cause) => Effect.as(Effect.logWarning(`LLM cache ${what} failed`, cause), fallback))
+      )
     return LlmCache.of({
       enabled: true,
-      get: (key) => guard("read", () => Option.flatMap(Option.fromNullable(select.get(key)), (row) => decode(row.reply)), Option.none()),
-      put: (key, reply) => guard("write", () => void insert.run(key, reply.model, encode(reply), Date.now()), undefined),
+      get: (key) =>
+        guard("read", () =>
+          Option.flatMap(Option.fromNullable(select.get(key)), (row) => decode(row.reply)), Option.none()),
+      put: (key, reply) =>
+        guard("write", () =>
+          void insert.run(key, reply.model, encode(reply), Date.now()), undefined),
       size: guard("count", () => count.get()?.n ?? 0, 0)
     })
   })
@@ -75,10 +81,13 @@ export class LlmCache extends Context.Tag("@deepnote/llm/LlmCache")<LlmCache, Ll
   /** On disk: SQLite in WAL mode, one row per key. */
   static readonly layerSqlite = (file: string) => Layer.scoped(LlmCache, makeSqlite(file))
   static readonly layerMemory = Layer.effect(LlmCache, makeMemory)
-  static readonly layerDisabled = Layer.succeed(LlmCache, LlmCache.of({
-    enabled: false,
-    get: () => Effect.succeed(Option.none()),
-    put: () => Effect.void,
-    size: Effect.succeed(0)
-  }))
+  static readonly layerDisabled = Layer.succeed(
+    LlmCache,
+    LlmCache.of({
+      enabled: false,
+      get: () => Effect.succeed(Option.none()),
+      put: () => Effect.void,
+      size: Effect.succeed(0)
+    })
+  )
 }

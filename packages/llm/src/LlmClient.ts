@@ -1,14 +1,14 @@
 import { HttpClient } from "@effect/platform"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { cacheKey } from "./CacheKey.js"
-import type { EndpointStatus } from "./Client/Endpoint.js"
 import { observeCall } from "./Client/CallTelemetry.js"
+import type { EndpointStatus } from "./Client/Endpoint.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
 import { makeExecutor } from "./Client/Executor.js"
 import { structuredFields } from "./Client/Structured.js"
 import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
-import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCallError } from "./Domain/LlmError.js"
+import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCache } from "./LlmCache.js"
 import { LlmSettings } from "./LlmSettings.js"
 import { countChatTokens, countTokens } from "./Tokens.js"
@@ -37,13 +37,21 @@ const make = Effect.gen(function*() {
   // The attempt span (kind "client") is the HTTP span: the platform's own per-request span is turned off (it would
   // duplicate it, costing CPU per call), and `traceparent` is set from the attempt span instead.
   const http = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerDisabledWhen(() => true))
-  const headers: Record<string, string> = settings.apiKey === undefined ? {} : { authorization: `Bearer ${Redacted.value(settings.apiKey)}` }
+  const headers: Record<string, string> = settings.apiKey === undefined
+    ? {}
+    : { authorization: `Bearer ${Redacted.value(settings.apiKey)}` }
   const execute = yield* makeExecutor({ settings, http, pool, ledger, headers })
 
   const resolveModel = (configured: string | undefined) =>
-    configured !== undefined ? Effect.succeed(configured) : settings.model !== undefined ? Effect.succeed(settings.model) : pool.defaultModel.pipe(
-      Effect.mapError((last) => new LlmCallError({ message: last.message, attempts: 0, reason: "attempts-exhausted", last }))
-    )
+    configured !== undefined ?
+      Effect.succeed(configured) :
+      settings.model !== undefined ?
+      Effect.succeed(settings.model) :
+      pool.defaultModel.pipe(
+        Effect.mapError((last) =>
+          new LlmCallError({ message: last.message, attempts: 0, reason: "attempts-exhausted", last })
+        )
+      )
 
   const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })(function*(request: ChatRequest) {
     const model = yield* resolveModel(request.sampling.model)
@@ -58,14 +66,30 @@ const make = Effect.gen(function*() {
       "gen_ai.request.max_tokens": s.maxTokens,
       "gen_ai.request.seed": s.seed
     })
-    const key = cache.enabled ? cacheKey({ kind: "chat", model, messages: request.messages, sampling: s, structured: request.structured, sampleIndex: request.sampleIndex }) : ""
+    const key = cache.enabled
+      ? cacheKey({
+        kind: "chat",
+        model,
+        messages: request.messages,
+        sampling: s,
+        structured: request.structured,
+        sampleIndex: request.sampleIndex
+      })
+      : ""
     return yield* Effect.gen(function*() {
       const hit = yield* cache.get(key)
       if (Option.isSome(hit)) {
         const c = hit.value
         return {
-          content: c.texts[0] ?? "", finishReason: c.finishReason, model: c.model, endpoint: "cache",
-          usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens }, attempts: 0, latencyMs: 0, cached: true, structured: "none"
+          content: c.texts[0] ?? "",
+          finishReason: c.finishReason,
+          model: c.model,
+          endpoint: "cache",
+          usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
+          attempts: 0,
+          latencyMs: 0,
+          cached: true,
+          structured: "none"
         } satisfies ChatResult
       }
       const start = Date.now()
@@ -82,7 +106,12 @@ const make = Effect.gen(function*() {
               stream: request.stream === true,
               headers: tagHeaders(request),
               body: {
-                model, messages: request.messages, temperature: s.temperature, top_p: s.topP, max_tokens: s.maxTokens, seed: s.seed,
+                model,
+                messages: request.messages,
+                temperature: s.temperature,
+                top_p: s.topP,
+                max_tokens: s.maxTokens,
+                seed: s.seed,
                 ...(request.stream === true ? { stream: true, stream_options: { include_usage: true } } : {}),
                 ...fields
               }
@@ -95,25 +124,64 @@ const make = Effect.gen(function*() {
         ? usageFromWire(done.reply.usage)
         : { promptTokens: countChatTokens(request.messages), completionTokens: countTokens(content) }
       const result: ChatResult = {
-        content, finishReason: done.reply.finishReason, model: done.reply.model ?? model, endpoint: done.endpoint.url, usage,
-        attempts: done.attempts, latencyMs: Date.now() - start, cached: false,
+        content,
+        finishReason: done.reply.finishReason,
+        model: done.reply.model ?? model,
+        endpoint: done.endpoint.url,
+        usage,
+        attempts: done.attempts,
+        latencyMs: Date.now() - start,
+        cached: false,
         structured: request.structured === undefined ? "none" : done.structuredSent ? "enforced" : "unsupported"
       }
-      yield* cache.put(key, { texts: [content], ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }), model: result.model, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens })
+      yield* cache.put(key, {
+        texts: [content],
+        ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }),
+        model: result.model,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens
+      })
       return result
-    }).pipe(observeCall(ledger, { tags: request, model, input: request.messages }, (r) => [{ role: "assistant", content: r.content }]))
+    }).pipe(
+      observeCall(
+        ledger,
+        { tags: request, model, input: request.messages },
+        (r) => [{ role: "assistant", content: r.content }]
+      )
+    )
   })
 
   const complete = Effect.fn("LlmClient.complete", { captureStackTrace: false })(function*(request: CompletionRequest) {
     const model = yield* resolveModel(request.sampling.model)
     const s = request.sampling
-    yield* Effect.annotateCurrentSpan({ "deepnote.role": request.role, "gen_ai.operation.name": "text_completion", "gen_ai.request.model": model, "deepnote.llm.prompts": request.prompts.length })
-    const key = cache.enabled ? cacheKey({ kind: "completions", model, prompts: request.prompts, sampling: s, sampleIndex: request.sampleIndex }) : ""
+    yield* Effect.annotateCurrentSpan({
+      "deepnote.role": request.role,
+      "gen_ai.operation.name": "text_completion",
+      "gen_ai.request.model": model,
+      "deepnote.llm.prompts": request.prompts.length
+    })
+    const key = cache.enabled
+      ? cacheKey({
+        kind: "completions",
+        model,
+        prompts: request.prompts,
+        sampling: s,
+        sampleIndex: request.sampleIndex
+      })
+      : ""
     return yield* Effect.gen(function*() {
       const hit = yield* cache.get(key)
       if (Option.isSome(hit)) {
         const c = hit.value
-        return { texts: c.texts, model: c.model, endpoint: "cache", usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens }, attempts: 0, latencyMs: 0, cached: true } satisfies CompletionResult
+        return {
+          texts: c.texts,
+          model: c.model,
+          endpoint: "cache",
+          usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
+          attempts: 0,
+          latencyMs: 0,
+          cached: true
+        } satisfies CompletionResult
       }
       const start = Date.now()
       const done = yield* execute({
@@ -126,15 +194,38 @@ const make = Effect.gen(function*() {
             path: "/v1/completions",
             stream: false,
             headers: tagHeaders(request),
-            body: { model, prompt: request.prompts, temperature: s.temperature, top_p: s.topP, max_tokens: s.maxTokens, seed: s.seed }
+            body: {
+              model,
+              prompt: request.prompts,
+              temperature: s.temperature,
+              top_p: s.topP,
+              max_tokens: s.maxTokens,
+              seed: s.seed
+            }
           }
         })
       })
       const usage = done.reply.usage
         ? usageFromWire(done.reply.usage)
-        : { promptTokens: request.prompts.reduce((n, p) => n + countTokens(p), 0), completionTokens: done.reply.texts.reduce((n, t) => n + countTokens(t), 0) }
-      const result: CompletionResult = { texts: done.reply.texts, model: done.reply.model ?? model, endpoint: done.endpoint.url, usage, attempts: done.attempts, latencyMs: Date.now() - start, cached: false }
-      yield* cache.put(key, { texts: [...result.texts], model: result.model, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens })
+        : {
+          promptTokens: request.prompts.reduce((n, p) => n + countTokens(p), 0),
+          completionTokens: done.reply.texts.reduce((n, t) => n + countTokens(t), 0)
+        }
+      const result: CompletionResult = {
+        texts: done.reply.texts,
+        model: done.reply.model ?? model,
+        endpoint: done.endpoint.url,
+        usage,
+        attempts: done.attempts,
+        latencyMs: Date.now() - start,
+        cached: false
+      }
+      yield* cache.put(key, {
+        texts: [...result.texts],
+        model: result.model,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens
+      })
       return result
     }).pipe(observeCall(ledger, { tags: request, model, input: request.prompts }, (r) => r.texts))
   })

@@ -15,7 +15,8 @@ export const cacheFromSettings = Layer.unwrapEffect(Effect.gen(function*() {
   const settings = yield* LlmSettings
   if (!settings.cache) return LlmCache.layerDisabled
   const home = yield* Effect.serviceOption(Home)
-  const file = settings.cacheFile ?? Option.getOrElse(Option.map(home, (h) => h.llmCacheFile), () => Home.make(".deepnote").llmCacheFile)
+  const file = settings.cacheFile ??
+    Option.getOrElse(Option.map(home, (h) => h.llmCacheFile), () => Home.make(".deepnote").llmCacheFile)
   return LlmCache.layerSqlite(file)
 }))
 

@@ -12,7 +12,13 @@ export const undiciAgentLayer = (options: { readonly connections: number; readon
   Layer.scoped(
     NodeHttpClient.Dispatcher,
     Effect.acquireRelease(
-      Effect.sync(() => new Undici.Agent({ connections: options.connections, keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000, pipelining: 1 })),
+      Effect.sync(() =>
+        new Undici.Agent({
+          connections: options.connections,
+          keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+          pipelining: 1
+        })
+      ),
       (agent) => Effect.promise(() => agent.close())
     )
   )

@@ -8,7 +8,9 @@ const Millis = (field: string) =>
 
 /** One server (or data-parallel rank). `maxNumSeqs` caps the calls in flight to it. */
 export const EndpointSpec = Schema.Struct({
-  url: Schema.String.pipe(Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "endpoint url must be http(s)://host[:port][/v1]" })),
+  url: Schema.String.pipe(
+    Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "endpoint url must be http(s)://host[:port][/v1]" })
+  ),
   maxNumSeqs: Schema.optional(PositiveInt("maxNumSeqs"))
 })
 export type EndpointSpec = typeof EndpointSpec.Type

@@ -4,7 +4,8 @@
  * every other visible character is one token, and whitespace rides on the token after it.
  * `splitTokens(text).join("") === text` always holds, so a streamed reply is exactly the text.
  */
-const piece = /\s*(?:[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]|[\p{L}\p{N}]{1,4}|[^\s\p{L}\p{N}])|\s+$/gsu
+const piece =
+  /\s*(?:[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]|[\p{L}\p{N}]{1,4}|[^\s\p{L}\p{N}])|\s+$/gsu
 
 export const splitTokens = (text: string): Array<string> => text.match(piece) ?? []
 

@@ -43,8 +43,17 @@ export interface UsageSnapshot {
 }
 
 const zero = (): Mutable => ({
-  calls: 0, cachedCalls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, attempts: 0, latencyMs: 0,
-  maxLatencyMs: 0, parseFailures: 0, structuredFallbacks: 0
+  calls: 0,
+  cachedCalls: 0,
+  failedCalls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedPromptTokens: 0,
+  attempts: 0,
+  latencyMs: 0,
+  maxLatencyMs: 0,
+  parseFailures: 0,
+  structuredFallbacks: 0
 })
 type Mutable = { -readonly [K in keyof UsageTotals]: UsageTotals[K] }
 
@@ -62,7 +71,11 @@ const add = (t: Mutable, e: UsageEntry) => {
   t.maxLatencyMs = Math.max(t.maxLatencyMs, e.latencyMs)
 }
 
-export interface LedgerTags { readonly role: Role; readonly questionId?: string | undefined; readonly runId?: string | undefined }
+export interface LedgerTags {
+  readonly role: Role
+  readonly questionId?: string | undefined
+  readonly runId?: string | undefined
+}
 
 const makeLedger = () => {
   const total = zero()
@@ -91,7 +104,12 @@ const makeLedger = () => {
     record: (entry) => Effect.sync(() => buckets(entry).forEach((t) => add(t, entry))),
     parseFailure: (tags) => Effect.sync(() => buckets(tags).forEach((t) => t.parseFailures++)),
     structuredFallback: (tags) => Effect.sync(() => buckets(tags).forEach((t) => t.structuredFallbacks++)),
-    snapshot: Effect.sync(() => ({ total: { ...total }, byRole: freeze(byRole), byQuestion: freeze(byQuestion), byRun: freeze(byRun) })),
+    snapshot: Effect.sync(() => ({
+      total: { ...total },
+      byRole: freeze(byRole),
+      byQuestion: freeze(byQuestion),
+      byRun: freeze(byRun)
+    })),
     question: (runId, questionId) =>
       Effect.sync(() => {
         const t = byRunQuestion.get(runQuestionKey(runId, questionId))

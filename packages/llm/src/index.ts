@@ -1,6 +1,13 @@
 export * from "./CacheKey.js"
 export * from "./Client/Backoff.js"
-export { choose, EndpointState, type EndpointHealth, type EndpointStatus, preferredFor, type StructuredSupport } from "./Client/Endpoint.js"
+export {
+  choose,
+  type EndpointHealth,
+  EndpointState,
+  type EndpointStatus,
+  preferredFor,
+  type StructuredSupport
+} from "./Client/Endpoint.js"
 export { EndpointPool, type EndpointPoolService, type Outcome, withHeadroom } from "./Client/EndpointPool.js"
 export { structuredFields } from "./Client/Structured.js"
 export * from "./Domain/Chat.js"

@@ -1,5 +1,5 @@
-import { assert, describe, it } from "@effect/vitest"
 import { LlmCache } from "@deepnote/llm"
+import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect, Option } from "effect"
 import * as Fs from "node:fs"
@@ -12,12 +12,14 @@ describe("LlmCache", () => {
   it.scoped("SQLite: stores, reads back after reopening, WAL mode", () =>
     Effect.gen(function*() {
       const file = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "cache-")), "nested", "c.sqlite")
-      yield* Effect.scoped(Effect.gen(function*() {
-        const cache = yield* LlmCache
-        yield* cache.put("k", reply)
-        yield* cache.put("k", { ...reply, texts: ["other"] })
-        assert.deepStrictEqual(yield* cache.get("k"), Option.some(reply))
-      }).pipe(Effect.provide(LlmCache.layerSqlite(file))))
+      yield* Effect.scoped(
+        Effect.gen(function*() {
+          const cache = yield* LlmCache
+          yield* cache.put("k", reply)
+          yield* cache.put("k", { ...reply, texts: ["other"] })
+          assert.deepStrictEqual(yield* cache.get("k"), Option.some(reply))
+        }).pipe(Effect.provide(LlmCache.layerSqlite(file)))
+      )
       yield* Effect.gen(function*() {
         const cache = yield* LlmCache
         assert.deepStrictEqual(yield* cache.get("k"), Option.some(reply))

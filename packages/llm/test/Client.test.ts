@@ -1,6 +1,16 @@
-import { assert, describe, it } from "@effect/vitest"
 import { defaultRunConfig, samplingFor } from "@deepnote/core"
-import { backoffMs, cacheKey, choose, countTokens, EndpointState, LlmSettings, parseEndpoint, parseRetryAfter, splitTokens } from "@deepnote/llm"
+import {
+  backoffMs,
+  cacheKey,
+  choose,
+  countTokens,
+  EndpointState,
+  LlmSettings,
+  parseEndpoint,
+  parseRetryAfter,
+  splitTokens
+} from "@deepnote/llm"
+import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 
 const endpoint = (i: number, limit = 2) => new EndpointState(i, `http://h${i}`, limit, true, 100, "structured_outputs")
@@ -73,14 +83,18 @@ describe("client building blocks", () => {
       assert.deepStrictEqual(parseEndpoint("http://a:8000/v1#32"), { url: "http://a:8000/v1", maxNumSeqs: 32 })
       const settings = yield* LlmSettings.pipe(
         Effect.provide(LlmSettings.layerConfig),
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([
-          ["DEEPNOTE_LLM_URL", "http://a:8000/v1#32, http://b:8000"],
-          ["DEEPNOTE_LLM_API_KEY", "k"],
-          ["DEEPNOTE_LLM_ATTEMPT_TIMEOUT", "30 seconds"],
-          ["DEEPNOTE_LLM_CACHE", "false"]
-        ])))
+        Effect.withConfigProvider(ConfigProvider.fromMap(
+          new Map([
+            ["DEEPNOTE_LLM_URL", "http://a:8000/v1#32, http://b:8000"],
+            ["DEEPNOTE_LLM_API_KEY", "k"],
+            ["DEEPNOTE_LLM_ATTEMPT_TIMEOUT", "30 seconds"],
+            ["DEEPNOTE_LLM_CACHE", "false"]
+          ])
+        ))
       )
-      assert.deepStrictEqual(settings.endpoints, [{ url: "http://a:8000/v1", maxNumSeqs: 32 }, { url: "http://b:8000" }])
+      assert.deepStrictEqual(settings.endpoints, [{ url: "http://a:8000/v1", maxNumSeqs: 32 }, {
+        url: "http://b:8000"
+      }])
       assert.strictEqual(Redacted.value(settings.apiKey!), "k")
       assert.strictEqual(settings.attemptTimeoutMs, 30_000)
       assert.isFalse(settings.cache)
@@ -91,7 +105,9 @@ describe("client building blocks", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(LlmSettings.pipe(
         Effect.provide(Layer.orDie(LlmSettings.layerConfig)),
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DEEPNOTE_LLM_URL", "ftp://x"], ["DEEPNOTE_LLM_MAX_ATTEMPTS", "0"]]))),
+        Effect.withConfigProvider(
+          ConfigProvider.fromMap(new Map([["DEEPNOTE_LLM_URL", "ftp://x"], ["DEEPNOTE_LLM_MAX_ATTEMPTS", "0"]]))
+        ),
         Effect.catchAllDefect((d) => Effect.fail(String(d)))
       ))
       assert.include(error, "endpoint url")

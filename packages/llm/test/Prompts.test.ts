@@ -1,9 +1,12 @@
-import { assert, describe, it } from "@effect/vitest"
 import { Note } from "@deepnote/core"
 import { answerPrompt, judgePrompt, parsePrompt, planPrompt, promptText, updatePrompt } from "@deepnote/llm"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 
-const passages = [{ title: "Jaws (film)", text: "Jaws is a 1975 film." }, { title: "", text: "Untitled text.\nSecond line." }]
+const passages = [{ title: "Jaws (film)", text: "Jaws is a 1975 film." }, {
+  title: "",
+  text: "Untitled text.\nSecond line."
+}]
 
 describe("prompts", () => {
   it.effect("sections round-trip through the parser the simulator uses (en)", () =>
@@ -14,7 +17,10 @@ describe("prompts", () => {
       assert.strictEqual(parsed.language, "en")
       assert.strictEqual(parsed.question, "Who directed Jaws?")
       assert.strictEqual(parsed.note, "Jaws is a film.")
-      assert.deepStrictEqual(parsed.passages, [{ title: "Jaws (film)", text: "Jaws is a 1975 film." }, { title: "", text: "Untitled text.\nSecond line." }])
+      assert.deepStrictEqual(parsed.passages, [{ title: "Jaws (film)", text: "Jaws is a 1975 film." }, {
+        title: "",
+        text: "Untitled text.\nSecond line."
+      }])
     }))
 
   it.effect("sections round-trip in Chinese, with the query log and both notes", () =>

@@ -3,7 +3,15 @@ import { Effect } from "effect"
 import { UsageLedger } from "../src/UsageLedger.js"
 
 const entry = (runId: string | undefined, questionId: string, promptTokens: number, cached = false) => ({
-  role: "init" as const, runId, questionId, promptTokens, completionTokens: 10, latencyMs: 5, attempts: 1, cached, ok: true
+  role: "init" as const,
+  runId,
+  questionId,
+  promptTokens,
+  completionTokens: 10,
+  latencyMs: 5,
+  attempts: 1,
+  cached,
+  ok: true
 })
 
 describe("UsageLedger", () => {
@@ -20,6 +28,10 @@ describe("UsageLedger", () => {
       assert.strictEqual(r1?.promptTokens, 150, "cache hits cost no server tokens")
       assert.strictEqual((yield* ledger.question("r2", "q1"))?.promptTokens, 7)
       assert.isUndefined(yield* ledger.question("r1", "q2"))
-      assert.strictEqual((yield* ledger.snapshot).byQuestion["q1"]?.promptTokens, 157, "the snapshot's byQuestion still sums over runs")
+      assert.strictEqual(
+        (yield* ledger.snapshot).byQuestion["q1"]?.promptTokens,
+        157,
+        "the snapshot's byQuestion still sums over runs"
+      )
     }).pipe(Effect.provide(UsageLedger.layer)))
 })

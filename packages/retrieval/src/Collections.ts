@@ -37,7 +37,11 @@ const validName = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/u
 /** Named BM25 collections under `<home>/collections/<name>.sqlite`: build, update, search, inspect, drop. */
 export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<Collections, {
   /** Ingests corpus files (JSONL documents, IRCoT/HotpotQA/MuSiQue/2Wiki QA files, text, markdown); resumable. */
-  readonly index: (name: string, files: ReadonlyArray<string>, options?: IndexOptions) => Effect.Effect<IngestSummary, IngestError>
+  readonly index: (
+    name: string,
+    files: ReadonlyArray<string>,
+    options?: IndexOptions
+  ) => Effect.Effect<IngestSummary, IngestError>
   /** Adds passages in one transaction (creating the collection if needed). */
   readonly add: (
     name: string,
@@ -47,8 +51,15 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
   /** Deletes passages by id; returns how many existed. */
   readonly remove: (name: string, ids: ReadonlyArray<string>) => Effect.Effect<number, LookupError>
   /** One BM25 query (free text, tokenised safely) → the best `limit` passages. */
-  readonly search: (name: string, query: string, options: SearchOptions) => Effect.Effect<ReadonlyArray<ScoredDocument>, LookupError>
-  readonly get: (name: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Omit<ScoredDocument, "score">>, LookupError>
+  readonly search: (
+    name: string,
+    query: string,
+    options: SearchOptions
+  ) => Effect.Effect<ReadonlyArray<ScoredDocument>, LookupError>
+  readonly get: (
+    name: string,
+    ids: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<Omit<ScoredDocument, "score">>, LookupError>
   readonly info: (name: string) => Effect.Effect<CollectionInfo, LookupError>
   readonly list: Effect.Effect<ReadonlyArray<string>>
   /** Deletes the collection file; false when there was none. */
@@ -63,10 +74,12 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
       yield* Effect.addFinalizer(() => Effect.sync(() => open.forEach((index) => index.close())))
 
       const fileOf = (name: string) =>
-        validName.test(name) ? Effect.succeed(home.collectionFile(name)) : Effect.fail(new InvalidCollectionName({ name }))
+        validName.test(name)
+          ? Effect.succeed(home.collectionFile(name))
+          : Effect.fail(new InvalidCollectionName({ name }))
       const lock = (name: string) => {
         let semaphore = locks.get(name)
-        if (semaphore === undefined) locks.set(name, (semaphore = Effect.unsafeMakeSemaphore(1)))
+        if (semaphore === undefined) locks.set(name, semaphore = Effect.unsafeMakeSemaphore(1))
         return semaphore.withPermits(1)
       }
       const openIndex = (name: string, file: string, create: boolean, settings?: Partial<CollectionSettings>) =>
@@ -80,8 +93,13 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
         Effect.flatMap(fileOf(name), (file) => openIndex(name, file, true, settings))
       /** The collection's index, or `CollectionNotFound`. */
       const existing = (name: string) =>
-        Effect.flatMap(fileOf(name), (file): Effect.Effect<FtsIndex, CollectionNotFound | IndexError> =>
-          open.has(name) || Fs.existsSync(file) ? openIndex(name, file, false) : Effect.fail(new CollectionNotFound({ name, file })))
+        Effect.flatMap(
+          fileOf(name),
+          (file): Effect.Effect<FtsIndex, CollectionNotFound | IndexError> =>
+            open.has(name) || Fs.existsSync(file)
+              ? openIndex(name, file, false)
+              : Effect.fail(new CollectionNotFound({ name, file }))
+        )
 
       return Collections.of({
         index: Effect.fn("Collections.index")(function*(name, files, options = {}) {
@@ -101,7 +119,11 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
           const match = buildMatch(query)
           if (match === undefined) return []
           const index = yield* existing(name)
-          const weights = { title: options.titleWeight ?? 5, text: options.textWeight ?? 1, cjk: options.cjkWeight ?? 1 }
+          const weights = {
+            title: options.titleWeight ?? 5,
+            text: options.textWeight ?? 1,
+            cjk: options.cjkWeight ?? 1
+          }
           return yield* attempt(index.file, () => index.search(match, options.limit, weights))
         }),
         get: Effect.fn("Collections.get")(function*(name, ids) {
@@ -114,7 +136,10 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
             name,
             file: index.file,
             documents: index.count(),
-            sizeBytes: ["", "-wal"].reduce((n, suffix) => n + (Fs.statSync(index.file + suffix, { throwIfNoEntry: false })?.size ?? 0), 0),
+            sizeBytes: ["", "-wal"].reduce(
+              (n, suffix) => n + (Fs.statSync(index.file + suffix, { throwIfNoEntry: false })?.size ?? 0),
+              0
+            ),
             settings: index.settings,
             meta: index.meta(),
             files: index.allProgress()
@@ -122,7 +147,9 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
         }),
         list: Effect.sync(() =>
           Fs.existsSync(home.collectionsDir)
-            ? Fs.readdirSync(home.collectionsDir).filter((f) => f.endsWith(".sqlite")).map((f) => f.slice(0, -".sqlite".length)).sort()
+            ? Fs.readdirSync(home.collectionsDir).filter((f) => f.endsWith(".sqlite")).map((f) =>
+              f.slice(0, -".sqlite".length)
+            ).sort()
             : []
         ),
         drop: Effect.fn("Collections.drop")(function*(name) {

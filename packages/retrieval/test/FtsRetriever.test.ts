@@ -1,8 +1,8 @@
-import { fileURLToPath } from "node:url"
 import { Retriever } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
+import { fileURLToPath } from "node:url"
 import { buildMatch, Collections, FtsRetriever } from "../src/index.js"
 import { request } from "./support/Context.js"
 import { TempCollections } from "./support/TempHome.js"
@@ -14,10 +14,16 @@ const docs = [
   { id: "lyon", title: "Lyon", text: "Lyon is a city in France known for its cuisine; it is not the capital." },
   { id: "berlin", title: "Berlin", text: "Berlin is the capital of Germany." },
   { id: "seine", title: "Seine", text: "The Seine flows through Paris. Paris Paris Paris." },
-  { id: "rivers", title: "Rivers of Europe", text: "The Seine, Rhine and Danube are rivers; Paris lies on one of them." }
+  {
+    id: "rivers",
+    title: "Rivers of Europe",
+    text: "The Seine, Rhine and Danube are rivers; Paris lies on one of them."
+  }
 ]
 
-const Fixture = Layer.effectDiscard(Effect.flatMap(Collections, (c) => c.add("cities", docs))).pipe(Layer.provideMerge(TempCollections))
+const Fixture = Layer.effectDiscard(Effect.flatMap(Collections, (c) => c.add("cities", docs))).pipe(
+  Layer.provideMerge(TempCollections)
+)
 const search = (r: ReturnType<typeof request>) => Effect.flatMap(Retriever, (retriever) => retriever.search(r))
 const RetrieverLive = FtsRetriever.layerFromCollections({ collection: "cities" }).pipe(Layer.provideMerge(Fixture))
 
@@ -50,7 +56,9 @@ describe("FtsRetriever (English BM25)", () => {
   it.scoped("drops passages already seen and still fills top-k", () =>
     Effect.gen(function*() {
       const all = yield* search(request(["Paris Seine capital France"], { topK: 3 }))
-      const fresh = yield* search(request(["Paris Seine capital France"], { topK: 3, recallK: 3, exclude: all.slice(0, 2).map((p) => p.id) }))
+      const fresh = yield* search(
+        request(["Paris Seine capital France"], { topK: 3, recallK: 3, exclude: all.slice(0, 2).map((p) => p.id) })
+      )
       assert.strictEqual(fresh.length, 3)
       assert.isFalse(fresh.some((p) => all.slice(0, 2).some((s) => s.id === p.id)))
       const none = yield* search(request(["the of and"]))
@@ -64,18 +72,29 @@ describe("FtsRetriever (English BM25)", () => {
       const gone = yield* search(request(["Germany"]))
       assert.isFalse(gone.some((p) => p.id === "berlin"))
       assert.strictEqual((yield* collections.info("cities")).documents, 4)
-      yield* collections.add("cities", [{ id: "berlin", title: "Berlin", text: "Berlin, capital of Germany, on the Spree." }])
+      yield* collections.add("cities", [{
+        id: "berlin",
+        title: "Berlin",
+        text: "Berlin, capital of Germany, on the Spree."
+      }])
       const back = yield* search(request(["Spree Germany"]))
       assert.strictEqual(back[0]!.id, "berlin")
       assert.include(back[0]!.text, "Spree")
-      const replaced = yield* collections.add("cities", [{ id: "berlin", title: "Berlin", text: "Berlin has many museums." }], { onDuplicate: "replace" })
+      const replaced = yield* collections.add("cities", [{
+        id: "berlin",
+        title: "Berlin",
+        text: "Berlin has many museums."
+      }], { onDuplicate: "replace" })
       assert.strictEqual(replaced.added, 1)
       assert.deepStrictEqual(yield* search(request(["Spree"])), [])
       assert.strictEqual((yield* collections.info("cities")).documents, 5)
     }).pipe(Effect.provide(RetrieverLive)))
 
   it("never passes raw user text to MATCH", () => {
-    assert.strictEqual(buildMatch("\"hello\" OR NEAR(x* y) AND col:z -w ^q"), "{title body} : (\"hello\" OR \"near\" OR \"x\" OR \"y\" OR \"col\" OR \"z\" OR \"w\" OR \"q\")")
+    assert.strictEqual(
+      buildMatch("\"hello\" OR NEAR(x* y) AND col:z -w ^q"),
+      "{title body} : (\"hello\" OR \"near\" OR \"x\" OR \"y\" OR \"col\" OR \"z\" OR \"w\" OR \"q\")"
+    )
     assert.isUndefined(buildMatch("?!( ) the of"))
   })
 
@@ -93,10 +112,14 @@ interface CmrcQuestion {
 }
 
 describe("FtsRetriever (Chinese)", () => {
-  const questions = Fs.readFileSync(`${sharedData}/cmrc2018/dev-questions.jsonl`, "utf8").split("\n").filter((l) => l.length > 0)
+  const questions = Fs.readFileSync(`${sharedData}/cmrc2018/dev-questions.jsonl`, "utf8").split("\n").filter((l) =>
+    l.length > 0
+  )
     .map((l) => JSON.parse(l) as CmrcQuestion)
   const Chinese = FtsRetriever.layerFromCollections({ collection: "zh" }).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Effect.flatMap(Collections, (c) => c.index("zh", [`${sharedData}/corpus/zh-cmrc2018.jsonl`])))),
+    Layer.provideMerge(
+      Layer.effectDiscard(Effect.flatMap(Collections, (c) => c.index("zh", [`${sharedData}/corpus/zh-cmrc2018.jsonl`])))
+    ),
     Layer.provideMerge(TempCollections)
   )
 

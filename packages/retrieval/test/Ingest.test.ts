@@ -1,8 +1,8 @@
-import { fileURLToPath } from "node:url"
 import { Home } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
 import * as Fs from "node:fs"
+import { fileURLToPath } from "node:url"
 import { Collections, type IngestProgress, passageId } from "../src/index.js"
 import { headOf, TempCollections, writeFile } from "./support/TempHome.js"
 
@@ -31,7 +31,9 @@ describe("ingestion of the shared data formats", () => {
         assert.strictEqual(summary.files[0]!.format, format === "2wiki" ? "hotpotqa" : format)
         const stored = yield* collections.search(`qa-${format}`, "film director born", { limit: 50 })
         assert.isAbove(stored.length, 0)
-        for (const hit of stored) assert.isTrue(corpusIds.has(hit.id), `${format}: ${hit.id} ${hit.title} is not a corpus id`)
+        for (const hit of stored) {
+          assert.isTrue(corpusIds.has(hit.id), `${format}: ${hit.id} ${hit.title} is not a corpus id`)
+        }
       }
     }).pipe(Effect.provide(TempCollections)))
 
@@ -41,15 +43,29 @@ describe("ingestion of the shared data formats", () => {
       const home = yield* Home
       const en = headOf("corpus/en-multihop.jsonl", 300, home.root)
       const zh = headOf("corpus/zh-cmrc2018.jsonl", 50, home.root)
-      const custom = writeFile(home.root, "docs.jsonl", [
-        JSON.stringify({ text: "A passage without id or title.", year: 2024 }),
-        JSON.stringify({ id: 7, title: "Numbered", text: "Numeric ids become strings." })
-      ].join("\r\n"))
+      const custom = writeFile(
+        home.root,
+        "docs.jsonl",
+        [
+          JSON.stringify({ text: "A passage without id or title.", year: 2024 }),
+          JSON.stringify({ id: 7, title: "Numbered", text: "Numeric ids become strings." })
+        ].join("\r\n")
+      )
       const summary = yield* collections.index("docs", [en, zh, custom])
       assert.strictEqual(summary.added, 352)
       assert.strictEqual(summary.documents, 352)
-      const got = yield* collections.get("docs", ["p5f8107880e10", "DEV_0", "7", passageId("", "A passage without id or title.")])
-      assert.deepStrictEqual(got.map((d) => d.id), ["p5f8107880e10", "DEV_0", "7", passageId("", "A passage without id or title.")])
+      const got = yield* collections.get("docs", [
+        "p5f8107880e10",
+        "DEV_0",
+        "7",
+        passageId("", "A passage without id or title.")
+      ])
+      assert.deepStrictEqual(got.map((d) => d.id), [
+        "p5f8107880e10",
+        "DEV_0",
+        "7",
+        passageId("", "A passage without id or title.")
+      ])
       assert.strictEqual(got[1]!.title, "战国无双3")
       const info = yield* collections.info("docs")
       assert.strictEqual(info.meta.schema_version, "1")
@@ -61,9 +77,19 @@ describe("ingestion of the shared data formats", () => {
     Effect.gen(function*() {
       const collections = yield* Collections
       const home = yield* Home
-      const long = Array.from({ length: 40 }, (_, i) => `Sentence number ${i} talks about glaciers and fjords.`).join(" ")
-      const md = writeFile(home.root, "guide.md", `# Glaciers\n\nIce flows slowly.\nIt carves valleys.\n\n${long}\n\n## Fjords\n\nA fjord is a drowned glacial valley.\n\n\`\`\`\n# not a heading\n\`\`\`\n`)
-      const txt = writeFile(home.root, "notes.txt", "First paragraph about volcanoes.\n\nSecond paragraph about lava.\n")
+      const long = Array.from({ length: 40 }, (_, i) => `Sentence number ${i} talks about glaciers and fjords.`).join(
+        " "
+      )
+      const md = writeFile(
+        home.root,
+        "guide.md",
+        `# Glaciers\n\nIce flows slowly.\nIt carves valleys.\n\n${long}\n\n## Fjords\n\nA fjord is a drowned glacial valley.\n\n\`\`\`\n# not a heading\n\`\`\`\n`
+      )
+      const txt = writeFile(
+        home.root,
+        "notes.txt",
+        "First paragraph about volcanoes.\n\nSecond paragraph about lava.\n"
+      )
       const summary = yield* collections.index("text", [md, txt], { maxChars: 300 })
       assert.deepStrictEqual(summary.files.map((f) => f.format), ["markdown", "text"])
       const hits = yield* collections.search("text", "drowned glacial valley", { limit: 10 })
@@ -80,14 +106,18 @@ describe("ingestion of the shared data formats", () => {
 
 describe("bad input", () => {
   const badFile = (dir: string) =>
-    writeFile(dir, "bad.jsonl", [
-      JSON.stringify({ id: "a", title: "Alpha", text: "alpha text" }),
-      "{not json",
-      JSON.stringify({ id: "b", title: "Beta" }),
-      "",
-      JSON.stringify({ id: "c", title: 3, text: "gamma" }),
-      JSON.stringify({ id: "d", title: "Delta", text: "delta text" })
-    ].join("\n"))
+    writeFile(
+      dir,
+      "bad.jsonl",
+      [
+        JSON.stringify({ id: "a", title: "Alpha", text: "alpha text" }),
+        "{not json",
+        JSON.stringify({ id: "b", title: "Beta" }),
+        "",
+        JSON.stringify({ id: "c", title: 3, text: "gamma" }),
+        JSON.stringify({ id: "d", title: "Delta", text: "delta text" })
+      ].join("\n")
+    )
 
   it.scoped("reports invalid records with file:line and field, and skips them", () =>
     Effect.gen(function*() {
@@ -144,7 +174,10 @@ describe("resumable ingestion", () => {
       assert.strictEqual(after.documents, 200, "batches 1–2 committed, batch 3 (with line 251) not at all")
       assert.deepStrictEqual([after.files[0]!.line, after.files[0]!.done], [200, false])
       const progress: Array<IngestProgress> = []
-      const rerun = yield* collections.index("resume", [file], { batchSize: 100, onProgress: (p) => Effect.sync(() => progress.push(p)) })
+      const rerun = yield* collections.index("resume", [file], {
+        batchSize: 100,
+        onProgress: (p) => Effect.sync(() => progress.push(p))
+      })
       assert.strictEqual(rerun.files[0]!.resumedFromLine, 200)
       assert.strictEqual(rerun.added, 300)
       assert.strictEqual(rerun.skipped, 0)

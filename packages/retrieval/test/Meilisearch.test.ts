@@ -2,8 +2,8 @@ import { Retriever } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { MeiliClient, meiliKey, MeiliRetriever } from "../src/index.js"
-import { request } from "./support/Context.js"
 import { enqueued, invalidDocumentError, searchReply, task } from "./fixtures/meilisearch.js"
+import { request } from "./support/Context.js"
 import { localServer, type Recorded, type Reply } from "./support/LocalServer.js"
 
 /** A stand-in Meilisearch that answers with the documented reply shapes and polls tasks through "processing". */
@@ -16,13 +16,22 @@ const fakeMeili = (options: { failUploads?: boolean } = {}) => {
       tasks.set(uid, { type, details, polled: 0 })
       return { status: 202, body: enqueued(uid, "passages", type) }
     }
-    if (r.method === "PATCH" && path === "/indexes/passages/settings") return enqueue("settingsUpdate", r.body as Record<string, unknown>)
+    if (r.method === "PATCH" && path === "/indexes/passages/settings") {
+      return enqueue("settingsUpdate", r.body as Record<string, unknown>)
+    }
     if (r.method === "POST" && path === "/indexes/passages/documents") {
       const n = (r.body as Array<unknown>).length
-      return enqueue("documentAdditionOrUpdate", { receivedDocuments: n, indexedDocuments: options.failUploads ? 0 : n })
+      return enqueue("documentAdditionOrUpdate", {
+        receivedDocuments: n,
+        indexedDocuments: options.failUploads ? 0 : n
+      })
     }
     if (r.method === "POST" && path === "/indexes/passages/documents/delete-batch") {
-      return enqueue("documentDeletion", { providedIds: (r.body as Array<unknown>).length, deletedDocuments: 1, originalFilter: null })
+      return enqueue("documentDeletion", {
+        providedIds: (r.body as Array<unknown>).length,
+        deletedDocuments: 1,
+        originalFilter: null
+      })
     }
     const taskMatch = /^\/tasks\/(\d+)$/u.exec(path)
     if (r.method === "GET" && taskMatch !== null) {
@@ -31,7 +40,17 @@ const fakeMeili = (options: { failUploads?: boolean } = {}) => {
       t.polled++
       if (t.polled === 1) return { status: 200, body: task(uid, "passages", t.type, "processing", t.details) }
       const failed = options.failUploads === true && t.type === "documentAdditionOrUpdate"
-      return { status: 200, body: task(uid, "passages", t.type, failed ? "failed" : "succeeded", t.details, failed ? invalidDocumentError : null) }
+      return {
+        status: 200,
+        body: task(
+          uid,
+          "passages",
+          t.type,
+          failed ? "failed" : "succeeded",
+          t.details,
+          failed ? invalidDocumentError : null
+        )
+      }
     }
     if (r.method === "POST" && path === "/indexes/passages/search") {
       const body = r.body as { q: string; hybrid?: unknown }
@@ -43,7 +62,10 @@ const fakeMeili = (options: { failUploads?: boolean } = {}) => {
         ], body.hybrid !== undefined)
       }
     }
-    return { status: 404, body: { message: `unexpected ${r.method} ${r.path}`, code: "not_found", type: "invalid_request", link: "" } }
+    return {
+      status: 404,
+      body: { message: `unexpected ${r.method} ${r.path}`, code: "not_found", type: "invalid_request", link: "" }
+    }
   })
 }
 
@@ -54,18 +76,32 @@ describe("Meilisearch adapter (contract, against documented reply shapes)", () =
       yield* Effect.gen(function*() {
         const meili = yield* MeiliClient
         yield* meili.configure({ chinese: true })
-        const docs = Array.from({ length: 5 }, (_, i) => ({ id: i === 4 ? "odd id/with:chars" : `d${i}`, title: `T${i}`, text: `text ${i}` }))
+        const docs = Array.from(
+          { length: 5 },
+          (_, i) => ({ id: i === 4 ? "odd id/with:chars" : `d${i}`, title: `T${i}`, text: `text ${i}` })
+        )
         assert.strictEqual(yield* meili.add(docs), 5)
         yield* meili.remove(["d1"])
-      }).pipe(Effect.provide(MeiliClient.layer({ host: server.url, index: "passages", apiKey: Redacted.make("masterKey"), batchSize: 2 })))
+      }).pipe(
+        Effect.provide(
+          MeiliClient.layer({ host: server.url, index: "passages", apiKey: Redacted.make("masterKey"), batchSize: 2 })
+        )
+      )
       const settings = server.requests.find((r) => r.method === "PATCH")!.body as Record<string, unknown>
       assert.deepStrictEqual(settings.searchableAttributes, ["title", "text"])
       assert.deepStrictEqual(settings.localizedAttributes, [{ attributePatterns: ["title", "text"], locales: ["cmn"] }])
       assert.deepStrictEqual(settings.rankingRules, ["words", "typo", "proximity", "attribute", "sort", "exactness"])
-      const uploads = server.requests.filter((r) => r.method === "POST" && r.path.startsWith("/indexes/passages/documents?"))
+      const uploads = server.requests.filter((r) =>
+        r.method === "POST" && r.path.startsWith("/indexes/passages/documents?")
+      )
       assert.deepStrictEqual(uploads.map((u) => (u.body as Array<unknown>).length), [2, 2, 1])
       assert.include(uploads[0]!.path, "primaryKey=key")
-      assert.deepStrictEqual(uploads[2]!.body, [{ key: meiliKey("odd id/with:chars"), id: "odd id/with:chars", title: "T4", text: "text 4" }])
+      assert.deepStrictEqual(uploads[2]!.body, [{
+        key: meiliKey("odd id/with:chars"),
+        id: "odd id/with:chars",
+        title: "T4",
+        text: "text 4"
+      }])
       assert.match(meiliKey("odd id/with:chars"), /^h[0-9a-f]{40}$/u)
       assert.isAbove(server.requests.filter((r) => r.path.startsWith("/tasks/")).length, 5)
     }))
@@ -86,7 +122,8 @@ describe("Meilisearch adapter (contract, against documented reply shapes)", () =
     Effect.gen(function*() {
       const server = yield* fakeMeili()
       const layer = MeiliRetriever.layer({ host: server.url, index: "passages", embedder: "bge", semanticRatio: 0.3 })
-      const found = yield* Effect.flatMap(Retriever, (r) => r.search(request(["战国无双3是谁开发的"], { topK: 1 }))).pipe(Effect.provide(layer))
+      const found = yield* Effect.flatMap(Retriever, (r) => r.search(request(["战国无双3是谁开发的"], { topK: 1 })))
+        .pipe(Effect.provide(layer))
       assert.deepStrictEqual(found.map((p) => [p.id, p.score, p.source]), [["DEV_0", 0.9546, "meilisearch"]])
       const body = server.requests[0]!.body as Record<string, unknown>
       assert.strictEqual(body.showRankingScore, true)
@@ -112,4 +149,3 @@ describe("Meilisearch adapter (contract, against documented reply shapes)", () =
       assert.include(error.message, "meilisearch search")
     }))
 })
-

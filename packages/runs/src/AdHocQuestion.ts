@@ -5,4 +5,5 @@ import { sha256Hex } from "@deepnote/store"
  * A question asked on its own (CLI `ask`, HTTP `ask`, the chat facade), outside any dataset: its id is derived from
  * its text (`ask-` + 12 hex digits of its SHA-256), so the same question gets the same id, and the same sticky route.
  */
-export const adHocQuestion = (text: string): Question => new Question({ id: `ask-${sha256Hex(text).slice(0, 12)}`, text })
+export const adHocQuestion = (text: string): Question =>
+  new Question({ id: `ask-${sha256Hex(text).slice(0, 12)}`, text })

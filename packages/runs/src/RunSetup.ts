@@ -33,7 +33,11 @@ export const createRun = (input: NewRun) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const store = yield* RunStore
-    const dataset = yield* loadDataset(input.dataset, { format: input.format, limit: input.limit, onBadLine: input.onBadLine ?? "fail" })
+    const dataset = yield* loadDataset(input.dataset, {
+      format: input.format,
+      limit: input.limit,
+      onBadLine: input.onBadLine ?? "fail"
+    })
     const bytes = yield* fs.readFile(input.dataset).pipe(Effect.orDie)
     const manifest = new RunManifest({
       config: input.config,
@@ -66,11 +70,16 @@ export const checkResumable = (run: Run, current: { readonly promptSetHash: stri
   Effect.gen(function*() {
     if (run.manifest.promptSetHash !== undefined && run.manifest.promptSetHash !== current.promptSetHash) {
       return yield* new ResumeRefused({
-        message: `run ${run.id} was made with prompt set ${run.manifest.promptSetHash.slice(0, 12)}, this build has ${current.promptSetHash.slice(0, 12)}: resuming would mix answers from different prompts. Use --force-new-run to start a new run with the same settings and questions.`
+        message: `run ${run.id} was made with prompt set ${run.manifest.promptSetHash.slice(0, 12)}, this build has ${
+          current.promptSetHash.slice(0, 12)
+        }: resuming would mix answers from different prompts. Use --force-new-run to start a new run with the same settings and questions.`
       })
     }
     if (run.manifest.configHash !== configHash(run.manifest.config)) {
-      return yield* new ResumeRefused({ message: `run ${run.id}: its stored configuration no longer hashes the same (the config schema changed). Use --force-new-run.` })
+      return yield* new ResumeRefused({
+        message:
+          `run ${run.id}: its stored configuration no longer hashes the same (the config schema changed). Use --force-new-run.`
+      })
     }
   })
 
@@ -78,9 +87,16 @@ export const checkResumable = (run: Run, current: { readonly promptSetHash: stri
 export const createRunFromRun = (run: Run, current: { readonly promptSetHash: string }) =>
   Effect.gen(function*() {
     const store = yield* RunStore
-    const manifest = new RunManifest({ ...run.manifest, promptSetHash: current.promptSetHash, configHash: configHash(run.manifest.config), label: `from ${run.id}` })
+    const manifest = new RunManifest({
+      ...run.manifest,
+      promptSetHash: current.promptSetHash,
+      configHash: configHash(run.manifest.config),
+      label: `from ${run.id}`
+    })
     const fresh = yield* store.createRun({ manifest })
-    const questions = yield* Stream.runCollect(store.results(run.id, { statuses: ["done", "failed", "pending", "running"] }))
+    const questions = yield* Stream.runCollect(
+      store.results(run.id, { statuses: ["done", "failed", "pending", "running"] })
+    )
     yield* store.addItems(fresh.id, Chunk.toReadonlyArray(questions).map((record) => record.question))
     return yield* store.getRun(fresh.id)
   })

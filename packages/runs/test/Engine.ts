@@ -34,21 +34,38 @@ export interface CallCounter {
 const counted = <A, E>(counter: CallCounter, questionId: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
   Effect.suspend(() => {
     counter.calls += 1
-    if (counter.dieAfter !== undefined && counter.calls >= counter.dieAfter) return Effect.die(new Error("simulated crash"))
+    if (counter.dieAfter !== undefined && counter.calls >= counter.dieAfter) {
+      return Effect.die(new Error("simulated crash"))
+    }
     return effect
   }).pipe(Effect.tap(() => (counter.failQuestion === questionId ? Effect.dieMessage("never") : Effect.void)))
 
 /** The real engine (extractive roles + FTS retriever over the sample) wrapped by a counting layer. */
 export const countingEngine = (home: string, counter: CallCounter) =>
   Layer.mergeAll(
-    Layer.effect(Retriever, Effect.map(Retriever, (inner) => ({ search: (r) => counted(counter, r.context.questionId, inner.search(r)) }))),
-    Layer.effect(NoteWriter, Effect.map(NoteWriter, (inner) => ({
-      init: (i) => counted(counter, i.context.questionId, inner.init(i)),
-      update: (i) => counted(counter, i.context.questionId, inner.update(i))
-    }))),
-    Layer.effect(QueryPlanner, Effect.map(QueryPlanner, (inner) => ({ plan: (i) => counted(counter, i.context.questionId, inner.plan(i)) }))),
-    Layer.effect(Judge, Effect.map(Judge, (inner) => ({ compare: (i) => counted(counter, i.context.questionId, inner.compare(i)) }))),
-    Layer.effect(Answerer, Effect.map(Answerer, (inner) => ({ answer: (i) => counted(counter, i.context.questionId, inner.answer(i)) })))
+    Layer.effect(
+      Retriever,
+      Effect.map(Retriever, (inner) => ({ search: (r) => counted(counter, r.context.questionId, inner.search(r)) }))
+    ),
+    Layer.effect(
+      NoteWriter,
+      Effect.map(NoteWriter, (inner) => ({
+        init: (i) => counted(counter, i.context.questionId, inner.init(i)),
+        update: (i) => counted(counter, i.context.questionId, inner.update(i))
+      }))
+    ),
+    Layer.effect(
+      QueryPlanner,
+      Effect.map(QueryPlanner, (inner) => ({ plan: (i) => counted(counter, i.context.questionId, inner.plan(i)) }))
+    ),
+    Layer.effect(
+      Judge,
+      Effect.map(Judge, (inner) => ({ compare: (i) => counted(counter, i.context.questionId, inner.compare(i)) }))
+    ),
+    Layer.effect(
+      Answerer,
+      Effect.map(Answerer, (inner) => ({ answer: (i) => counted(counter, i.context.questionId, inner.answer(i)) }))
+    )
   ).pipe(
     Layer.provide(Layer.merge(Extractive.layer, FtsRetriever.layerFromCollections({ collection: "sample" }))),
     Layer.provide(Collections.layer),

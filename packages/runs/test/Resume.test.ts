@@ -1,15 +1,24 @@
-import { defaultRunConfig, RoleError, Answerer } from "@deepnote/core"
-import { NodeContext } from "@effect/platform-node"
-import { assert, describe, it } from "@effect/vitest"
+import { Answerer, defaultRunConfig, RoleError } from "@deepnote/core"
 import { checkResumable, createRun, RunEvents, RunExecutor, runReport } from "@deepnote/runs"
 import { EventLog, Journal, RunStore, Store } from "@deepnote/store"
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
 import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
 
-const services = Layer.mergeAll(RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layerMemory, RunEvents.layer))), NodeContext.layer)
+const services = Layer.mergeAll(
+  RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layerMemory, RunEvents.layer))),
+  NodeContext.layer
+)
 
 const newRun = (limit: number) =>
-  createRun({ dataset: sampleQuestions, limit, config: defaultRunConfig, collection: "sample", promptSetHash: "extractive@test" }).pipe(
+  createRun({
+    dataset: sampleQuestions,
+    limit,
+    config: defaultRunConfig,
+    collection: "sample",
+    promptSetHash: "extractive@test"
+  }).pipe(
     Effect.map((r) => r.run.id)
   )
 
@@ -43,7 +52,9 @@ describe("runs: resume replays the journal", () => {
 
       const crashing: CallCounter = { calls: 0, dieAfter: Math.floor(reference.calls / 2) }
       const second = yield* newRun(12)
-      const crash = yield* Effect.exit(executor.execute(second, { engine: countingEngine(home, crashing), concurrency }))
+      const crash = yield* Effect.exit(
+        executor.execute(second, { engine: countingEngine(home, crashing), concurrency })
+      )
       assert.strictEqual(crash._tag, "Failure")
       const store = yield* RunStore
       assert.strictEqual((yield* store.getRun(second)).status, "failed")
@@ -52,7 +63,10 @@ describe("runs: resume replays the journal", () => {
       const summary = yield* executor.execute(second, { engine: countingEngine(home, resumed), concurrency })
       assert.strictEqual(summary.status, "completed")
       assert.isAbove(summary.replayedCalls, 0)
-      assert.deepStrictEqual((yield* outcomes(second)).map(({ id: _, ...rest }) => rest), expected.map(({ id: _, ...rest }) => rest))
+      assert.deepStrictEqual(
+        (yield* outcomes(second)).map(({ id: _, ...rest }) => rest),
+        expected.map(({ id: _, ...rest }) => rest)
+      )
       // the crashing call itself never completed; at most `concurrency` calls were cut off and are sent again
       const completedBeforeCrash = crashing.calls - 1
       const resent = completedBeforeCrash + resumed.calls - reference.calls
@@ -69,7 +83,8 @@ describe("runs: resume replays the journal", () => {
           for (const e of events) byItem.set(e.itemId, [...(byItem.get(e.itemId) ?? []), e.event._tag])
           return [...byItem.values()]
         })
-      const eventsOf = (runId: string) => Effect.map(logged(runId), (items) => items.map((tags) => tags.join(",")).sort())
+      const eventsOf = (runId: string) =>
+        Effect.map(logged(runId), (items) => items.map((tags) => tags.join(",")).sort())
       assert.deepStrictEqual(yield* eventsOf(second), yield* eventsOf(first))
     }).pipe(Effect.provide(services)))
 
@@ -81,7 +96,13 @@ describe("runs: resume replays the journal", () => {
       const runId = yield* newRun(10)
       const hub = yield* RunEvents
       const events = yield* hub.subscribe
-      const fiber = yield* Effect.fork(executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2, drainTimeout: "5 seconds" }))
+      const fiber = yield* Effect.fork(
+        executor.execute(runId, {
+          engine: countingEngine(home, { calls: 0 }),
+          concurrency: 2,
+          drainTimeout: "5 seconds"
+        })
+      )
       // wait for the third finished question, then stop (what SIGINT does to the CLI's main fiber)
       let finished = 0
       while (finished < 3) {
@@ -98,10 +119,17 @@ describe("runs: resume replays the journal", () => {
       assert.strictEqual(interrupted.counts.failed, 0)
       const journal = yield* Journal
       const cutOff = (yield* store.pendingItems(runId)).filter((i) => i.status === "running")
-      const journaled = yield* Effect.forEach(cutOff, (i) => journal.entries(runId, i.itemId).pipe(Effect.map((e) => e.length)))
+      const journaled = yield* Effect.forEach(
+        cutOff,
+        (i) => journal.entries(runId, i.itemId).pipe(Effect.map((e) => e.length))
+      )
       const summary = yield* executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2 })
       assert.strictEqual(summary.done, 10 - interrupted.counts.done)
-      assert.strictEqual(summary.replayedCalls, journaled.reduce((a, b) => a + b, 0), "every call finished before the stop is replayed")
+      assert.strictEqual(
+        summary.replayedCalls,
+        journaled.reduce((a, b) => a + b, 0),
+        "every call finished before the stop is replayed"
+      )
       const again = yield* executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2 })
       assert.isTrue(again.nothingToDo)
       const report = yield* runReport(runId)
@@ -117,15 +145,25 @@ describe("runs: resume replays the journal", () => {
       const items = yield* store.pendingItems(runId)
       const victim = items[2]!.itemId
       const engine = Layer.provideMerge(
-        Layer.effect(Answerer, Effect.map(Answerer, (inner) => ({
-          answer: (i) => i.context.questionId === victim ? Effect.fail(new RoleError({ role: "answer", message: "server said no" })) : inner.answer(i)
-        }))),
+        Layer.effect(
+          Answerer,
+          Effect.map(Answerer, (inner) => ({
+            answer: (i) =>
+              i.context.questionId === victim
+                ? Effect.fail(new RoleError({ role: "answer", message: "server said no" }))
+                : inner.answer(i)
+          }))
+        ),
         countingEngine(home, { calls: 0 })
       )
       const summary = yield* executor.execute(runId, { engine, concurrency: 2 })
       assert.deepStrictEqual([summary.status, summary.done, summary.failed], ["completed", 4, 1])
       const item = yield* store.getItem(runId, victim)
-      assert.deepStrictEqual([item.status, item.error?.tag, item.error?.message], ["failed", "RoleError", "server said no"])
+      assert.deepStrictEqual([item.status, item.error?.tag, item.error?.message], [
+        "failed",
+        "RoleError",
+        "server said no"
+      ])
       const run = yield* store.getRun(runId)
       assert.include(run.message ?? "", "1 question(s) failed")
     }).pipe(Effect.provide(services)))

@@ -96,20 +96,27 @@ export class ApiKeys extends Context.Tag("@deepnote/store/ApiKeys")<ApiKeys, Api
         return rows[0] === undefined ? Option.none() : Option.some(yield* toTenant(rows[0]))
       })
 
-      const ensureTenant: ApiKeysService["ensureTenant"] = Effect.fn("ApiKeys.ensureTenant")(function*(tenantId, options = {}) {
-        yield* Effect.annotateCurrentSpan({ "deepnote.tenant.id": tenantId })
-        if (!validTenant(tenantId)) {
-          return yield* new InvalidTenant({ tenantId, reason: "use 1-32 lower-case letters, digits or single dashes" })
+      const ensureTenant: ApiKeysService["ensureTenant"] = Effect.fn("ApiKeys.ensureTenant")(
+        function*(tenantId, options = {}) {
+          yield* Effect.annotateCurrentSpan({ "deepnote.tenant.id": tenantId })
+          if (!validTenant(tenantId)) {
+            return yield* new InvalidTenant({
+              tenantId,
+              reason: "use 1-32 lower-case letters, digits or single dashes"
+            })
+          }
+          const quota = options.quota === undefined ? null : yield* encodeQuota(options.quota)
+          yield* sql`INSERT INTO tenants ${
+            sql.insert({ id: tenantId, name: options.name ?? tenantId, quota, created_at: yield* nowIso })
+          } ON CONFLICT(id) DO NOTHING`.pipe(sqlFailure("creating a tenant"))
+          if (quota !== null) {
+            yield* sql`UPDATE tenants SET quota = ${quota} WHERE id = ${tenantId}`.pipe(sqlFailure("updating a tenant"))
+          }
+          const tenant = yield* getTenant(tenantId)
+          if (Option.isNone(tenant)) return yield* Effect.dieMessage(`tenant ${tenantId} vanished after its insert`)
+          return tenant.value
         }
-        const quota = options.quota === undefined ? null : yield* encodeQuota(options.quota)
-        yield* sql`INSERT INTO tenants ${
-          sql.insert({ id: tenantId, name: options.name ?? tenantId, quota, created_at: yield* nowIso })
-        } ON CONFLICT(id) DO NOTHING`.pipe(sqlFailure("creating a tenant"))
-        if (quota !== null) yield* sql`UPDATE tenants SET quota = ${quota} WHERE id = ${tenantId}`.pipe(sqlFailure("updating a tenant"))
-        const tenant = yield* getTenant(tenantId)
-        if (Option.isNone(tenant)) return yield* Effect.dieMessage(`tenant ${tenantId} vanished after its insert`)
-        return tenant.value
-      })
+      )
 
       const create: ApiKeysService["create"] = Effect.fn("ApiKeys.create")(function*(input) {
         yield* ensureTenant(input.tenantId)
@@ -118,7 +125,13 @@ export class ApiKeys extends Context.Tag("@deepnote/store/ApiKeys")<ApiKeys, Api
         const secret = bytes.subarray(10).toString("base64url")
         const createdAt = yield* nowIso
         yield* sql`INSERT INTO api_keys ${
-          sql.insert({ id, tenant_id: input.tenantId, hash: hashOf(secret), label: input.label ?? null, created_at: createdAt })
+          sql.insert({
+            id,
+            tenant_id: input.tenantId,
+            hash: hashOf(secret),
+            label: input.label ?? null,
+            created_at: createdAt
+          })
         }`.pipe(sqlFailure("creating an API key"))
         return {
           key: Redacted.make(`dn_${id}_${secret}`),
@@ -129,12 +142,16 @@ export class ApiKeys extends Context.Tag("@deepnote/store/ApiKeys")<ApiKeys, Api
       const list: ApiKeysService["list"] = Effect.fn("ApiKeys.list")(function*(options = {}) {
         const rows = options.tenantId === undefined
           ? yield* sql`SELECT * FROM api_keys ORDER BY created_at DESC, id`.pipe(sqlFailure("listing API keys"))
-          : yield* sql`SELECT * FROM api_keys WHERE tenant_id = ${options.tenantId} ORDER BY created_at DESC, id`.pipe(sqlFailure("listing API keys"))
+          : yield* sql`SELECT * FROM api_keys WHERE tenant_id = ${options.tenantId} ORDER BY created_at DESC, id`.pipe(
+            sqlFailure("listing API keys")
+          )
         return yield* Effect.forEach(rows, toKey)
       })
 
       const revoke = Effect.fn("ApiKeys.revoke")(function*(keyId: string) {
-        yield* sql`UPDATE api_keys SET revoked_at = ${yield* nowIso} WHERE id = ${keyId} AND revoked_at IS NULL`.pipe(sqlFailure("revoking an API key"))
+        yield* sql`UPDATE api_keys SET revoked_at = ${yield* nowIso} WHERE id = ${keyId} AND revoked_at IS NULL`.pipe(
+          sqlFailure("revoking an API key")
+        )
         const rows = yield* sql`SELECT * FROM api_keys WHERE id = ${keyId}`.pipe(sqlFailure("reading an API key"))
         if (rows[0] === undefined) return yield* new KeyNotFound({ keyId })
         return yield* toKey(rows[0])
@@ -145,7 +162,9 @@ export class ApiKeys extends Context.Tag("@deepnote/store/ApiKeys")<ApiKeys, Api
         const candidate = Buffer.from(hashOf(match?.[2] ?? ""), "hex")
         const rows = match === null
           ? []
-          : yield* sql`SELECT * FROM api_keys WHERE id = ${match[1]} AND revoked_at IS NULL`.pipe(sqlFailure("reading an API key"))
+          : yield* sql`SELECT * FROM api_keys WHERE id = ${match[1]} AND revoked_at IS NULL`.pipe(
+            sqlFailure("reading an API key")
+          )
         const row = rows[0] === undefined ? undefined : yield* decodeKeyRow(rows[0])
         const stored = Buffer.from(row?.hash ?? "0".repeat(64), "hex")
         const equal = stored.length === candidate.length && timingSafeEqual(stored, candidate)

@@ -71,7 +71,9 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
         }))
     })
     const countForItem = Effect.fn("EventLog.countForItem")(function*(runId: string, itemId: string) {
-      const rows = yield* sql<{ n: number }>`SELECT count(*) AS n FROM events WHERE run_id = ${runId} AND item_id = ${itemId}`.pipe(
+      const rows = yield* sql<
+        { n: number }
+      >`SELECT count(*) AS n FROM events WHERE run_id = ${runId} AND item_id = ${itemId}`.pipe(
         sqlFailure("counting events")
       )
       return Number(rows[0]?.n ?? 0)

@@ -22,7 +22,9 @@ export interface IngestJobRecord {
   readonly finishedAt: string | undefined
 }
 
-export type IngestJobProgress = Partial<Pick<IngestJobRecord, "status" | "added" | "skipped" | "message" | "finishedAt">>
+export type IngestJobProgress = Partial<
+  Pick<IngestJobRecord, "status" | "added" | "skipped" | "message" | "finishedAt">
+>
 
 export interface IngestJobLogService {
   readonly create: (job: IngestJobRecord) => Effect.Effect<void, StoreError>
@@ -60,8 +62,16 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
         yield* Effect.annotateCurrentSpan({ "deepnote.job.id": job.id, "deepnote.tenant.id": job.tenantId })
         yield* sql`INSERT INTO ingest_jobs ${
           sql.insert({
-            id: job.id, tenant_id: job.tenantId, collection: job.collection, status: job.status, received: job.received,
-            added: job.added, skipped: job.skipped, message: job.message ?? null, created_at: job.createdAt, finished_at: job.finishedAt ?? null
+            id: job.id,
+            tenant_id: job.tenantId,
+            collection: job.collection,
+            status: job.status,
+            received: job.received,
+            added: job.added,
+            skipped: job.skipped,
+            message: job.message ?? null,
+            created_at: job.createdAt,
+            finished_at: job.finishedAt ?? null
           })
         }`.pipe(sqlFailure("recording an ingest job"))
       }),
@@ -74,31 +84,48 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
           ...(progress.finishedAt === undefined ? {} : { finished_at: progress.finishedAt })
         }
         if (Object.keys(columns).length === 0) return
-        yield* sql`UPDATE ingest_jobs SET ${sql.update(columns)} WHERE id = ${id}`.pipe(sqlFailure("updating an ingest job"))
+        yield* sql`UPDATE ingest_jobs SET ${sql.update(columns)} WHERE id = ${id}`.pipe(
+          sqlFailure("updating an ingest job")
+        )
       }),
       get: Effect.fn("IngestJobLog.get")(function*(id: string) {
         const rows = yield* sql`SELECT * FROM ingest_jobs WHERE id = ${id}`.pipe(sqlFailure("reading an ingest job"))
         if (rows[0] === undefined) return Option.none()
         const r = yield* decodeRow(rows[0])
         return Option.some<IngestJobRecord>({
-          id: r.id, tenantId: r.tenant_id, collection: r.collection, status: r.status, received: r.received, added: r.added,
-          skipped: r.skipped, message: r.message ?? undefined, createdAt: r.created_at, finishedAt: r.finished_at ?? undefined
+          id: r.id,
+          tenantId: r.tenant_id,
+          collection: r.collection,
+          status: r.status,
+          received: r.received,
+          added: r.added,
+          skipped: r.skipped,
+          message: r.message ?? undefined,
+          createdAt: r.created_at,
+          finishedAt: r.finished_at ?? undefined
         })
       }),
       interruptUnfinished: Effect.gen(function*() {
         const finishedAt = yield* nowIso
-        const rows = yield* sql<{ id: string }>`UPDATE ingest_jobs SET status = 'interrupted', finished_at = ${finishedAt},
+        const rows = yield* sql<
+          { id: string }
+        >`UPDATE ingest_jobs SET status = 'interrupted', finished_at = ${finishedAt},
           message = 'the server stopped before this upload finished; upload it again (documents already added are skipped)'
           WHERE status IN ('queued', 'running') RETURNING id`.pipe(sqlFailure("interrupting unfinished ingest jobs"))
         return rows.length
       }).pipe(Effect.withSpan("IngestJobLog.interruptUnfinished")),
       prune: Effect.fn("IngestJobLog.prune")(function*(keep: number) {
         const rows = yield* sql<{ id: string }>`DELETE FROM ingest_jobs WHERE id NOT IN
-          (SELECT id FROM ingest_jobs ORDER BY created_at DESC LIMIT ${keep}) RETURNING id`.pipe(sqlFailure("pruning ingest jobs"))
+          (SELECT id FROM ingest_jobs ORDER BY created_at DESC LIMIT ${keep}) RETURNING id`.pipe(
+          sqlFailure("pruning ingest jobs")
+        )
         return rows.length
       })
     })
   })
 
-  static readonly layer: Layer.Layer<IngestJobLog, never, SqlClient.SqlClient> = Layer.effect(IngestJobLog, IngestJobLog.make)
+  static readonly layer: Layer.Layer<IngestJobLog, never, SqlClient.SqlClient> = Layer.effect(
+    IngestJobLog,
+    IngestJobLog.make
+  )
 }

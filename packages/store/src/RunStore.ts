@@ -17,7 +17,11 @@ export interface RunStoreService {
   /** Newest first. */
   readonly listRuns: (options?: ListRunsOptions) => Effect.Effect<ReadonlyArray<Run>, StoreError>
   /** Sets the status; `running` stamps `startedAt` once, final statuses stamp `finishedAt`. Returns the run. */
-  readonly setRunStatus: (runId: string, status: RunStatus, message?: string) => Effect.Effect<Run, RunNotFound | StoreError>
+  readonly setRunStatus: (
+    runId: string,
+    status: RunStatus,
+    message?: string
+  ) => Effect.Effect<Run, RunNotFound | StoreError>
   /**
    * Adds questions as `pending` items in one transaction, numbered after the existing ones. Items whose id is already
    * in the run are skipped, so adding the same dataset twice is harmless.
@@ -32,7 +36,10 @@ export interface RunStoreService {
     options?: { readonly includeFailed?: boolean }
   ) => Effect.Effect<ReadonlyArray<PendingItem>, RunNotFound | StoreError>
   /** Marks an item `running` and counts the attempt. */
-  readonly markItemRunning: (runId: string, itemId: string) => Effect.Effect<void, RunNotFound | ItemNotFound | StoreError>
+  readonly markItemRunning: (
+    runId: string,
+    itemId: string
+  ) => Effect.Effect<void, RunNotFound | ItemNotFound | StoreError>
   /** Stores the result and the remaining journal entries and marks the item `done`, all in one transaction. */
   readonly completeItem: (
     outcome: ItemOutcome & { readonly result: PipelineResult }
@@ -42,7 +49,10 @@ export interface RunStoreService {
     outcome: ItemOutcome & { readonly error: ItemError }
   ) => Effect.Effect<void, RunNotFound | ItemNotFound | JournalMismatch | StoreError>
   readonly itemCounts: (runId: string) => Effect.Effect<ItemCounts, RunNotFound | StoreError>
-  readonly getItem: (runId: string, itemId: string) => Effect.Effect<ItemRecord, RunNotFound | ItemNotFound | StoreError>
+  readonly getItem: (
+    runId: string,
+    itemId: string
+  ) => Effect.Effect<ItemRecord, RunNotFound | ItemNotFound | StoreError>
   /** One page of items by `seq`, finished ones (`done`, `failed`) unless `statuses` says otherwise. */
   readonly resultsPage: (
     runId: string,
@@ -65,12 +75,18 @@ export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, 
     const itemAttrs = (runId: string, itemId: string) =>
       Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
     const results: RunStoreService["results"] = (runId, options = {}) =>
-      Stream.paginateChunkEffect(-1, (afterSeq: number) =>
-        Effect.map(items.resultsPage(runId, { ...options, afterSeq }), (page) => {
-          const limit = options.limit ?? 500
-          const last = page[page.length - 1]
-          return [Chunk.fromIterable(page), last === undefined || page.length < limit ? Option.none() : Option.some(last.seq)] as const
-        }))
+      Stream.paginateChunkEffect(
+        -1,
+        (afterSeq: number) =>
+          Effect.map(items.resultsPage(runId, { ...options, afterSeq }), (page) => {
+            const limit = options.limit ?? 500
+            const last = page[page.length - 1]
+            return [
+              Chunk.fromIterable(page),
+              last === undefined || page.length < limit ? Option.none() : Option.some(last.seq)
+            ] as const
+          })
+      )
     return RunStore.of({
       createRun: Effect.fn("RunStore.createRun")(function*(input: CreateRunInput) {
         const run = yield* runs.createRun(input)
@@ -92,18 +108,22 @@ export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, 
         yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.items": questions.length })
         return yield* items.addItems(runId, questions)
       }),
-      pendingItems: Effect.fn("RunStore.pendingItems")(function*(runId: string, options?: { readonly includeFailed?: boolean }) {
-        yield* runAttrs(runId)
-        return yield* items.pendingItems(runId, options)
-      }),
+      pendingItems: Effect.fn("RunStore.pendingItems")(
+        function*(runId: string, options?: { readonly includeFailed?: boolean }) {
+          yield* runAttrs(runId)
+          return yield* items.pendingItems(runId, options)
+        }
+      ),
       markItemRunning: Effect.fn("RunStore.markItemRunning")(function*(runId: string, itemId: string) {
         yield* itemAttrs(runId, itemId)
         return yield* items.markItemRunning(runId, itemId)
       }),
-      completeItem: Effect.fn("RunStore.completeItem")(function*(outcome: ItemOutcome & { readonly result: PipelineResult }) {
-        yield* itemAttrs(outcome.runId, outcome.itemId)
-        return yield* items.completeItem(outcome)
-      }),
+      completeItem: Effect.fn("RunStore.completeItem")(
+        function*(outcome: ItemOutcome & { readonly result: PipelineResult }) {
+          yield* itemAttrs(outcome.runId, outcome.itemId)
+          return yield* items.completeItem(outcome)
+        }
+      ),
       failItem: Effect.fn("RunStore.failItem")(function*(outcome: ItemOutcome & { readonly error: ItemError }) {
         yield* itemAttrs(outcome.runId, outcome.itemId)
         return yield* items.failItem(outcome)

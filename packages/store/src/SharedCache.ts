@@ -8,8 +8,17 @@ import { fromJson, nowIso, sqlFailure, toJson } from "./internal/sql.js"
  * Keys should be hashes of everything that determines the value (`stableHash`). First write wins.
  */
 export interface SharedCacheService {
-  readonly get: <A, I>(namespace: string, key: string, schema: Schema.Schema<A, I>) => Effect.Effect<Option.Option<A>, StoreError>
-  readonly set: <A, I>(namespace: string, key: string, schema: Schema.Schema<A, I>, value: A) => Effect.Effect<void, StoreError>
+  readonly get: <A, I>(
+    namespace: string,
+    key: string,
+    schema: Schema.Schema<A, I>
+  ) => Effect.Effect<Option.Option<A>, StoreError>
+  readonly set: <A, I>(
+    namespace: string,
+    key: string,
+    schema: Schema.Schema<A, I>,
+    value: A
+  ) => Effect.Effect<void, StoreError>
   /** The cached value, else `compute` stored under the key. */
   readonly getOrCompute: <A, I, E, R>(
     namespace: string,
@@ -63,5 +72,8 @@ export class SharedCache extends Context.Tag("@deepnote/store/SharedCache")<Shar
     return SharedCache.of({ get, set, getOrCompute, clear })
   })
 
-  static readonly layer: Layer.Layer<SharedCache, never, SqlClient.SqlClient> = Layer.effect(SharedCache, SharedCache.make)
+  static readonly layer: Layer.Layer<SharedCache, never, SqlClient.SqlClient> = Layer.effect(
+    SharedCache,
+    SharedCache.make
+  )
 }

@@ -27,7 +27,9 @@ const initialise = (busyTimeout: Duration.DurationInput) =>
  * The store's SQLite connection: checks the file first (a foreign or corrupted file fails with `StoreError` and is
  * left untouched), then opens it in WAL mode with a busy timeout and foreign keys on, and applies migrations.
  */
-export const layer = (options: StoreDatabaseOptions): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, StoreError> =>
+export const layer = (
+  options: StoreDatabaseOptions
+): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, StoreError> =>
   Layer.unwrapEffect(
     inspectStoreFile(options.filename).pipe(
       Effect.as(

@@ -62,7 +62,8 @@ export const inspectStoreFile = (filename: string): Effect.Effect<StoreFileState
     if (stat === undefined) {
       yield* Effect.try({
         try: () => Fs.mkdirSync(Path.dirname(Path.resolve(filename)), { recursive: true }),
-        catch: (cause) => new StoreError({ message: `cannot create the directory of ${filename}: ${String(cause)}`, cause })
+        catch: (cause) =>
+          new StoreError({ message: `cannot create the directory of ${filename}: ${String(cause)}`, cause })
       })
       return { _tag: "Fresh" } as const
     }

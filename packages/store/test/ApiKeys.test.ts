@@ -5,7 +5,9 @@ import { manifest } from "./fixtures.js"
 
 const database = StoreDatabase.layer({ filename: ":memory:" })
 const withKeys = (pepper: string) =>
-  Layer.mergeAll(ApiKeys.layer(Redacted.make(pepper)), RunOwners.layer, RunStore.layer).pipe(Layer.provideMerge(database))
+  Layer.mergeAll(ApiKeys.layer(Redacted.make(pepper)), RunOwners.layer, RunStore.layer).pipe(
+    Layer.provideMerge(database)
+  )
 
 describe("ApiKeys", () => {
   it.effect("creates keys that verify, stores only a keyed hash, lists and revokes", () =>

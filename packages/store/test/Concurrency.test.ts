@@ -48,7 +48,13 @@ describe("concurrent writers", () => {
           otherProcess(filename, 300)
         ], { concurrency: 2 })
         assert.strictEqual(code, 0)
-        assert.deepStrictEqual(yield* store.itemCounts(run.id), { total: 120, pending: 0, running: 0, done: 120, failed: 0 })
+        assert.deepStrictEqual(yield* store.itemCounts(run.id), {
+          total: 120,
+          pending: 0,
+          running: 0,
+          done: 120,
+          failed: 0
+        })
         const totals = yield* (yield* Journal).totals(run.id)
         assert.strictEqual(totals.length, 120)
         assert.isTrue(totals.every((t) => t.calls === 2 && t.llmCalls === 1))

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Ref, Schema } from "effect"
-import { Journal, RunStore, Store, stableHash } from "../src/index.js"
+import { Journal, RunStore, stableHash, Store } from "../src/index.js"
 import { manifest, question, result } from "./fixtures.js"
 
 const Reply = Schema.Struct({ text: Schema.String, at: Schema.DateFromString })
@@ -23,15 +23,30 @@ describe("Journal", () => {
       const journal = yield* Journal
       for (const seq of [2, 0, 1]) {
         yield* journal.append({
-          runId, itemId: "q1", seq, kind: seq === 0 ? "retrieve" : "init", requestHash: `h${seq}`,
-          response: { seq }, usage: seq === 0 ? undefined : { promptTokens: 10, completionTokens: seq },
+          runId,
+          itemId: "q1",
+          seq,
+          kind: seq === 0 ? "retrieve" : "init",
+          requestHash: `h${seq}`,
+          response: { seq },
+          usage: seq === 0 ? undefined : { promptTokens: 10, completionTokens: seq },
           latencyMs: 4
         })
       }
-      yield* journal.append({ runId, itemId: "q1", seq: 1, kind: "init", requestHash: "h1", response: { seq: 1 }, latencyMs: 9 })
+      yield* journal.append({
+        runId,
+        itemId: "q1",
+        seq: 1,
+        kind: "init",
+        requestHash: "h1",
+        response: { seq: 1 },
+        latencyMs: 9
+      })
       const entries = yield* journal.entries(runId, "q1")
       assert.deepStrictEqual(entries.map((e) => [e.seq, e.kind, e.response]), [
-        [0, "retrieve", { seq: 0 }], [1, "init", { seq: 1 }], [2, "init", { seq: 2 }]
+        [0, "retrieve", { seq: 0 }],
+        [1, "init", { seq: 1 }],
+        [2, "init", { seq: 2 }]
       ])
       assert.deepStrictEqual(entries[1]!.usage, { promptTokens: 10, completionTokens: 1 })
       const mismatch = yield* Effect.flip(

@@ -81,7 +81,11 @@ describe("RunStore", () => {
       assert.deepStrictEqual(yield* store.addItems(run.id, qs), { added: 4, skipped: 0 })
       assert.deepStrictEqual(yield* store.addItems(run.id, [qs[0]!, question("q5")]), { added: 1, skipped: 1 })
       assert.deepStrictEqual((yield* store.pendingItems(run.id)).map((i) => [i.itemId, i.seq]), [
-        ["q1", 0], ["q2", 1], ["q3", 2], ["q4", 3], ["q5", 4]
+        ["q1", 0],
+        ["q2", 1],
+        ["q3", 2],
+        ["q4", 3],
+        ["q5", 4]
       ])
 
       yield* store.markItemRunning(run.id, "q1")
@@ -135,13 +139,32 @@ describe("RunStore", () => {
       const q = question("q1")
       yield* store.addItems(run.id, [q])
       yield* store.markItemRunning(run.id, "q1")
-      yield* journal.append({ runId: run.id, itemId: "q1", seq: 2, kind: "judge", requestHash: "h2", response: 1, latencyMs: 1 })
+      yield* journal.append({
+        runId: run.id,
+        itemId: "q1",
+        seq: 2,
+        kind: "judge",
+        requestHash: "h2",
+        response: 1,
+        latencyMs: 1
+      })
       const entry = (seq: number, requestHash: string) => ({
-        runId: run.id, itemId: "q1", seq, kind: "judge", requestHash, response: { better: true }, latencyMs: 3
+        runId: run.id,
+        itemId: "q1",
+        seq,
+        kind: "judge",
+        requestHash,
+        response: { better: true },
+        latencyMs: 3
       })
       // #0 and #1 are inserted, then #2 conflicts with the stored entry: the whole step must roll back.
       const exit = yield* Effect.exit(
-        store.completeItem({ runId: run.id, itemId: "q1", result: result(q), journal: [entry(0, "h0"), entry(1, "h1"), entry(2, "other")] })
+        store.completeItem({
+          runId: run.id,
+          itemId: "q1",
+          result: result(q),
+          journal: [entry(0, "h0"), entry(1, "h1"), entry(2, "other")]
+        })
       )
       assert.isTrue(Exit.isFailure(exit))
       const error = yield* Effect.flip(exit)
@@ -151,7 +174,12 @@ describe("RunStore", () => {
       assert.isUndefined(item.result)
       assert.deepStrictEqual((yield* journal.entries(run.id, "q1")).map((e) => e.seq), [2])
 
-      yield* store.completeItem({ runId: run.id, itemId: "q1", result: result(q), journal: [entry(0, "h0"), entry(1, "h1"), entry(2, "h2")] })
+      yield* store.completeItem({
+        runId: run.id,
+        itemId: "q1",
+        result: result(q),
+        journal: [entry(0, "h0"), entry(1, "h1"), entry(2, "h2")]
+      })
       assert.strictEqual((yield* store.getItem(run.id, "q1")).status, "done")
       assert.deepStrictEqual((yield* journal.entries(run.id, "q1")).map((e) => e.seq), [0, 1, 2])
     })))
@@ -168,7 +196,9 @@ describe("RunStore", () => {
       yield* store.createRun({ manifest: manifest() })
       assert.strictEqual((yield* store.listRuns({ sweepId: sweep.id })).length, 2)
       assert.deepStrictEqual((yield* sweeps.get(sweep.id)).grid, { topK: [3, 5] })
-      const error = yield* Effect.flip(store.createRun({ manifest: manifest({ sweep: { sweepId: "s-x", index: 0, cell: {} } }) }))
+      const error = yield* Effect.flip(
+        store.createRun({ manifest: manifest({ sweep: { sweepId: "s-x", index: 0, cell: {} } }) })
+      )
       assert.strictEqual(error._tag, "SweepNotFound")
       assert.strictEqual((yield* Effect.flip(sweeps.get("s-x")))._tag, "SweepNotFound")
     })))

@@ -12,7 +12,12 @@ describe("EventLog and SharedCache", () => {
       const a = yield* store.createRun({ manifest: manifest(), id: "r-a" })
       const b = yield* store.createRun({ manifest: manifest(), id: "r-b" })
       const answered = (questionId: string) => ({
-        _tag: "Answered" as const, questionId, step: 1, elapsedMs: 3, answer: new Answer({ text: "x" }), durationMs: 1
+        _tag: "Answered" as const,
+        questionId,
+        step: 1,
+        elapsedMs: 3,
+        answer: new Answer({ text: "x" }),
+        durationMs: 1
       })
       const seqs = yield* log.append(a.id, "q1", [answered("q1"), answered("q1")])
       yield* log.append(b.id, "q9", [answered("q9")])

@@ -46,14 +46,21 @@ const headerServer = Effect.acquireRelease(
       resume(Effect.succeed({ server, port: typeof address === "object" && address !== null ? address.port : 0, seen }))
     })
   }),
-  ({ server }) => Effect.async<void>((resume) => { server.closeAllConnections(); server.close(() => resume(Effect.void)) })
+  ({ server }) =>
+    Effect.async<void>((resume) => {
+      server.closeAllConnections()
+      server.close(() => resume(Effect.void))
+    })
 )
 
 describe("OTLP export", () => {
   it.scopedLive("sends spans with parent links, metrics and logs when the layer closes; the trace file has the same spans", () =>
     Effect.gen(function*() {
       const receiver = yield* startOtlpReceiver
-      const dir = yield* Effect.acquireRelease(Effect.sync(() => mkdtempSync(Path.join(tmpdir(), "otlp-"))), (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true })))
+      const dir = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(Path.join(tmpdir(), "otlp-"))),
+        (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
+      )
       const file = Path.join(dir, "t.jsonl")
       // the file tracer wraps the OTLP tracer: provided inside it, built after it
       yield* question.pipe(
@@ -70,7 +77,9 @@ describe("OTLP export", () => {
       assert.strictEqual(child.attributes["deepnote.step"], 0)
       const calls = receiver.metrics().get("deepnote_llm_calls_total")
       assert.isDefined(calls)
-      assert.isTrue(calls!.points.some((p) => p.attributes["role"] === "init" && p.attributes["outcome"] === "ok" && p.value >= 1))
+      assert.isTrue(
+        calls!.points.some((p) => p.attributes["role"] === "init" && p.attributes["outcome"] === "ok" && p.value >= 1)
+      )
       const log = receiver.logs().find((l) => l["body"] === "writing")
       assert.strictEqual(log?.["spanId"], child.spanId)
       assert.isTrue(receiver.requests().every((r) => r.headers["x-tenant"] === "t1"))
@@ -84,7 +93,9 @@ describe("OTLP export", () => {
       const receiver = yield* startOtlpReceiver
       yield* Effect.gen(function*() {
         const client = yield* HttpClient.HttpClient
-        yield* client.execute(HttpClientRequest.post(`http://127.0.0.1:${port}/v1/rerank`)).pipe(Effect.flatMap((r) => r.text))
+        yield* client.execute(HttpClientRequest.post(`http://127.0.0.1:${port}/v1/rerank`)).pipe(
+          Effect.flatMap((r) => r.text)
+        )
       }).pipe(
         Effect.withSpan("Reranker.rerank"),
         Effect.provide(NodeHttpClient.layerUndici),

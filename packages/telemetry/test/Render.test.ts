@@ -3,7 +3,14 @@ import { buildForest, renderQuestion, renderSummary, selectQuestions, selectRuns
 
 let next = 0
 const id = (n: number, len: number) => n.toString(16).padStart(len, "0")
-const span = (name: string, parent: SpanRecord | undefined, startMs: number, endMs: number, attributes: SpanRecord["attributes"] = {}, extra: Partial<SpanRecord> = {}) =>
+const span = (
+  name: string,
+  parent: SpanRecord | undefined,
+  startMs: number,
+  endMs: number,
+  attributes: SpanRecord["attributes"] = {},
+  extra: Partial<SpanRecord> = {}
+) =>
   new SpanRecord({
     traceId: parent?.traceId ?? id(1000 + next, 32),
     spanId: id(++next, 16),
@@ -20,23 +27,60 @@ const span = (name: string, parent: SpanRecord | undefined, startMs: number, end
   })
 
 const run = span("deepnote.run", undefined, 0, 1000, { "deepnote.run.id": "r1" })
-const q1 = span("deepnote.question", run, 10, 500, { "deepnote.item.id": "q1", "deepnote.run.id": "r1", "deepnote.stop_reason": "max-failure", "deepnote.steps": 1 })
+const q1 = span("deepnote.question", run, 10, 500, {
+  "deepnote.item.id": "q1",
+  "deepnote.run.id": "r1",
+  "deepnote.stop_reason": "max-failure",
+  "deepnote.steps": 1
+})
 const step = span("deepnote.step", q1, 20, 400, { "deepnote.step": 1, "deepnote.verdict": "not-better" })
 const init = span("NoteWriter.init", step, 30, 300, { "deepnote.step": 1 })
-const chat = span("LlmClient.chat", init, 31, 299, { "deepnote.role": "init", "gen_ai.request.model": "qwen", "gen_ai.usage.input_tokens": 700, "gen_ai.usage.output_tokens": 80, "deepnote.llm.cached": false })
-const a1 = span("LlmClient.attempt", chat, 32, 60, { "deepnote.role": "init", "deepnote.llm.attempt": 1, "server.address": "http://gpu1:8000", "http.response.status_code": 503, "deepnote.llm.retry.reason": "status 503", "deepnote.llm.retry.backoff_ms": 180 })
-const a2 = span("LlmClient.attempt", chat, 240, 298, { "deepnote.role": "init", "deepnote.llm.attempt": 2, "server.address": "http://gpu2:8000", "http.response.status_code": 200, "gen_ai.usage.input_tokens": 700 })
-const q2 = span("deepnote.question", run, 20, 900, { "deepnote.item.id": "q2", "deepnote.run.id": "r1" }, { status: "error", statusMessage: "judge failed: 400 from http://gpu1:8000" })
+const chat = span("LlmClient.chat", init, 31, 299, {
+  "deepnote.role": "init",
+  "gen_ai.request.model": "qwen",
+  "gen_ai.usage.input_tokens": 700,
+  "gen_ai.usage.output_tokens": 80,
+  "deepnote.llm.cached": false
+})
+const a1 = span("LlmClient.attempt", chat, 32, 60, {
+  "deepnote.role": "init",
+  "deepnote.llm.attempt": 1,
+  "server.address": "http://gpu1:8000",
+  "http.response.status_code": 503,
+  "deepnote.llm.retry.reason": "status 503",
+  "deepnote.llm.retry.backoff_ms": 180
+})
+const a2 = span("LlmClient.attempt", chat, 240, 298, {
+  "deepnote.role": "init",
+  "deepnote.llm.attempt": 2,
+  "server.address": "http://gpu2:8000",
+  "http.response.status_code": 200,
+  "gen_ai.usage.input_tokens": 700
+})
+const q2 = span("deepnote.question", run, 20, 900, { "deepnote.item.id": "q2", "deepnote.run.id": "r1" }, {
+  status: "error",
+  statusMessage: "judge failed: 400 from http://gpu1:8000"
+})
 // a question cut off by a crash: its spans ended, its own span was never written
 const lostParent = span("deepnote.question", run, 30, 40, { "deepnote.item.id": "q3" })
-const orphan = span("Retriever.search", lostParent, 31, 39, { "deepnote.item.id": "q3", "deepnote.retrieval.returned": 5 })
+const orphan = span("Retriever.search", lostParent, 31, 39, {
+  "deepnote.item.id": "q3",
+  "deepnote.retrieval.returned": 5
+})
 const records = [a1, a2, chat, init, step, q1, q2, orphan, run]
 
 describe("trace rendering", () => {
   it("builds trees with orphans and selects questions by run and item", () => {
     const forest = buildForest([...records, a1])
-    assert.deepStrictEqual(forest.map((r) => [r.span.name, r.orphan]), [["deepnote.run", false], ["Retriever.search", true]])
-    assert.deepStrictEqual(selectQuestions(forest, { runId: "r1" }).map((q) => q.span.spanId), [q1.spanId, q2.spanId, orphan.spanId])
+    assert.deepStrictEqual(forest.map((r) => [r.span.name, r.orphan]), [["deepnote.run", false], [
+      "Retriever.search",
+      true
+    ]])
+    assert.deepStrictEqual(selectQuestions(forest, { runId: "r1" }).map((q) => q.span.spanId), [
+      q1.spanId,
+      q2.spanId,
+      orphan.spanId
+    ])
     assert.deepStrictEqual(selectQuestions(forest, { itemId: "q1" }).map((q) => q.span.name), ["deepnote.question"])
     assert.deepStrictEqual(selectQuestions(forest, { runId: "other" }).length, 1, "the orphan names no run: kept")
     assert.strictEqual(selectRuns(forest, "r1").length, 1)
@@ -51,8 +95,15 @@ describe("trace rendering", () => {
     assert.match(lines[3]!, / {2}deepnote\.step {2}step=1 verdict=not-better$/)
     assert.match(lines[4]!, / {6}NoteWriter\.init$/, "the step is shown on step spans only")
     assert.match(lines[5]!, /LlmClient\.chat {2}role=init model=qwen in=700 out=80$/, "cached=false is left out")
-    assert.match(lines[6]!, /^\s+\+22\.0 ms\s+28\.0 ms {2}██········\s+LlmClient\.attempt {2}attempt=1 endpoint=http:\/\/gpu1:8000 status=503 retry=status 503 backoff_ms=180$/)
-    assert.match(lines[7]!, /LlmClient\.attempt {2}attempt=2 endpoint=http:\/\/gpu2:8000 status=200$/, "values equal to the parent's are not repeated")
+    assert.match(
+      lines[6]!,
+      /^\s+\+22\.0 ms\s+28\.0 ms {2}██········\s+LlmClient\.attempt {2}attempt=1 endpoint=http:\/\/gpu1:8000 status=503 retry=status 503 backoff_ms=180$/
+    )
+    assert.match(
+      lines[7]!,
+      /LlmClient\.attempt {2}attempt=2 endpoint=http:\/\/gpu2:8000 status=200$/,
+      "values equal to the parent's are not repeated"
+    )
   })
 
   it("marks failures and incomplete questions, and summarises a run", () => {

@@ -55,9 +55,31 @@ describe("trace file", () => {
 
   it("reports bad lines as file:line with the field", () => {
     const text = [
-      JSON.stringify({ traceId: "a".repeat(32), spanId: "b".repeat(16), name: "x", kind: "internal", startTimeUnixNano: "1", endTimeUnixNano: "2", durationMs: 0, status: "ok", attributes: {}, events: [] }),
+      JSON.stringify({
+        traceId: "a".repeat(32),
+        spanId: "b".repeat(16),
+        name: "x",
+        kind: "internal",
+        startTimeUnixNano: "1",
+        endTimeUnixNano: "2",
+        durationMs: 0,
+        status: "ok",
+        attributes: {},
+        events: []
+      }),
       "",
-      JSON.stringify({ traceId: "nope", spanId: "b".repeat(16), name: "x", kind: "internal", startTimeUnixNano: "1", endTimeUnixNano: "2", durationMs: 0, status: "ok", attributes: {}, events: [] }),
+      JSON.stringify({
+        traceId: "nope",
+        spanId: "b".repeat(16),
+        name: "x",
+        kind: "internal",
+        startTimeUnixNano: "1",
+        endTimeUnixNano: "2",
+        durationMs: 0,
+        status: "ok",
+        attributes: {},
+        events: []
+      }),
       "{\"traceId\": \"trunc"
     ].join("\n")
     const parsed = parseTraceFile("t.jsonl", text)
@@ -70,7 +92,9 @@ describe("trace file", () => {
     Effect.gen(function*() {
       const dir = yield* tempDir
       writeFileSync(Path.join(dir, "x"), "")
-      const error = yield* Effect.flip(readTraceFile(Path.join(dir, "missing.jsonl")).pipe(Effect.provide(NodeContext.layer)))
+      const error = yield* Effect.flip(
+        readTraceFile(Path.join(dir, "missing.jsonl")).pipe(Effect.provide(NodeContext.layer))
+      )
       assert.include(error.message, "no trace file at")
     }))
 })

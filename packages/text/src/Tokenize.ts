@@ -55,7 +55,9 @@ export const tokenize = (text: string, options: TokenizeOptions = {}): Array<str
 /** Overlapping character bigrams of every CJK run (single characters for one-character runs). */
 export const cjkBigrams = (text: string): Array<string> => {
   const grams: Array<string> = []
-  for (const match of text.normalize("NFKC").matchAll(/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}]+/gu)) {
+  for (
+    const match of text.normalize("NFKC").matchAll(/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}]+/gu)
+  ) {
     const chars = Array.from(match[0])
     if (chars.length === 1) grams.push(chars[0]!)
     for (let i = 0; i + 1 < chars.length; i++) grams.push(chars[i]! + chars[i + 1]!)

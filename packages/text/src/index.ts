@@ -1,6 +1,6 @@
+export { cut, cutForSearch } from "./Jieba.js"
 export * from "./Language.js"
 export * from "./Script.js"
+export * from "./Sentences.js"
 export * from "./StopWords.js"
 export * from "./Tokenize.js"
-export * from "./Sentences.js"
-export { cut, cutForSearch } from "./Jieba.js"

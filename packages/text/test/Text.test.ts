@@ -5,7 +5,13 @@ import { Effect } from "effect"
 describe("text", () => {
   it.effect("tokenises English: lower case, stop words dropped, possessives removed, NFKC", () =>
     Effect.sync(() => {
-      assert.deepStrictEqual(tokenize("The Director's first FILM, Ｊａｗｓ (1975)!"), ["director", "first", "film", "jaws", "1975"])
+      assert.deepStrictEqual(tokenize("The Director's first FILM, Ｊａｗｓ (1975)!"), [
+        "director",
+        "first",
+        "film",
+        "jaws",
+        "1975"
+      ])
       assert.deepStrictEqual(tokenize("The film", { keepStopWords: true }), ["the", "film"])
     }))
 

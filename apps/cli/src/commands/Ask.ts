@@ -1,7 +1,7 @@
-import { Args, Command, Options } from "@effect/cli"
-import { FileSystem } from "@effect/platform"
 import { AnswerRecord } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
+import { Args, Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
 import { Config, Console, Effect, Layer, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
@@ -22,20 +22,43 @@ const save = Options.file("save", { exists: "either" }).pipe(
 /** `deepnote ask "QUESTION"`: answer one question and print the answer, the best note and the trace. */
 export const askCommand = Command.make(
   "ask",
-  { question, collection: collectionOption, knobs: knobOptions, configFile: configFileOption, json: jsonOption, save, home: homeOption, llm: llmOptions, tracing: askTraceOptions },
+  {
+    question,
+    collection: collectionOption,
+    knobs: knobOptions,
+    configFile: configFileOption,
+    json: jsonOption,
+    save,
+    home: homeOption,
+    llm: llmOptions,
+    tracing: askTraceOptions
+  },
   (opts) =>
     Effect.gen(function*() {
-      const { config, file } = yield* resolveRunConfig({ values: opts.knobs.values, roles: opts.knobs.roles, configFile: opts.configFile })
+      const { config, file } = yield* resolveRunConfig({
+        values: opts.knobs.values,
+        roles: opts.knobs.roles,
+        configFile: opts.configFile
+      })
       const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
       const collection = collectionName(opts.collection, file?.collection, envCollection)
-      const record = yield* askOnce({ text: opts.question, config, collection, llm: opts.llm, llmFromFile: file?.llm }).pipe(tracedAsk(opts.tracing))
+      const record = yield* askOnce({ text: opts.question, config, collection, llm: opts.llm, llmFromFile: file?.llm })
+        .pipe(tracedAsk(opts.tracing))
       const json = JSON.stringify(Schema.encodeSync(AnswerRecord)(record), null, 2)
       if (Option.isSome(opts.save)) {
         const fs = yield* FileSystem.FileSystem
         yield* fs.writeFileString(opts.save.value, `${json}\n`).pipe(
-          Effect.mapError((e) => new CommandFailed({ message: `cannot write ${opts.save.pipe(Option.getOrElse(() => ""))}: ${e.message}` }))
+          Effect.mapError((e) =>
+            new CommandFailed({ message: `cannot write ${opts.save.pipe(Option.getOrElse(() => ""))}: ${e.message}` })
+          )
         )
       }
-      yield* Console.log(opts.json ? json : renderResult(record.result, { engine: record.engine, collection: record.collection }))
+      yield* Console.log(
+        opts.json ? json : renderResult(record.result, { engine: record.engine, collection: record.collection })
+      )
     }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
-).pipe(Command.withDescription("Answer one question with DeepNote and print the answer, the best note and the step-by-step trace."))
+).pipe(
+  Command.withDescription(
+    "Answer one question with DeepNote and print the answer, the best note and the step-by-step trace."
+  )
+)

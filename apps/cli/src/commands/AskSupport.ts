@@ -1,10 +1,10 @@
-import { AnswerRecord, answerQuestion, Home, QuestionText, type RunConfig } from "@deepnote/core"
+import { answerQuestion, AnswerRecord, Home, QuestionText, type RunConfig } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
-import { Effect, Layer, Option, Schema } from "effect"
-import { CommandFailed, UsageError } from "../Errors.js"
 import { adHocQuestion, retrieverLayer } from "@deepnote/runs"
+import { Effect, Layer, Option, Schema } from "effect"
 import { rolesLayer } from "../engine/EngineLayers.js"
 import type { LlmOptionValues } from "../engine/LlmOptions.js"
+import { CommandFailed, UsageError } from "../Errors.js"
 
 export interface AskInput {
   readonly text: string
@@ -24,7 +24,11 @@ export const requireCollection = (name: string) =>
     if (!known.includes(name)) {
       const home = yield* Home
       return yield* new CommandFailed({
-        message: `unknown collection "${name}" in ${home.root}${known.length > 0 ? ` (known: ${known.join(", ")})` : " (none yet: build one with `deepnote index FILE… --collection NAME`)"}`
+        message: `unknown collection "${name}" in ${home.root}${
+          known.length > 0
+            ? ` (known: ${known.join(", ")})`
+            : " (none yet: build one with `deepnote index FILE… --collection NAME`)"
+        }`
       })
     }
   })
@@ -57,5 +61,12 @@ export const askOnce = (input: AskInput) =>
     })
   })
 
-export const collectionName = (flag: Option.Option<string>, fromFile: string | undefined, fromEnv: Option.Option<string>) =>
-  Option.getOrElse(Option.orElse(flag, () => Option.orElse(Option.fromNullable(fromFile), () => fromEnv)), () => "default")
+export const collectionName = (
+  flag: Option.Option<string>,
+  fromFile: string | undefined,
+  fromEnv: Option.Option<string>
+) =>
+  Option.getOrElse(
+    Option.orElse(flag, () => Option.orElse(Option.fromNullable(fromFile), () => fromEnv)),
+    () => "default"
+  )

@@ -1,5 +1,5 @@
-import { Command } from "@effect/cli"
 import { Home, RunConfig } from "@deepnote/core"
+import { Command } from "@effect/cli"
 import { Config, Console, Effect, Schema } from "effect"
 import { envName, knobs } from "../config/Knobs.js"
 import { knobOptions } from "../config/Knobs.js"
@@ -10,10 +10,20 @@ import { collectionOption, configFileOption, homeLayer, homeOption, jsonOption }
 /** `deepnote config`: the effective configuration after flags > config file > environment > defaults. */
 export const configCommand = Command.make(
   "config",
-  { knobs: knobOptions, configFile: configFileOption, collection: collectionOption, json: jsonOption, home: homeOption },
+  {
+    knobs: knobOptions,
+    configFile: configFileOption,
+    collection: collectionOption,
+    json: jsonOption,
+    home: homeOption
+  },
   (opts) =>
     Effect.gen(function*() {
-      const { config, file } = yield* resolveRunConfig({ values: opts.knobs.values, roles: opts.knobs.roles, configFile: opts.configFile })
+      const { config, file } = yield* resolveRunConfig({
+        values: opts.knobs.values,
+        roles: opts.knobs.roles,
+        configFile: opts.configFile
+      })
       const home = yield* Home
       const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
       const effective = {
@@ -24,6 +34,8 @@ export const configCommand = Command.make(
       if (opts.json) return yield* Console.log(JSON.stringify(effective, null, 2))
       yield* Console.log(`home: ${effective.home}\ncollection: ${effective.collection}\n`)
       yield* Console.log(JSON.stringify(effective.config, null, 2))
-      yield* Console.log(`\nprecedence: flags > --config file > environment (${knobs.slice(0, 2).map(envName).join(", ")}, …) > defaults`)
+      yield* Console.log(
+        `\nprecedence: flags > --config file > environment (${knobs.slice(0, 2).map(envName).join(", ")}, …) > defaults`
+      )
     }).pipe(Effect.provide(homeLayer(opts.home)))
 ).pipe(Command.withDescription("Print the effective configuration (flags > config file > environment > defaults)."))

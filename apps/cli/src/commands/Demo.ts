@@ -1,7 +1,7 @@
-import { Command, Options } from "@effect/cli"
-import { FileSystem } from "@effect/platform"
 import { defaultRunConfig } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
+import { Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
 import { Console, Effect, Layer, Option, Schema } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -11,7 +11,9 @@ import { askOnce } from "./AskSupport.js"
 import { homeLayer, homeOption } from "./Common.js"
 import { renderSummary } from "./Index.js"
 
-const DemoQuestions = Schema.Array(Schema.Struct({ question: Schema.String, kind: Schema.String, gold: Schema.optional(Schema.String) }))
+const DemoQuestions = Schema.Array(
+  Schema.Struct({ question: Schema.String, kind: Schema.String, gold: Schema.optional(Schema.String) })
+)
 
 /** The bundled sample (examples/sample), found by walking up from this module (works from src and from dist). */
 const findSample = Effect.gen(function*() {
@@ -22,41 +24,68 @@ const findSample = Effect.gen(function*() {
     if (yield* fs.exists(candidate).pipe(Effect.orElseSucceed(() => false))) return candidate
     dir = Path.dirname(dir)
   }
-  return yield* new CommandFailed({ message: "the bundled sample (examples/sample) was not found next to this installation" })
+  return yield* new CommandFailed({
+    message: "the bundled sample (examples/sample) was not found next to this installation"
+  })
 })
 
 const sampleDir = Options.directory("sample").pipe(
-  Options.withDescription("sample directory with corpus/*.jsonl and demo-questions.json (default: the bundled examples/sample)"),
+  Options.withDescription(
+    "sample directory with corpus/*.jsonl and demo-questions.json (default: the bundled examples/sample)"
+  ),
   Options.optional
 )
 
 /** `deepnote demo`: index the bundled sample and answer its three demo questions, printing each trace. */
-export const demoCommand = Command.make("demo", { home: homeOption, sample: sampleDir }, (opts) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const dir = Option.isSome(opts.sample) ? opts.sample.value : yield* findSample
-    const corpusDir = Path.join(dir, "corpus")
-    const files = (yield* fs.readDirectory(corpusDir).pipe(Effect.mapError((e) => new CommandFailed({ message: `${corpusDir}: ${e.message}` }))))
-      .filter((f) => f.endsWith(".jsonl")).sort().map((f) => Path.join(corpusDir, f))
-    const collections = yield* Collections
-    yield* Console.log(`DeepNote demo · engine: extractive (an offline, non-neural baseline — real quality needs an LLM server)\n`)
-    const summary = yield* collections.index("sample", files).pipe(Effect.mapError((e) => new CommandFailed({ message: e.message })))
-    yield* Console.log(renderSummary(summary))
-    const questions = yield* fs.readFileString(Path.join(dir, "demo-questions.json")).pipe(
-      Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(DemoQuestions))),
-      Effect.mapError((e) => new CommandFailed({ message: `demo-questions.json: ${e.message}` }))
-    )
-    for (const [i, q] of questions.entries()) {
-      yield* Console.log(`\n${"═".repeat(100)}\nDemo ${i + 1}/${questions.length} · ${q.kind}${q.gold ? ` · gold answer: ${q.gold}` : ""}\n`)
-      const record = yield* askOnce({
-        text: q.question,
-        config: defaultRunConfig,
-        collection: "sample",
-        llm: { urls: [], apiKey: Option.none(), noCache: false },
-        llmFromFile: undefined
-      })
-      yield* Console.log(renderResult(record.result, { engine: record.engine, collection: record.collection }))
-    }
-    yield* Console.log(`\n${"═".repeat(100)}\nNext: \`deepnote index your.jsonl --collection mine\` then \`deepnote ask "…" --collection mine\`; add \`--engine llm --llm-url http://HOST:8000/v1\` for a vLLM server.`)
-  }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
-).pipe(Command.withDescription("Index the bundled sample corpus and answer three sample questions (English bridge, yes/no comparison, Chinese), printing each trace."))
+export const demoCommand = Command.make(
+  "demo",
+  { home: homeOption, sample: sampleDir },
+  (opts) =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const dir = Option.isSome(opts.sample) ? opts.sample.value : yield* findSample
+      const corpusDir = Path.join(dir, "corpus")
+      const files = (yield* fs.readDirectory(corpusDir).pipe(Effect.mapError((e) =>
+        new CommandFailed({ message: `${corpusDir}: ${e.message}` })
+      )))
+        .filter((f) =>
+          f.endsWith(".jsonl")
+        ).sort().map((f) => Path.join(corpusDir, f))
+      const collections = yield* Collections
+      yield* Console.log(
+        `DeepNote demo · engine: extractive (an offline, non-neural baseline — real quality needs an LLM server)\n`
+      )
+      const summary = yield* collections.index("sample", files).pipe(
+        Effect.mapError((e) => new CommandFailed({ message: e.message }))
+      )
+      yield* Console.log(renderSummary(summary))
+      const questions = yield* fs.readFileString(Path.join(dir, "demo-questions.json")).pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(DemoQuestions))),
+        Effect.mapError((e) => new CommandFailed({ message: `demo-questions.json: ${e.message}` }))
+      )
+      for (const [i, q] of questions.entries()) {
+        yield* Console.log(
+          `\n${"═".repeat(100)}\nDemo ${i + 1}/${questions.length} · ${q.kind}${
+            q.gold ? ` · gold answer: ${q.gold}` : ""
+          }\n`
+        )
+        const record = yield* askOnce({
+          text: q.question,
+          config: defaultRunConfig,
+          collection: "sample",
+          llm: { urls: [], apiKey: Option.none(), noCache: false },
+          llmFromFile: undefined
+        })
+        yield* Console.log(renderResult(record.result, { engine: record.engine, collection: record.collection }))
+      }
+      yield* Console.log(
+        `\n${
+          "═".repeat(100)
+        }\nNext: \`deepnote index your.jsonl --collection mine\` then \`deepnote ask "…" --collection mine\`; add \`--engine llm --llm-url http://HOST:8000/v1\` for a vLLM server.`
+      )
+    }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
+).pipe(
+  Command.withDescription(
+    "Index the bundled sample corpus and answer three sample questions (English bridge, yes/no comparison, Chinese), printing each trace."
+  )
+)

@@ -1,5 +1,5 @@
-import { Command, Options } from "@effect/cli"
 import { exportRun } from "@deepnote/runs"
+import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Stream } from "effect"
 import { createWriteStream } from "node:fs"
 import { CommandFailed } from "../Errors.js"
@@ -10,7 +10,15 @@ import { runIdArg } from "./Resume.js"
 /** `deepnote export RUN_ID`: JSONL, one question per line with its answer, best note and trace. */
 export const exportCommand = Command.make(
   "export",
-  { runId: runIdArg, output: Options.file("output", { exists: "either" }).pipe(Options.withAlias("o"), Options.optional, Options.withDescription("write to FILE instead of stdout")), home: homeOption },
+  {
+    runId: runIdArg,
+    output: Options.file("output", { exists: "either" }).pipe(
+      Options.withAlias("o"),
+      Options.optional,
+      Options.withDescription("write to FILE instead of stdout")
+    ),
+    home: homeOption
+  },
   (opts) =>
     Effect.gen(function*() {
       const lines = yield* exportRun(opts.runId)
@@ -29,4 +37,8 @@ export const exportCommand = Command.make(
       }),
       Effect.provide(runServices(opts.home))
     )
-).pipe(Command.withDescription("Export a run as JSONL: one question per line with its status, answer, best note and full trace."))
+).pipe(
+  Command.withDescription(
+    "Export a run as JSONL: one question per line with its status, answer, best note and full trace."
+  )
+)

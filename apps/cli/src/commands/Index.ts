@@ -1,5 +1,5 @@
-import { Args, Command, Options } from "@effect/cli"
 import { Collections, type IngestProgress, type IngestSummary } from "@deepnote/retrieval"
+import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { homeLayer, homeOption, jsonOption } from "./Common.js"
@@ -8,20 +8,44 @@ const files = Args.text({ name: "file" }).pipe(
   Args.withDescription("corpus files: JSONL ({id?, title?, text}), IRCoT/HotpotQA/MuSiQue/2Wiki QA files, .txt or .md"),
   Args.atLeast(1)
 )
-const collection = Options.text("collection").pipe(Options.withAlias("c"), Options.withDescription("collection to create or extend"))
-const format = Options.choice("format", ["auto", "documents", "ircot", "hotpotqa", "2wiki", "musique", "text", "markdown"]).pipe(
+const collection = Options.text("collection").pipe(
+  Options.withAlias("c"),
+  Options.withDescription("collection to create or extend")
+)
+const format = Options.choice("format", [
+  "auto",
+  "documents",
+  "ircot",
+  "hotpotqa",
+  "2wiki",
+  "musique",
+  "text",
+  "markdown"
+]).pipe(
   Options.withDescription("record format (default auto: from the extension and the first record)"),
   Options.withDefault("auto" as const)
 )
-const strict = Options.boolean("strict").pipe(Options.withDescription("reject the whole file on the first invalid record instead of skipping it"))
+const strict = Options.boolean("strict").pipe(
+  Options.withDescription("reject the whole file on the first invalid record instead of skipping it")
+)
 
 const progressLine = (p: IngestProgress) =>
-  `\r\x1b[2K[${p.fileIndex}/${p.files}] ${p.file}: ${p.fileBytes > 0 ? Math.round((100 * p.bytesRead) / p.fileBytes) : 100}% · ${p.added} added, ${p.skipped} skipped, ${p.invalid} invalid`
+  `\r\x1b[2K[${p.fileIndex}/${p.files}] ${p.file}: ${
+    p.fileBytes > 0 ? Math.round((100 * p.bytesRead) / p.fileBytes) : 100
+  }% · ${p.added} added, ${p.skipped} skipped, ${p.invalid} invalid`
 
 export const renderSummary = (s: IngestSummary): string => {
   const lines = [
-    `collection ${s.collection}: ${s.added} passages added, ${s.skipped} already present, ${s.invalid} invalid records, ${s.documents} in total (${(s.ms / 1000).toFixed(1)} s)`,
-    ...s.files.map((f) => `  ${f.file} [${f.format}] ${f.status === "unchanged" ? "unchanged, skipped" : `${f.added} added${f.resumedFromLine > 0 ? `, resumed after line ${f.resumedFromLine}` : ""}`}`),
+    `collection ${s.collection}: ${s.added} passages added, ${s.skipped} already present, ${s.invalid} invalid records, ${s.documents} in total (${
+      (s.ms / 1000).toFixed(1)
+    } s)`,
+    ...s.files.map((f) =>
+      `  ${f.file} [${f.format}] ${
+        f.status === "unchanged"
+          ? "unchanged, skipped"
+          : `${f.added} added${f.resumedFromLine > 0 ? `, resumed after line ${f.resumedFromLine}` : ""}`
+      }`
+    ),
     ...s.errors.map((e) => `  skipped ${e.file}:${e.line}${e.field ? ` (${e.field})` : ""}: ${e.message}`)
   ]
   if (s.invalid > s.errors.length) lines.push(`  … and ${s.invalid - s.errors.length} more invalid records`)
@@ -39,14 +63,21 @@ export const indexCommand = Command.make(
       const summary = yield* collections.index(opts.collection, opts.files, {
         format: opts.format,
         strict: opts.strict,
-        ...(tty ? { onProgress: (p: IngestProgress) => Effect.sync(() => void process.stderr.write(progressLine(p))) } : {})
+        ...(tty
+          ? { onProgress: (p: IngestProgress) => Effect.sync(() => void process.stderr.write(progressLine(p))) }
+          : {})
       }).pipe(
         Effect.mapError((e) =>
-          e._tag === "InvalidCollectionName" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })
+          e._tag === "InvalidCollectionName"
+            ? new UsageError({ message: e.message })
+            : new CommandFailed({ message: e.message })
         )
       )
       if (tty) process.stderr.write("\r\x1b[2K")
       yield* Console.log(opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary))
     }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
-).pipe(Command.withDescription("Build or extend a collection from corpus files (resumable; invalid records are reported with file:line)."))
-
+).pipe(
+  Command.withDescription(
+    "Build or extend a collection from corpus files (resumable; invalid records are reported with file:line)."
+  )
+)

@@ -1,23 +1,35 @@
+import { AnswerRecord } from "@deepnote/core"
 import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { AnswerRecord } from "@deepnote/core"
 import { Console, Effect, ParseResult, Schema } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { renderTimeline } from "../render/RenderTimeline.js"
 
-const file = Args.text({ name: "file" }).pipe(Args.withDescription("a result saved by `deepnote ask --save FILE` (or `ask --json > FILE`)"))
+const file = Args.text({ name: "file" }).pipe(
+  Args.withDescription("a result saved by `deepnote ask --save FILE` (or `ask --json > FILE`)")
+)
 
 /** Reads and validates a saved result. */
 export const readAnswerRecord = (path: string) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
-      Effect.mapError((e) => new CommandFailed({ message: `cannot read ${path}: ${e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message}` }))
+      Effect.mapError((e) =>
+        new CommandFailed({
+          message: `cannot read ${path}: ${
+            e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message
+          }`
+        })
+      )
     )
     return yield* Schema.decodeUnknown(Schema.parseJson(AnswerRecord))(text).pipe(
       Effect.mapError((e) =>
         new UsageError({
-          message: `${path} is not a saved DeepNote result: ${ParseResult.ArrayFormatter.formatErrorSync(e).slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`
+          message: `${path} is not a saved DeepNote result: ${
+            ParseResult.ArrayFormatter.formatErrorSync(e).slice(0, 3).map((i) =>
+              `${i.path.join(".") || "(root)"}: ${i.message}`
+            ).join("; ")
+          }`
         })
       )
     )
@@ -28,4 +40,8 @@ export const inspectCommand = Command.make("inspect", { file }, (opts) =>
   Effect.gen(function*() {
     const record = yield* readAnswerRecord(opts.file)
     yield* Console.log(renderTimeline(record.result))
-  })).pipe(Command.withDescription("Render a saved result's note evolution as a timeline: queries, passages read, verdicts, and what each note added."))
+  })).pipe(
+    Command.withDescription(
+      "Render a saved result's note evolution as a timeline: queries, passages read, verdicts, and what each note added."
+    )
+  )

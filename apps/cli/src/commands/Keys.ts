@@ -1,12 +1,15 @@
-import { Args, Command, Options } from "@effect/cli"
-import { ApiKeyRecord, ApiKeys } from "@deepnote/store"
 import { serverStoreLayer } from "@deepnote/server"
+import { ApiKeyRecord, ApiKeys } from "@deepnote/store"
+import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { homeLayer, homeOption, jsonOption } from "./Common.js"
 
 const keysLayer = (home: Option.Option<string>) =>
-  serverStoreLayer.pipe(Layer.provide(homeLayer(home)), Layer.mapError((e) => new CommandFailed({ message: e.message })))
+  serverStoreLayer.pipe(
+    Layer.provide(homeLayer(home)),
+    Layer.mapError((e) => new CommandFailed({ message: e.message }))
+  )
 
 const positive = (name: string) => Options.integer(name).pipe(Options.optional)
 
@@ -14,10 +17,16 @@ const positive = (name: string) => Options.integer(name).pipe(Options.optional)
 const createCommand = Command.make(
   "create",
   {
-    tenant: Options.text("tenant").pipe(Options.withDescription("tenant id: lower-case letters, digits and dashes (created if new)")),
+    tenant: Options.text("tenant").pipe(
+      Options.withDescription("tenant id: lower-case letters, digits and dashes (created if new)")
+    ),
     label: Options.text("label").pipe(Options.optional, Options.withDescription("a note stored with the key")),
-    rpm: positive("requests-per-minute").pipe(Options.withDescription("the tenant's request limit (default: the server's)")),
-    maxRuns: positive("max-concurrent-runs").pipe(Options.withDescription("the tenant's concurrent runs (default: the server's)")),
+    rpm: positive("requests-per-minute").pipe(
+      Options.withDescription("the tenant's request limit (default: the server's)")
+    ),
+    maxRuns: positive("max-concurrent-runs").pipe(
+      Options.withDescription("the tenant's concurrent runs (default: the server's)")
+    ),
     json: jsonOption,
     home: homeOption
   },
@@ -28,16 +37,25 @@ const createCommand = Command.make(
         ...(Option.isSome(opts.rpm) ? { requestsPerMinute: opts.rpm.value } : {}),
         ...(Option.isSome(opts.maxRuns) ? { maxConcurrentRuns: opts.maxRuns.value } : {})
       }
-      if (Object.values(quota).some((n) => n < 1)) return yield* new UsageError({ message: "limits must be positive integers" })
+      if (Object.values(quota).some((n) => n < 1)) {
+        return yield* new UsageError({ message: "limits must be positive integers" })
+      }
       yield* keys.ensureTenant(opts.tenant, Object.keys(quota).length > 0 ? { quota } : {})
       const created = yield* keys.create({ tenantId: opts.tenant, label: Option.getOrUndefined(opts.label) })
       if (opts.json) {
-        return yield* Console.log(JSON.stringify({ id: created.record.id, tenant: opts.tenant, key: Redacted.value(created.key) }))
+        return yield* Console.log(
+          JSON.stringify({ id: created.record.id, tenant: opts.tenant, key: Redacted.value(created.key) })
+        )
       }
       yield* Console.log(Redacted.value(created.key))
-      yield* Console.error(`key ${created.record.id} for tenant ${opts.tenant}: store it now, it is not shown again (revoke with \`deepnote keys revoke ${created.record.id}\`)`)
+      yield* Console.error(
+        `key ${created.record.id} for tenant ${opts.tenant}: store it now, it is not shown again (revoke with \`deepnote keys revoke ${created.record.id}\`)`
+      )
     }).pipe(
-      Effect.catchTags({ InvalidTenant: (e) => new UsageError({ message: e.message }), StoreError: (e) => new CommandFailed({ message: e.message }) }),
+      Effect.catchTags({
+        InvalidTenant: (e) => new UsageError({ message: e.message }),
+        StoreError: (e) => new CommandFailed({ message: e.message })
+      }),
       Effect.provide(keysLayer(opts.home))
     )
 ).pipe(Command.withDescription("Create an API key for a tenant and print it once."))
@@ -49,14 +67,23 @@ const listCommand = Command.make(
     Effect.gen(function*() {
       const keys = yield* ApiKeys
       const list = yield* keys.list(Option.isSome(opts.tenant) ? { tenantId: opts.tenant.value } : {})
-      if (opts.json) return yield* Console.log(JSON.stringify(list.map((k) => Schema.encodeSync(ApiKeyRecord)(k)), null, 2))
-      if (list.length === 0) return yield* Console.log("no API keys (create one with `deepnote keys create --tenant T`)")
+      if (opts.json) {
+        return yield* Console.log(JSON.stringify(list.map((k) => Schema.encodeSync(ApiKeyRecord)(k)), null, 2))
+      }
+      if (list.length === 0) {
+        return yield* Console.log("no API keys (create one with `deepnote keys create --tenant T`)")
+      }
       for (const key of list) {
         yield* Console.log(
-          `${key.id}  ${key.tenantId.padEnd(16)} ${key.revokedAt === undefined ? "active " : "revoked"}  created ${key.createdAt.toISOString()}${key.label === undefined ? "" : `  ${key.label}`}`
+          `${key.id}  ${key.tenantId.padEnd(16)} ${
+            key.revokedAt === undefined ? "active " : "revoked"
+          }  created ${key.createdAt.toISOString()}${key.label === undefined ? "" : `  ${key.label}`}`
         )
       }
-    }).pipe(Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }), Effect.provide(keysLayer(opts.home)))
+    }).pipe(
+      Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }),
+      Effect.provide(keysLayer(opts.home))
+    )
 ).pipe(Command.withDescription("List API keys (ids, tenants, status; never the keys)."))
 
 const revokeCommand = Command.make(
@@ -68,7 +95,10 @@ const revokeCommand = Command.make(
       const key = yield* keys.revoke(opts.id)
       yield* Console.log(`revoked key ${key.id} of tenant ${key.tenantId}`)
     }).pipe(
-      Effect.catchTags({ KeyNotFound: (e) => new UsageError({ message: e.message }), StoreError: (e) => new CommandFailed({ message: e.message }) }),
+      Effect.catchTags({
+        KeyNotFound: (e) => new UsageError({ message: e.message }),
+        StoreError: (e) => new CommandFailed({ message: e.message })
+      }),
       Effect.provide(keysLayer(opts.home))
     )
 ).pipe(Command.withDescription("Revoke an API key by id (requests with it get 401 at once)."))

@@ -1,6 +1,6 @@
-import { Args, Command, Options } from "@effect/cli"
 import { checkResumable, collectionOf, createRunFromRun, promptSetHash, resumeConcurrency } from "@deepnote/runs"
 import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
+import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
@@ -20,12 +20,18 @@ export const resumeCommand = Command.make(
   {
     runId: runIdArg,
     concurrency: Options.integer("concurrency").pipe(
-      Options.withDescription(`questions in flight at once (default: what the run was started with, else ${defaultConcurrency})`),
+      Options.withDescription(
+        `questions in flight at once (default: what the run was started with, else ${defaultConcurrency})`
+      ),
       Options.optional
     ),
     quiet: quietOption,
     retryFailed: Options.boolean("retry-failed").pipe(Options.withDescription("also run the questions that failed")),
-    forceNewRun: Options.boolean("force-new-run").pipe(Options.withDescription("when the prompts or code changed, start a new run with the same settings and questions instead of refusing")),
+    forceNewRun: Options.boolean("force-new-run").pipe(
+      Options.withDescription(
+        "when the prompts or code changed, start a new run with the same settings and questions instead of refusing"
+      )
+    ),
     home: homeOption,
     llm: llmOptions,
     tracing: runTraceOptions
@@ -37,13 +43,24 @@ export const resumeCommand = Command.make(
       const current = { promptSetHash: promptSetHash(run.manifest.config) }
       const target = yield* checkResumable(run, current).pipe(
         Effect.as(run),
-        Effect.catchTag("ResumeRefused", (refused): Effect.Effect<Run, UsageError | RunNotFound | StoreError | SweepNotFound, RunStore> =>
-          opts.forceNewRun
-            ? createRunFromRun(run, current).pipe(Effect.tap((fresh) => Console.log(`started new run ${fresh.id} from ${run.id} (${refused.message.split(":")[0]})`)))
-            : Effect.fail(new UsageError({ message: refused.message })))
+        Effect.catchTag(
+          "ResumeRefused",
+          (refused): Effect.Effect<Run, UsageError | RunNotFound | StoreError | SweepNotFound, RunStore> =>
+            opts.forceNewRun
+              ? createRunFromRun(run, current).pipe(
+                Effect.tap((fresh) =>
+                  Console.log(`started new run ${fresh.id} from ${run.id} (${refused.message.split(":")[0]})`)
+                )
+              )
+              : Effect.fail(new UsageError({ message: refused.message }))
+        )
       )
       const engine = runEngineLayer(target.manifest.config, collectionOf(target), opts.llm, undefined, opts.home)
-      yield* executeWithProgress(target.id, engine, { quiet: opts.quiet, concurrency: resumeConcurrency(target, Option.getOrUndefined(opts.concurrency), defaultConcurrency), retryFailed: opts.retryFailed }).pipe(
+      yield* executeWithProgress(target.id, engine, {
+        quiet: opts.quiet,
+        concurrency: resumeConcurrency(target, Option.getOrUndefined(opts.concurrency), defaultConcurrency),
+        retryFailed: opts.retryFailed
+      }).pipe(
         tracedRun(opts.tracing, target.id)
       )
     }).pipe(
@@ -54,4 +71,8 @@ export const resumeCommand = Command.make(
       }),
       Effect.provide(runServices(opts.home))
     )
-).pipe(Command.withDescription("Resume an interrupted or crashed run: only unfinished calls go to the engine; a finished run is a no-op."))
+).pipe(
+  Command.withDescription(
+    "Resume an interrupted or crashed run: only unfinished calls go to the engine; a finished run is a no-op."
+  )
+)

@@ -1,8 +1,8 @@
-import { Command, Options } from "@effect/cli"
-import { FileSystem } from "@effect/platform"
 import { RunConfig } from "@deepnote/core"
 import { createRun, expandSweep, promptSetHash } from "@deepnote/runs"
 import { Sweeps } from "@deepnote/store"
+import { Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
 import { Config, Console, Effect, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
@@ -23,14 +23,31 @@ export const concurrencyOption = Options.integer("concurrency").pipe(
   Options.withDescription(`questions in flight at once (each its own fiber; default ${defaultConcurrency})`),
   Options.withDefault(defaultConcurrency)
 )
-export const quietOption = Options.boolean("quiet").pipe(Options.withAlias("q"), Options.withDescription("no progress output"))
+export const quietOption = Options.boolean("quiet").pipe(
+  Options.withAlias("q"),
+  Options.withDescription("no progress output")
+)
 
 const runOptions = {
-  dataset: Options.file("dataset", { exists: "yes" }).pipe(Options.withDescription("questions: IRCoT/HotpotQA/MuSiQue/2Wiki/CMRC JSONL or plain JSONL {id?, question, answers?}")),
-  format: Options.choice("format", ["auto", "ircot", "hotpotqa", "musique", "2wiki", "cmrc2018", "plain"]).pipe(Options.withDefault("auto" as const), Options.withDescription("dataset format (default: detected)")),
+  dataset: Options.file("dataset", { exists: "yes" }).pipe(
+    Options.withDescription(
+      "questions: IRCoT/HotpotQA/MuSiQue/2Wiki/CMRC JSONL or plain JSONL {id?, question, answers?}"
+    )
+  ),
+  format: Options.choice("format", ["auto", "ircot", "hotpotqa", "musique", "2wiki", "cmrc2018", "plain"]).pipe(
+    Options.withDefault("auto" as const),
+    Options.withDescription("dataset format (default: detected)")
+  ),
   limit: Options.integer("limit").pipe(Options.optional, Options.withDescription("only the first N questions")),
-  skipBadLines: Options.boolean("skip-bad-lines").pipe(Options.withDescription("skip invalid dataset records (reported) instead of refusing the dataset")),
-  sweep: Options.file("sweep", { exists: "yes" }).pipe(Options.optional, Options.withDescription("YAML/JSON grid, e.g. grid: { maxStep: [1,2,3], maxFailure: [1,2] }: one run per valid cell")),
+  skipBadLines: Options.boolean("skip-bad-lines").pipe(
+    Options.withDescription("skip invalid dataset records (reported) instead of refusing the dataset")
+  ),
+  sweep: Options.file("sweep", { exists: "yes" }).pipe(
+    Options.optional,
+    Options.withDescription(
+      "YAML/JSON grid, e.g. grid: { maxStep: [1,2,3], maxFailure: [1,2] }: one run per valid cell"
+    )
+  ),
   label: Options.text("label").pipe(Options.optional, Options.withDescription("a label stored in the run manifest")),
   collection: collectionOption,
   knobs: knobOptions,
@@ -45,19 +62,32 @@ const runOptions = {
 /** `deepnote run --dataset FILE`: a resumable evaluation run (or a sweep of runs). */
 export const runCommand = Command.make("run", runOptions, (opts) =>
   Effect.gen(function*() {
-    const { config, file } = yield* resolveRunConfig({ values: opts.knobs.values, roles: opts.knobs.roles, configFile: opts.configFile })
+    const { config, file } = yield* resolveRunConfig({
+      values: opts.knobs.values,
+      roles: opts.knobs.roles,
+      configFile: opts.configFile
+    })
     const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
     const collection = collectionName(opts.collection, file?.collection, envCollection)
     if (config.profile !== "no-retrieval") yield* requireCollection(collection)
     const fs = yield* FileSystem.FileSystem
     const cells = Option.isNone(opts.sweep)
       ? [{ index: 0, cell: {}, config }]
-      : (yield* expandSweep(yield* fs.readFileString(opts.sweep.value).pipe(Effect.orDie), opts.sweep.value, Schema.encodeSync(RunConfig)(config)).pipe(
-        Effect.tap((s) => Effect.forEach(s.skipped, (k) => Console.error(`skipping cell ${JSON.stringify(k.cell)}: ${k.reason}`))),
+      : (yield* expandSweep(
+        yield* fs.readFileString(opts.sweep.value).pipe(Effect.orDie),
+        opts.sweep.value,
+        Schema.encodeSync(RunConfig)(config)
+      ).pipe(
+        Effect.tap((s) =>
+          Effect.forEach(s.skipped, (k) => Console.error(`skipping cell ${JSON.stringify(k.cell)}: ${k.reason}`))
+        ),
         Effect.mapError((e) => new UsageError({ message: e.message }))
       )).cells
     const sweep = Option.isSome(opts.sweep)
-      ? yield* (yield* Sweeps).create({ grid: { cells: cells.map((c) => c.cell) }, ...(Option.isSome(opts.label) ? { label: opts.label.value } : {}) })
+      ? yield* (yield* Sweeps).create({
+        grid: { cells: cells.map((c) => c.cell) },
+        ...(Option.isSome(opts.label) ? { label: opts.label.value } : {})
+      })
       : undefined
     for (const cell of cells) {
       const { badLines, run } = yield* createRun({
@@ -71,13 +101,32 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         label: Option.getOrUndefined(opts.label),
         concurrency: opts.concurrency,
         sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell }
-      }).pipe(Effect.mapError((e) => e._tag === "DatasetError" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })))
-      for (const bad of badLines) yield* Console.error(`skipped ${bad.path}:${bad.line}${bad.field ? ` (${bad.field})` : ""}: ${bad.message}`)
-      yield* Console.log(`run ${run.id}: ${run.counts.total} questions${sweep ? ` · sweep ${sweep.id} cell ${cell.index + 1}/${cells.length} ${JSON.stringify(cell.cell)}` : ""} (resume with \`deepnote resume ${run.id}\`)`)
+      }).pipe(Effect.mapError((e) =>
+        e._tag === "DatasetError" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })
+      ))
+      for (const bad of badLines) {
+        yield* Console.error(`skipped ${bad.path}:${bad.line}${bad.field ? ` (${bad.field})` : ""}: ${bad.message}`)
+      }
+      yield* Console.log(
+        `run ${run.id}: ${run.counts.total} questions${
+          sweep ? ` · sweep ${sweep.id} cell ${cell.index + 1}/${cells.length} ${JSON.stringify(cell.cell)}` : ""
+        } (resume with \`deepnote resume ${run.id}\`)`
+      )
       const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home)
-      yield* executeWithProgress(run.id, engine, { quiet: opts.quiet, concurrency: opts.concurrency, retryFailed: false }).pipe(tracedRun(opts.tracing, run.id))
+      yield* executeWithProgress(run.id, engine, {
+        quiet: opts.quiet,
+        concurrency: opts.concurrency,
+        retryFailed: false
+      }).pipe(tracedRun(opts.tracing, run.id))
     }
   }).pipe(
-    Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }),
+    Effect.catchTags({
+      StoreError: (e) =>
+        new CommandFailed({ message: e.message })
+    }),
     Effect.provide(runServices(opts.home))
-  )).pipe(Command.withDescription("Answer every question of a dataset as a resumable run (or one run per cell of a --sweep grid); Ctrl-C stops cleanly."))
+  )).pipe(
+    Command.withDescription(
+      "Answer every question of a dataset as a resumable run (or one run per cell of a --sweep grid); Ctrl-C stops cleanly."
+    )
+  )

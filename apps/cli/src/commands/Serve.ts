@@ -1,6 +1,6 @@
-import { Command, Options } from "@effect/cli"
 import { Home } from "@deepnote/core"
 import { serverLayer, ServerSettings } from "@deepnote/server"
+import { Command, Options } from "@effect/cli"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
@@ -13,7 +13,8 @@ import { configFileOption, homeLayer, homeOption } from "./Common.js"
 const loopbackHosts = ["127.0.0.1", "localhost", "::1"]
 
 const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
+  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" &&
+    error.message !== ""
     ? error.message
     : String(error)
 
@@ -25,10 +26,20 @@ const messageOf = (error: unknown): string =>
 export const serveCommand = Command.make(
   "serve",
   {
-    host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("address to listen on (default 127.0.0.1)")),
-    port: Options.integer("port").pipe(Options.withDefault(8080), Options.withDescription("port to listen on (default 8080)")),
-    noAuth: Options.boolean("no-auth").pipe(Options.withDescription("no API keys (development only: refused unless --host is 127.0.0.1 or localhost)")),
-    noResume: Options.boolean("no-resume").pipe(Options.withDescription("do not resume the unfinished runs this server started before")),
+    host: Options.text("host").pipe(
+      Options.withDefault("127.0.0.1"),
+      Options.withDescription("address to listen on (default 127.0.0.1)")
+    ),
+    port: Options.integer("port").pipe(
+      Options.withDefault(8080),
+      Options.withDescription("port to listen on (default 8080)")
+    ),
+    noAuth: Options.boolean("no-auth").pipe(
+      Options.withDescription("no API keys (development only: refused unless --host is 127.0.0.1 or localhost)")
+    ),
+    noResume: Options.boolean("no-resume").pipe(
+      Options.withDescription("do not resume the unfinished runs this server started before")
+    ),
     home: homeOption,
     knobs: knobOptions,
     configFile: configFileOption,
@@ -37,14 +48,24 @@ export const serveCommand = Command.make(
   (opts) =>
     Effect.gen(function*() {
       if (opts.noAuth && !loopbackHosts.includes(opts.host)) {
-        return yield* new UsageError({ message: `--no-auth is only allowed on 127.0.0.1 or localhost (got --host ${opts.host})` })
+        return yield* new UsageError({
+          message: `--no-auth is only allowed on 127.0.0.1 or localhost (got --host ${opts.host})`
+        })
       }
       if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
         return yield* new UsageError({ message: `--port must be between 0 and 65535 (got ${opts.port})` })
       }
-      const { config, file } = yield* resolveRunConfig({ values: opts.knobs.values, roles: opts.knobs.roles, configFile: opts.configFile })
-      const home = yield* Effect.provide(Home, homeLayer(opts.home)).pipe(Effect.mapError((e) => new UsageError({ message: messageOf(e) })))
-      const limits = yield* ServerSettings.limitsConfig.pipe(Effect.mapError((e) => new UsageError({ message: `server limits: ${messageOf(e)}` })))
+      const { config, file } = yield* resolveRunConfig({
+        values: opts.knobs.values,
+        roles: opts.knobs.roles,
+        configFile: opts.configFile
+      })
+      const home = yield* Effect.provide(Home, homeLayer(opts.home)).pipe(
+        Effect.mapError((e) => new UsageError({ message: messageOf(e) }))
+      )
+      const limits = yield* ServerSettings.limitsConfig.pipe(
+        Effect.mapError((e) => new UsageError({ message: `server limits: ${messageOf(e)}` }))
+      )
       const server = serverLayer({
         home: home.root,
         settings: { auth: !opts.noAuth, defaults: config, limits, resumeOnStart: !opts.noResume },
@@ -54,7 +75,14 @@ export const serveCommand = Command.make(
       yield* Effect.logInfo(`home ${home.root} · engine ${config.engine} · profile ${config.profile}`)
       return yield* Layer.launch(server).pipe(
         Effect.catchAll((e): Effect.Effect<never, UsageError | CommandFailed> =>
-          e instanceof UsageError ? Effect.fail(e) : Effect.fail(new CommandFailed({ message: `the server stopped: ${messageOf(e)}` })))
+          e instanceof UsageError
+            ? Effect.fail(e)
+            : Effect.fail(new CommandFailed({ message: `the server stopped: ${messageOf(e)}` }))
+        )
       )
     })
-).pipe(Command.withDescription("Serve the HTTP API (ask, collections, runs, OpenAI-compatible chat completions) with API keys per tenant."))
+).pipe(
+  Command.withDescription(
+    "Serve the HTTP API (ask, collections, runs, OpenAI-compatible chat completions) with API keys per tenant."
+  )
+)

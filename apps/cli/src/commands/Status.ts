@@ -1,5 +1,5 @@
-import { Args, Command } from "@effect/cli"
 import { Run, RunStore } from "@deepnote/store"
+import { Args, Command } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
 import { CommandFailed } from "../Errors.js"
 import { runServices } from "../runs/RunServices.js"
@@ -8,8 +8,12 @@ import { homeOption, jsonOption } from "./Common.js"
 const describe = (run: Run) => {
   const c = run.counts
   const cfg = run.manifest.config
-  return `${run.id}  ${run.status.padEnd(11)} ${String(c.done).padStart(5)}/${c.total} done ${String(c.failed).padStart(4)} failed  ` +
-    `${cfg.profile}/${cfg.engine} step ${cfg.maxStep} fail ${cfg.maxFailure} k ${cfg.topK}  ${run.manifest.dataset.path}${run.sweepId ? `  sweep ${run.sweepId}` : ""}`
+  return `${run.id}  ${run.status.padEnd(11)} ${String(c.done).padStart(5)}/${c.total} done ${
+    String(c.failed).padStart(4)
+  } failed  ` +
+    `${cfg.profile}/${cfg.engine} step ${cfg.maxStep} fail ${cfg.maxFailure} k ${cfg.topK}  ${run.manifest.dataset.path}${
+      run.sweepId ? `  sweep ${run.sweepId}` : ""
+    }`
 }
 
 /** `deepnote status [RUN_ID]`: every run newest first, or one run in detail. */
@@ -22,16 +26,26 @@ export const statusCommand = Command.make(
       if (Option.isNone(opts.runId)) {
         const runs = yield* store.listRuns({ limit: 200 })
         if (opts.json) return yield* Console.log(JSON.stringify(runs.map((r) => Schema.encodeSync(Run)(r)), null, 2))
-        if (runs.length === 0) return yield* Console.log("no runs yet (start one with `deepnote run --dataset FILE --collection NAME`)")
+        if (runs.length === 0) {
+          return yield* Console.log("no runs yet (start one with `deepnote run --dataset FILE --collection NAME`)")
+        }
         for (const run of runs) yield* Console.log(describe(run))
         return
       }
       const run = yield* store.getRun(opts.runId.value)
       if (opts.json) return yield* Console.log(JSON.stringify(Schema.encodeSync(Run)(run), null, 2))
       yield* Console.log(describe(run))
-      yield* Console.log(`  created ${run.createdAt.toISOString()}${run.startedAt ? ` · started ${run.startedAt.toISOString()}` : ""}${run.finishedAt ? ` · finished ${run.finishedAt.toISOString()}` : ""}`)
+      yield* Console.log(
+        `  created ${run.createdAt.toISOString()}${run.startedAt ? ` · started ${run.startedAt.toISOString()}` : ""}${
+          run.finishedAt ? ` · finished ${run.finishedAt.toISOString()}` : ""
+        }`
+      )
       if (run.message) yield* Console.log(`  ${run.message}`)
-      yield* Console.log(`  pending ${run.counts.pending} · running ${run.counts.running} · config ${run.manifest.configHash.slice(0, 12)} · ${run.manifest.codeVersion}`)
+      yield* Console.log(
+        `  pending ${run.counts.pending} · running ${run.counts.running} · config ${
+          run.manifest.configHash.slice(0, 12)
+        } · ${run.manifest.codeVersion}`
+      )
     }).pipe(
       Effect.catchTags({
         RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}"` }),

@@ -14,11 +14,22 @@ export const readConfigFile = (path: string) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
-      Effect.mapError((e) => new UsageError({ message: `config file ${path}: cannot read (${e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message})` }))
+      Effect.mapError((e) =>
+        new UsageError({
+          message: `config file ${path}: cannot read (${
+            e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message
+          })`
+        })
+      )
     )
     const parsed = yield* Effect.try({
       try: (): unknown => (/\.ya?ml$/i.test(path) ? Yaml.parse(text) : JSON.parse(text)),
-      catch: (e) => new UsageError({ message: `config file ${path}: not valid ${/\.ya?ml$/i.test(path) ? "YAML" : "JSON"} (${e instanceof Error ? e.message : String(e)})` })
+      catch: (e) =>
+        new UsageError({
+          message: `config file ${path}: not valid ${/\.ya?ml$/i.test(path) ? "YAML" : "JSON"} (${
+            e instanceof Error ? e.message : String(e)
+          })`
+        })
     })
     const record = yield* Schema.decodeUnknown(FileShape)(parsed ?? {}).pipe(
       Effect.mapError(() => new UsageError({ message: `config file ${path}: expected an object of settings` }))

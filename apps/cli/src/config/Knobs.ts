@@ -14,26 +14,101 @@ export interface Knob {
 
 /** Every RunConfig knob, with its flag (`--top-k`) and environment variable (`DEEPNOTE_TOP_K`). */
 export const knobs: ReadonlyArray<Knob> = [
-  { path: ["profile"], flag: "profile", kind: { choices: ["deepnote", "paper", "no-retrieval", "vanilla", "init-note"] }, description: "algorithm: deepnote (default), paper (reference behaviour) or a baseline" },
-  { path: ["engine"], flag: "engine", kind: { choices: ["extractive", "llm"] }, description: "extractive (offline baseline, default) or llm (an OpenAI-compatible server such as vLLM)" },
-  { path: ["task"], flag: "task", kind: { choices: ["multihop", "longform", "yesno"] }, description: "answer style (default multihop)" },
-  { path: ["language"], flag: "language", kind: { choices: ["auto", "en", "zh"] }, description: "prompt/tokeniser language (default auto: detected from the question)" },
+  {
+    path: ["profile"],
+    flag: "profile",
+    kind: { choices: ["deepnote", "paper", "no-retrieval", "vanilla", "init-note"] },
+    description: "algorithm: deepnote (default), paper (reference behaviour) or a baseline"
+  },
+  {
+    path: ["engine"],
+    flag: "engine",
+    kind: { choices: ["extractive", "llm"] },
+    description: "extractive (offline baseline, default) or llm (an OpenAI-compatible server such as vLLM)"
+  },
+  {
+    path: ["task"],
+    flag: "task",
+    kind: { choices: ["multihop", "longform", "yesno"] },
+    description: "answer style (default multihop)"
+  },
+  {
+    path: ["language"],
+    flag: "language",
+    kind: { choices: ["auto", "en", "zh"] },
+    description: "prompt/tokeniser language (default auto: detected from the question)"
+  },
   { path: ["topK"], flag: "top-k", kind: "int", description: "passages kept per retrieval (default 5)" },
-  { path: ["recallK"], flag: "recall-k", kind: "int", description: "candidates recalled per query before fusion and rerank (default 50)" },
+  {
+    path: ["recallK"],
+    flag: "recall-k",
+    kind: "int",
+    description: "candidates recalled per query before fusion and rerank (default 50)"
+  },
   { path: ["numQueries"], flag: "num-queries", kind: "int", description: "new queries planned per step (default 2)" },
   { path: ["maxStep"], flag: "max-step", kind: "int", description: "maximum refinement steps (default 3)" },
-  { path: ["maxFailure"], flag: "max-failure", kind: "int", description: "stop after this many rejected notes, cumulative (default 2)" },
-  { path: ["maxUniquePassages"], flag: "max-unique-passages", kind: "int", description: "paper profile: cap on unique passages (default 15)" },
-  { path: ["reranker"], flag: "reranker", kind: { choices: ["none", "http"] }, description: "cross-encoder rerank of the candidates (default none)" },
-  { path: ["rerankerApi"], flag: "reranker-api", kind: { choices: ["vllm-rerank", "vllm-score", "tei", "cohere"] }, description: "rerank API flavour (default vllm-rerank)" },
+  {
+    path: ["maxFailure"],
+    flag: "max-failure",
+    kind: "int",
+    description: "stop after this many rejected notes, cumulative (default 2)"
+  },
+  {
+    path: ["maxUniquePassages"],
+    flag: "max-unique-passages",
+    kind: "int",
+    description: "paper profile: cap on unique passages (default 15)"
+  },
+  {
+    path: ["reranker"],
+    flag: "reranker",
+    kind: { choices: ["none", "http"] },
+    description: "cross-encoder rerank of the candidates (default none)"
+  },
+  {
+    path: ["rerankerApi"],
+    flag: "reranker-api",
+    kind: { choices: ["vllm-rerank", "vllm-score", "tei", "cohere"] },
+    description: "rerank API flavour (default vllm-rerank)"
+  },
   { path: ["rerankerUrl"], flag: "reranker-url", kind: "text", description: "rerank server base URL" },
   { path: ["rerankerModel"], flag: "reranker-model", kind: "text", description: "rerank model name" },
-  { path: ["titleWeight"], flag: "title-weight", kind: "float", description: "BM25 weight of the title column (default 5, tuned on HotpotQA: benchmarks/retrieval)" },
-  { path: ["textWeight"], flag: "text-weight", kind: "float", description: "BM25 weight of the text column (default 1)" },
-  { path: ["sampling", "model"], flag: "model", kind: "text", description: "model of every role (default: the server's first model)" },
-  { path: ["sampling", "temperature"], flag: "temperature", kind: "float", description: "sampling temperature of every role (default 0.1)" },
-  { path: ["sampling", "topP"], flag: "top-p", kind: "float", description: "nucleus sampling of every role (default 0.9)" },
-  { path: ["sampling", "maxTokens"], flag: "max-tokens", kind: "int", description: "completion token limit of every role (default 1280)" },
+  {
+    path: ["titleWeight"],
+    flag: "title-weight",
+    kind: "float",
+    description: "BM25 weight of the title column (default 5, tuned on HotpotQA: benchmarks/retrieval)"
+  },
+  {
+    path: ["textWeight"],
+    flag: "text-weight",
+    kind: "float",
+    description: "BM25 weight of the text column (default 1)"
+  },
+  {
+    path: ["sampling", "model"],
+    flag: "model",
+    kind: "text",
+    description: "model of every role (default: the server's first model)"
+  },
+  {
+    path: ["sampling", "temperature"],
+    flag: "temperature",
+    kind: "float",
+    description: "sampling temperature of every role (default 0.1)"
+  },
+  {
+    path: ["sampling", "topP"],
+    flag: "top-p",
+    kind: "float",
+    description: "nucleus sampling of every role (default 0.9)"
+  },
+  {
+    path: ["sampling", "maxTokens"],
+    flag: "max-tokens",
+    kind: "int",
+    description: "completion token limit of every role (default 1280)"
+  },
   { path: ["sampling", "seed"], flag: "seed", kind: "int", description: "sampling seed of every role (default 66)" }
 ]
 
@@ -55,7 +130,9 @@ const optionFor = (knob: Knob): Options.Options<Option.Option<string | number>> 
 export const knobOptions = {
   values: Options.all(Object.fromEntries(knobs.map((k) => [k.flag, optionFor(k)]))),
   roles: Options.keyValueMap("role").pipe(
-    Options.withDescription("per-role sampling, e.g. --role judge.temperature=0 --role answer.model=qwen (roles: init, plan, update, judge, answer; fields: model, temperature, topP, maxTokens, seed)"),
+    Options.withDescription(
+      "per-role sampling, e.g. --role judge.temperature=0 --role answer.model=qwen (roles: init, plan, update, judge, answer; fields: model, temperature, topP, maxTokens, seed)"
+    ),
     Options.optional
   )
 }

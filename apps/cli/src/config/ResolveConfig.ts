@@ -23,7 +23,9 @@ const flagOf = (path: ReadonlyArray<PropertyKey>): string => {
 export const describeConfigError = (error: ParseResult.ParseError): string => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
   return issues
-    .map((issue) => issue.path.length === 0 ? issue.message : `${flagOf(issue.path)} (${issue.path.join(".")}): ${issue.message}`)
+    .map((issue) =>
+      issue.path.length === 0 ? issue.message : `${flagOf(issue.path)} (${issue.path.join(".")}): ${issue.message}`
+    )
     .join("; ")
 }
 
@@ -48,9 +50,15 @@ const fromFlags = (input: KnobInput) =>
         const [role, field, ...rest] = key.split(".")
         const fields = ["model", "temperature", "topP", "maxTokens", "seed"]
         if (!role || !field || rest.length > 0 || !fields.includes(field)) {
-          return yield* new UsageError({ message: `--role ${key}=${text}: expected ROLE.FIELD=VALUE with FIELD one of ${fields.join(", ")}` })
+          return yield* new UsageError({
+            message: `--role ${key}=${text}: expected ROLE.FIELD=VALUE with FIELD one of ${fields.join(", ")}`
+          })
         }
-        setPath(layer, ["roles", role, field], field === "model" ? text : parseKnobText(field === "temperature" || field === "topP" ? "float" : "int", text))
+        setPath(
+          layer,
+          ["roles", role, field],
+          field === "model" ? text : parseKnobText(field === "temperature" || field === "topP" ? "float" : "int", text)
+        )
       }
     }
     return layer

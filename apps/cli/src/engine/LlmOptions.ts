@@ -1,19 +1,23 @@
-import { Options } from "@effect/cli"
 import { LlmSettings, LlmSettingsSchema, parseEndpoint } from "@deepnote/llm"
+import { Options } from "@effect/cli"
 import { Effect, Layer, Option, ParseResult, Redacted, Schema } from "effect"
 import { UsageError } from "../Errors.js"
 
 /** Options of the LLM engine (`--engine llm`): where the OpenAI-compatible servers are. */
 export const llmOptions = {
   urls: Options.text("llm-url").pipe(
-    Options.withDescription("OpenAI-compatible server base URL, e.g. http://127.0.0.1:8000/v1 (repeat for several servers; URL#N caps its in-flight calls; default: $DEEPNOTE_LLM_URL)"),
+    Options.withDescription(
+      "OpenAI-compatible server base URL, e.g. http://127.0.0.1:8000/v1 (repeat for several servers; URL#N caps its in-flight calls; default: $DEEPNOTE_LLM_URL)"
+    ),
     Options.repeated
   ),
   apiKey: Options.redacted("llm-api-key").pipe(
     Options.withDescription("bearer token for the LLM servers (default: $DEEPNOTE_LLM_API_KEY)"),
     Options.optional
   ),
-  noCache: Options.boolean("no-llm-cache").pipe(Options.withDescription("do not read or write the on-disk LLM response cache"))
+  noCache: Options.boolean("no-llm-cache").pipe(
+    Options.withDescription("do not read or write the on-disk LLM response cache")
+  )
 }
 
 export interface LlmOptionValues {
@@ -30,10 +34,16 @@ export const llmSettingsLayer = (flags: LlmOptionValues, fromFile: unknown): Lay
   const file = typeof fromFile === "object" && fromFile !== null ? fromFile as Record<string, unknown> : undefined
   if (flags.urls.length === 0 && file === undefined) {
     const fromEnv = flags.noCache
-      ? Layer.effect(LlmSettings, Effect.map(LlmSettings, (s) => ({ ...s, cache: false }))).pipe(Layer.provide(LlmSettings.layerConfig))
+      ? Layer.effect(LlmSettings, Effect.map(LlmSettings, (s) => ({ ...s, cache: false }))).pipe(
+        Layer.provide(LlmSettings.layerConfig)
+      )
       : LlmSettings.layerConfig
     return fromEnv.pipe(
-      Layer.mapError((e) => new UsageError({ message: `LLM settings from the environment: ${e.message} (set --llm-url or DEEPNOTE_LLM_URL)` }))
+      Layer.mapError((e) =>
+        new UsageError({
+          message: `LLM settings from the environment: ${e.message} (set --llm-url or DEEPNOTE_LLM_URL)`
+        })
+      )
     )
   }
   const input = {
@@ -47,7 +57,11 @@ export const llmSettingsLayer = (flags: LlmOptionValues, fromFile: unknown): Lay
     Schema.decodeUnknown(LlmSettingsSchema)(input, { errors: "all" }).pipe(
       Effect.mapError((e) =>
         new UsageError({
-          message: `invalid LLM settings: ${ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".") || "llm"}: ${i.message}`).join("; ")}`
+          message: `invalid LLM settings: ${
+            ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".") || "llm"}: ${i.message}`).join(
+              "; "
+            )
+          }`
         })
       )
     )

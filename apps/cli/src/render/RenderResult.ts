@@ -6,13 +6,18 @@ export interface RenderContext {
   readonly collection: string | undefined
 }
 
-const engineLabel = (engine: string) => engine === "extractive" ? "extractive (offline baseline, no language model)" : engine
+const engineLabel = (engine: string) =>
+  engine === "extractive" ? "extractive (offline baseline, no language model)" : engine
 
 /** The step-by-step trace of one answered question, as plain text. */
 export const renderResult = (result: PipelineResult, context: RenderContext): string => {
   const out: Array<string> = []
   out.push(`Question: ${result.question}`)
-  out.push(`engine: ${engineLabel(context.engine)} · profile: ${result.profile}${context.collection ? ` · collection: ${context.collection}` : ""}`)
+  out.push(
+    `engine: ${engineLabel(context.engine)} · profile: ${result.profile}${
+      context.collection ? ` · collection: ${context.collection}` : ""
+    }`
+  )
   const steps = new Set<number>([
     ...result.trace.passages.map((p) => p.step),
     ...result.trace.queries.map((q) => q.step),
@@ -29,11 +34,19 @@ export const renderResult = (result: PipelineResult, context: RenderContext): st
     for (const note of result.trace.notes.filter((n) => n.step === step)) {
       if (note.verdict === undefined) out.push(`  note initialised (${note.note.text.length} chars)`)
       else if (note.verdict.parsed === "skipped") out.push(`  no new passages: step counted as a failure`)
-      else out.push(`  note rewritten (${note.note.text.length} chars) → judge: ${note.verdict.better ? "better ✓ (now the best note)" : "not better ✗ (best note kept)"}`)
+      else {out.push(
+          `  note rewritten (${note.note.text.length} chars) → judge: ${
+            note.verdict.better ? "better ✓ (now the best note)" : "not better ✗ (best note kept)"
+          }`
+        )}
     }
   }
   out.push("")
-  out.push(`Stopped: ${result.stopReason} after ${result.counters.steps} step${result.counters.steps === 1 ? "" : "s"} (${result.counters.failures} rejected)`)
+  out.push(
+    `Stopped: ${result.stopReason} after ${result.counters.steps} step${
+      result.counters.steps === 1 ? "" : "s"
+    } (${result.counters.failures} rejected)`
+  )
   if (result.bestNote !== undefined) {
     const best = [...result.trace.notes].reverse().find((n) => n.best)
     out.push(`Best note${best ? ` (step ${best.step})` : ""}:`)
@@ -43,7 +56,9 @@ export const renderResult = (result: PipelineResult, context: RenderContext): st
   const llm = result.counters.llm
   out.push(
     `Calls: ${llm.total} role calls (init ${llm.init}, plan ${llm.plan}, update ${llm.update}, judge ${llm.judge}, answer ${llm.answer}), ` +
-      `${result.counters.retrievals} retrievals, ${result.counters.uniquePassages} unique passages, ${seconds(result.elapsedMs)}`
+      `${result.counters.retrievals} retrievals, ${result.counters.uniquePassages} unique passages, ${
+        seconds(result.elapsedMs)
+      }`
   )
   return out.join("\n")
 }

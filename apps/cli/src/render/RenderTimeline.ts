@@ -13,8 +13,14 @@ export const renderTimeline = (result: PipelineResult): string => {
   let best: string | undefined
   for (const entry of result.trace.notes) {
     const queries = result.trace.queries.filter((q) => q.step === entry.step).map((q) => quote(q.query, 70))
-    const passages = result.trace.passages.filter((p) => p.step === entry.step).map((p) => p.passage.title || p.passage.id)
-    const verdict = entry.verdict === undefined ? "initial note (best)" : entry.verdict.better ? "judge: better → new best" : "judge: not better → rejected"
+    const passages = result.trace.passages.filter((p) => p.step === entry.step).map((p) =>
+      p.passage.title || p.passage.id
+    )
+    const verdict = entry.verdict === undefined
+      ? "initial note (best)"
+      : entry.verdict.better
+      ? "judge: better → new best"
+      : "judge: not better → rejected"
     out.push(`── step ${entry.step} · ${verdict}`)
     if (queries.length > 0) out.push(`   asked: ${queries.join(", ")}`)
     if (passages.length > 0) out.push(`   read:  ${passages.join(" | ")}`)

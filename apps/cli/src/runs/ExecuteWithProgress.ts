@@ -1,9 +1,9 @@
 import { type ExecutionSummary, RunExecutor, showProgress } from "@deepnote/runs"
+import type { EngineServices } from "@deepnote/runs"
 import { RunStore } from "@deepnote/store"
 import type { Layer } from "effect"
 import { Console, Effect } from "effect"
 import { CommandFailed } from "../Errors.js"
-import type { EngineServices } from "@deepnote/runs"
 
 export interface ProgressFlags {
   readonly quiet: boolean
@@ -12,7 +12,11 @@ export interface ProgressFlags {
 }
 
 /** Executes a run with a progress display on stderr (bar on a TTY, periodic lines otherwise, nothing with --quiet). */
-export const executeWithProgress = (runId: string, engine: Layer.Layer<EngineServices, unknown>, flags: ProgressFlags) =>
+export const executeWithProgress = (
+  runId: string,
+  engine: Layer.Layer<EngineServices, unknown>,
+  flags: ProgressFlags
+) =>
   Effect.gen(function*() {
     const store = yield* RunStore
     const executor = yield* RunExecutor
@@ -32,7 +36,9 @@ export const executeWithProgress = (runId: string, engine: Layer.Layer<EngineSer
     }))
     const after = yield* store.getRun(runId)
     if (summary.nothingToDo) {
-      yield* Console.log(`run ${runId} is already complete: nothing to do (${after.counts.done} done, ${after.counts.failed} failed)`)
+      yield* Console.log(
+        `run ${runId} is already complete: nothing to do (${after.counts.done} done, ${after.counts.failed} failed)`
+      )
     } else {
       yield* Console.log(
         `run ${runId} ${summary.status}: ${after.counts.done}/${after.counts.total} done, ${after.counts.failed} failed ` +

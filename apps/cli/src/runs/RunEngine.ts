@@ -1,8 +1,8 @@
 import type { RunConfig } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
+import { retrieverLayer } from "@deepnote/runs"
 import { Layer, type Option } from "effect"
 import { homeLayer } from "../commands/Common.js"
-import { retrieverLayer } from "@deepnote/runs"
 import { rolesLayer } from "../engine/EngineLayers.js"
 import type { LlmOptionValues } from "../engine/LlmOptions.js"
 

@@ -8,6 +8,10 @@ import { CommandFailed } from "../Errors.js"
 /** The store, the executor, the event hub and collections, under the chosen home. */
 export const runServices = (home: Option.Option<string>) =>
   RunExecutor.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(Store.layerHome.pipe(Layer.mapError((e) => new CommandFailed({ message: e.message }))), RunEvents.layer, Collections.layer)),
+    Layer.provideMerge(Layer.mergeAll(
+      Store.layerHome.pipe(Layer.mapError((e) => new CommandFailed({ message: e.message }))),
+      RunEvents.layer,
+      Collections.layer
+    )),
     Layer.provideMerge(homeLayer(home))
   )

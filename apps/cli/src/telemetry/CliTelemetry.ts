@@ -8,6 +8,10 @@ import { UsageError } from "../Errors.js"
  * is set (flushed when the command ends, also on Ctrl-C), logs on stderr (JSON lines unless stderr is a terminal) with
  * trace, span, run and item ids, and `DEEPNOTE_TRACE_CONTENT`.
  */
-export const cliTelemetry = telemetryLayer({ serviceName: "deepnote", serviceVersion: version, stderrIsTty: process.stderr.isTTY === true }).pipe(
+export const cliTelemetry = telemetryLayer({
+  serviceName: "deepnote",
+  serviceVersion: version,
+  stderrIsTty: process.stderr.isTTY === true
+}).pipe(
   Layer.mapError((e) => new UsageError({ message: `telemetry settings: ${e.message}` }))
 )

@@ -1,5 +1,5 @@
-import { FileSystem } from "@effect/platform"
 import type { Home } from "@deepnote/core"
+import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
 import * as Path from "node:path"
 
@@ -28,7 +28,8 @@ export const linkTraceFile = (home: Home["Type"], runId: string, file: string) =
 export const traceFilesOf = (home: Home["Type"], runId: string) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
-    const linked = (yield* fs.readFileString(linkFile(home, runId)).pipe(Effect.orElseSucceed(() => ""))).split("\n").filter((l) => l.trim() !== "")
+    const linked = (yield* fs.readFileString(linkFile(home, runId)).pipe(Effect.orElseSucceed(() => ""))).split("\n")
+      .filter((l) => l.trim() !== "")
     const candidates = [defaultTraceFile(home, runId), ...linked]
     return yield* Effect.filter(candidates, (file) => fs.exists(file).pipe(Effect.orElseSucceed(() => false)))
   })

@@ -2,16 +2,22 @@ import { Options } from "@effect/cli"
 import type { Option } from "effect"
 
 const traceFile = Options.file("trace-file").pipe(
-  Options.withDescription("append every finished span as one JSON line to this file (read it with `deepnote trace FILE`)"),
+  Options.withDescription(
+    "append every finished span as one JSON line to this file (read it with `deepnote trace FILE`)"
+  ),
   Options.optional
 )
 
 const traceContent = Options.boolean("trace-content").pipe(
-  Options.withDescription("also record prompt and completion text on LLM spans (they may hold private data; default: $DEEPNOTE_TRACE_CONTENT, else off)")
+  Options.withDescription(
+    "also record prompt and completion text on LLM spans (they may hold private data; default: $DEEPNOTE_TRACE_CONTENT, else off)"
+  )
 )
 
 const trace = Options.boolean("trace").pipe(
-  Options.withDescription("record the run's spans in <home>/traces/<run-id>.jsonl (read them with `deepnote trace RUN_ID`)")
+  Options.withDescription(
+    "record the run's spans in <home>/traces/<run-id>.jsonl (read them with `deepnote trace RUN_ID`)"
+  )
 )
 
 export interface TraceFlags {

@@ -1,9 +1,21 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { countChatTokens, parsePrompt } from "@deepnote/llm"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Queue, Stream } from "effect"
 import { respond, roleOf, type SimStructured } from "../Content.js"
 import type { SimState } from "../SimState.js"
-import { cachedPrefix, countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, promptDetails, reasoningPieces, validate } from "./Generate.js"
+import {
+  cachedPrefix,
+  countFault,
+  earlyFault,
+  garbageReply,
+  generate,
+  jsonError,
+  noteRequest,
+  outputPieces,
+  promptDetails,
+  reasoningPieces,
+  validate
+} from "./Generate.js"
 import { ChatBody, messageText } from "./Wire.js"
 
 const structuredOf = (body: ChatBody): SimStructured | undefined => {
@@ -15,7 +27,8 @@ const structuredOf = (body: ChatBody): SimStructured | undefined => {
 }
 
 const usesStructured = (body: ChatBody) =>
-  body.structured_outputs != null || body.guided_choice != null || body.guided_json != null || body.response_format?.type === "json_schema"
+  body.structured_outputs != null || body.guided_choice != null || body.guided_json != null ||
+  body.response_format?.type === "json_schema"
 
 /** `POST /v1/chat/completions`: plain JSON or SSE (`stream: true`, usage chunk with `stream_options.include_usage`). */
 export const chatHandler = (state: SimState) =>
@@ -38,31 +51,55 @@ export const chatHandler = (state: SimState) =>
     const early = earlyFault(state, request, fault)
     if (early !== undefined) return yield* early
     // the prompt as a chat template lays it out: role headers and contents, in order
-    const cachedTokens = cachedPrefix(state, messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join(""), promptTokens)
+    const cachedTokens = cachedPrefix(
+      state,
+      messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join(""),
+      promptTokens
+    )
     const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n")
     const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
     if (fault === "garbage") countFault(state, fault)
-    const text = fault === "garbage" ? garbageReply : respond(state.engine, { role, system, prompt, structured: structuredOf(body) })
+    const text = fault === "garbage"
+      ? garbageReply
+      : respond(state.engine, { role, system, prompt, structured: structuredOf(body) })
     const reasoning = reasoningPieces(state, roleOf(role, prompt))
     const { finish, pieces: answer } = outputPieces(text, Math.max(1, maxTokens - reasoning.length))
     const pieces = [...reasoning, ...answer]
-    const split = (all: ReadonlyArray<string>) => ({ reasoning: all.slice(0, reasoning.length).join(""), content: all.slice(reasoning.length).join("") })
+    const split = (all: ReadonlyArray<string>) => ({
+      reasoning: all.slice(0, reasoning.length).join(""),
+      content: all.slice(reasoning.length).join("")
+    })
     const id = `chatcmpl-sim-${state.nextId++}`
     const created = Math.floor(Date.now() / 1000)
     const model = state.options.model
-    const usage = { prompt_tokens: promptTokens, completion_tokens: pieces.length, total_tokens: promptTokens + pieces.length, ...promptDetails(state, cachedTokens) }
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: pieces.length,
+      total_tokens: promptTokens + pieces.length,
+      ...promptDetails(state, cachedTokens)
+    }
 
     if (body.stream !== true) {
       if (fault === "malformed") {
         countFault(state, fault)
-        return HttpServerResponse.text(`{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"content":`, { contentType: "application/json" })
+        return HttpServerResponse.text(
+          `{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"content":`,
+          { contentType: "application/json" }
+        )
       }
       yield* generate(state, promptTokens, pieces, cachedTokens)
       return HttpServerResponse.unsafeJson({
-        id, object: "chat.completion", created, model,
+        id,
+        object: "chat.completion",
+        created,
+        model,
         choices: [{
           index: 0,
-          message: { role: "assistant", content: split(pieces).content, ...(reasoning.length > 0 ? { reasoning_content: split(pieces).reasoning } : {}) },
+          message: {
+            role: "assistant",
+            content: split(pieces).content,
+            ...(reasoning.length > 0 ? { reasoning_content: split(pieces).reasoning } : {})
+          },
           finish_reason: finish
         }],
         usage
@@ -70,7 +107,13 @@ export const chatHandler = (state: SimState) =>
     }
 
     const chunk = (delta: Record<string, string>, finishReason: string | null) =>
-      JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })
+      JSON.stringify({
+        id,
+        object: "chat.completion.chunk",
+        created,
+        model,
+        choices: [{ index: 0, delta, finish_reason: finishReason }]
+      })
     const queue = yield* Queue.unbounded<string | null>()
     const seq = {
       promptTokens,
@@ -85,7 +128,10 @@ export const chatHandler = (state: SimState) =>
       onDone: () => {
         Queue.unsafeOffer(queue, chunk({}, finish))
         if (body.stream_options?.include_usage === true) {
-          Queue.unsafeOffer(queue, JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage }))
+          Queue.unsafeOffer(
+            queue,
+            JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })
+          )
         }
         Queue.unsafeOffer(queue, "[DONE]")
         Queue.unsafeOffer(queue, null)
@@ -101,5 +147,8 @@ export const chatHandler = (state: SimState) =>
         seq.cancelled = true
       }))
     )
-    return HttpServerResponse.stream(events, { contentType: "text/event-stream", headers: { "cache-control": "no-cache" } })
+    return HttpServerResponse.stream(events, {
+      contentType: "text/event-stream",
+      headers: { "cache-control": "no-cache" }
+    })
   })

@@ -1,9 +1,20 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { countTokens, parsePrompt } from "@deepnote/llm"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { respond } from "../Content.js"
 import type { SimState } from "../SimState.js"
-import { cachedPrefix, countFault, earlyFault, garbageReply, generate, jsonError, noteRequest, outputPieces, promptDetails, validate } from "./Generate.js"
+import {
+  cachedPrefix,
+  countFault,
+  earlyFault,
+  garbageReply,
+  generate,
+  jsonError,
+  noteRequest,
+  outputPieces,
+  promptDetails,
+  validate
+} from "./Generate.js"
 import { CompletionBody } from "./Wire.js"
 
 /** The instructions of a raw prompt: whatever precedes its first `### ` section. */
@@ -33,15 +44,22 @@ export const completionsHandler = (state: SimState) =>
     if (early !== undefined) return yield* early
     if (fault === "malformed") {
       countFault(state, fault)
-      return HttpServerResponse.text(`{"object":"text_completion","choices":[{"index":0,"text":`, { contentType: "application/json" })
+      return HttpServerResponse.text(`{"object":"text_completion","choices":[{"index":0,"text":`, {
+        contentType: "application/json"
+      })
     }
     if (fault === "garbage") countFault(state, fault)
     const outputs = prompts.map((p) => {
-      const text = fault === "garbage" ? garbageReply : respond(state.engine, { role, system: instructionsOf(p), prompt: parsePrompt(p), structured: undefined })
+      const text = fault === "garbage"
+        ? garbageReply
+        : respond(state.engine, { role, system: instructionsOf(p), prompt: parsePrompt(p), structured: undefined })
       return outputPieces(text, maxTokens)
     })
     const cached = prompts.map((p, i) => cachedPrefix(state, p, promptTokens[i]!))
-    yield* Effect.forEach(outputs, (o, i) => generate(state, promptTokens[i]!, o.pieces, cached[i]), { concurrency: "unbounded", discard: true })
+    yield* Effect.forEach(outputs, (o, i) => generate(state, promptTokens[i]!, o.pieces, cached[i]), {
+      concurrency: "unbounded",
+      discard: true
+    })
     const completion = outputs.reduce((n, o) => n + o.pieces.length, 0)
     const prompt = promptTokens.reduce((n, t) => n + t, 0)
     return HttpServerResponse.unsafeJson({
@@ -50,6 +68,11 @@ export const completionsHandler = (state: SimState) =>
       created: Math.floor(Date.now() / 1000),
       model: state.options.model,
       choices: outputs.map((o, index) => ({ index, text: o.pieces.join(""), finish_reason: o.finish, logprobs: null })),
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, ...promptDetails(state, cached.reduce((n, c) => n + c, 0)) }
+      usage: {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+        ...promptDetails(state, cached.reduce((n, c) => n + c, 0))
+      }
     })
   })

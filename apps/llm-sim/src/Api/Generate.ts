@@ -1,10 +1,10 @@
+import { splitTokens } from "@deepnote/llm"
 import { HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { splitTokens } from "@deepnote/llm"
 import { Effect } from "effect"
-import type { SimState } from "../SimState.js"
 import type { FaultKind } from "../SimOptions.js"
+import type { SimState } from "../SimState.js"
 import { errorBody } from "./Wire.js"
 
 export const jsonError = (status: number, message: string, type?: string, headers: Record<string, string> = {}) =>
@@ -37,7 +37,12 @@ const refusalOf = (
     return jsonError(404, `The model \`${model}\` does not exist.`, "NotFoundError")
   }
   if (promptTokens + maxTokens > o.maxModelLen) {
-    return jsonError(400, `This model's maximum context length is ${o.maxModelLen} tokens. However, you requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`)
+    return jsonError(
+      400,
+      `This model's maximum context length is ${o.maxModelLen} tokens. However, you requested ${
+        promptTokens + maxTokens
+      } tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`
+    )
   }
   return undefined
 }
@@ -57,18 +62,29 @@ export const noteRequest = (state: SimState, request: HttpServerRequest.HttpServ
  * The early faults: 429 with Retry-After, 503, a stall (never answers; ends when the client gives up) or a dropped
  * connection (socket destroyed). `malformed` and `garbage` are applied by the handlers to the reply itself.
  */
-export const earlyFault = (state: SimState, request: HttpServerRequest.HttpServerRequest, fault: FaultKind | undefined) => {
+export const earlyFault = (
+  state: SimState,
+  request: HttpServerRequest.HttpServerRequest,
+  fault: FaultKind | undefined
+) => {
   if (fault === undefined || fault === "malformed" || fault === "garbage") return undefined
   state.metrics.faults[fault] = (state.metrics.faults[fault] ?? 0) + 1
   switch (fault) {
     case "429":
-      return Effect.succeed(jsonError(429, "Too many requests", "RateLimitError", { "retry-after": String(state.options.retryAfterSeconds) }))
+      return Effect.succeed(
+        jsonError(429, "Too many requests", "RateLimitError", {
+          "retry-after": String(state.options.retryAfterSeconds)
+        })
+      )
     case "503":
       return Effect.succeed(jsonError(503, "Service unavailable", "ServiceUnavailableError"))
     case "stall":
       return Effect.never
     case "drop":
-      return Effect.zipRight(Effect.sync(() => NodeHttpServerRequest.toIncomingMessage(request).socket.destroy()), Effect.never)
+      return Effect.zipRight(
+        Effect.sync(() => NodeHttpServerRequest.toIncomingMessage(request).socket.destroy()),
+        Effect.never
+      )
   }
 }
 
@@ -79,10 +95,15 @@ export const countFault = (state: SimState, fault: FaultKind) => {
 export const garbageReply = "¯\\_(ツ)_/¯ maybe"
 
 /** The reply's token pieces, cut at max_tokens (finish "length"); an empty reply still takes one step (EOS). */
-export const outputPieces = (text: string, maxTokens: number): { readonly pieces: ReadonlyArray<string>; readonly finish: "stop" | "length" } => {
+export const outputPieces = (
+  text: string,
+  maxTokens: number
+): { readonly pieces: ReadonlyArray<string>; readonly finish: "stop" | "length" } => {
   const all = splitTokens(text)
   if (all.length === 0) return { pieces: [""], finish: "stop" }
-  return all.length > maxTokens ? { pieces: all.slice(0, maxTokens), finish: "length" } : { pieces: all, finish: "stop" }
+  return all.length > maxTokens
+    ? { pieces: all.slice(0, maxTokens), finish: "length" }
+    : { pieces: all, finish: "stop" }
 }
 
 /**
@@ -117,7 +138,14 @@ export const promptDetails = (state: SimState, cachedTokens: number) =>
 /** Runs one sequence through the scheduler; resolves when its last token is out. */
 export const generate = (state: SimState, promptTokens: number, pieces: ReadonlyArray<string>, cachedTokens = 0) =>
   Effect.async<void>((resume) => {
-    const seq = { promptTokens, cachedTokens, output: pieces, onToken: () => {}, onDone: () => resume(Effect.void), cancelled: false }
+    const seq = {
+      promptTokens,
+      cachedTokens,
+      output: pieces,
+      onToken: () => {},
+      onDone: () => resume(Effect.void),
+      cancelled: false
+    }
     state.scheduler.unsafeSubmit(seq)
     return Effect.sync(() => {
       seq.cancelled = true

@@ -19,7 +19,9 @@ const StructuredFields = {
   guided_json: Schema.optional(Schema.Unknown),
   response_format: Schema.optional(Schema.NullOr(Schema.Struct({
     type: Schema.String,
-    json_schema: Schema.optional(Schema.Struct({ name: Schema.optional(Schema.String), schema: Schema.optional(Schema.Unknown) }))
+    json_schema: Schema.optional(
+      Schema.Struct({ name: Schema.optional(Schema.String), schema: Schema.optional(Schema.Unknown) })
+    )
   })))
 }
 
@@ -28,10 +30,15 @@ export const ChatBody = Schema.Struct({
   ...StructuredFields,
   messages: Schema.NonEmptyArray(Schema.Struct({
     role: Schema.String,
-    content: Schema.Union(Schema.String, Schema.Array(Schema.Struct({ type: Schema.String, text: Schema.optional(Schema.String) })))
+    content: Schema.Union(
+      Schema.String,
+      Schema.Array(Schema.Struct({ type: Schema.String, text: Schema.optional(Schema.String) }))
+    )
   })),
   stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  stream_options: Schema.optional(Schema.NullOr(Schema.Struct({ include_usage: Schema.optional(Schema.NullOr(Schema.Boolean)) })))
+  stream_options: Schema.optional(
+    Schema.NullOr(Schema.Struct({ include_usage: Schema.optional(Schema.NullOr(Schema.Boolean)) }))
+  )
 })
 export type ChatBody = typeof ChatBody.Type
 
@@ -45,5 +52,11 @@ export const messageText = (content: ChatBody["messages"][number]["content"]): s
   typeof content === "string" ? content : content.map((part) => part.text ?? "").join("")
 
 /** An OpenAI-style error body, as vLLM sends it. */
-export const errorBody = (status: number, message: string, type = "BadRequestError") =>
-  ({ object: "error", message, type, param: null, code: status, error: { message, type, code: status } })
+export const errorBody = (status: number, message: string, type = "BadRequestError") => ({
+  object: "error",
+  message,
+  type,
+  param: null,
+  code: status,
+  error: { message, type, code: status }
+})

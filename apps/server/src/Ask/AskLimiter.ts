@@ -19,7 +19,10 @@ export class AskLimiter extends Context.Tag("@deepnote/server/AskLimiter")<AskLi
       const waiting = yield* Ref.make(0)
       const running = yield* Ref.make(0)
       const queueTimeout: Duration.DurationInput = limits.askQueueTimeout
-      const overloaded = Unavailable.of(`the server is answering ${limits.askConcurrency} questions and ${limits.askQueue} more are waiting`, 1)
+      const overloaded = Unavailable.of(
+        `the server is answering ${limits.askConcurrency} questions and ${limits.askQueue} more are waiting`,
+        1
+      )
       const acquire = Effect.gen(function*() {
         const scope = yield* Effect.scope
         const busy = (yield* Ref.get(running)) >= limits.askConcurrency
@@ -33,7 +36,9 @@ export class AskLimiter extends Context.Tag("@deepnote/server/AskLimiter")<AskLi
             )
           ).pipe(
             Effect.zipRight(Ref.update(running, (n) => n + 1)),
-            Effect.zipRight(Scope.addFinalizer(scope, Effect.zipRight(Ref.update(running, (n) => n - 1), semaphore.release(1))))
+            Effect.zipRight(
+              Scope.addFinalizer(scope, Effect.zipRight(Ref.update(running, (n) => n - 1), semaphore.release(1)))
+            )
           )
         )
       })

@@ -1,5 +1,21 @@
-import { type ApiError, type ConfigPatch, InternalError, type NotFound, type Tenant, type Unavailable, type ValidationError } from "@deepnote/api"
-import { AnswerRecord, answerQuestion, EventSink, type PipelineError, type PipelineEvent, Question, type RunConfig } from "@deepnote/core"
+import {
+  type ApiError,
+  type ConfigPatch,
+  InternalError,
+  type NotFound,
+  type Tenant,
+  type Unavailable,
+  type ValidationError
+} from "@deepnote/api"
+import {
+  answerQuestion,
+  AnswerRecord,
+  EventSink,
+  type PipelineError,
+  type PipelineEvent,
+  Question,
+  type RunConfig
+} from "@deepnote/core"
 import { adHocQuestion, type EngineServices } from "@deepnote/runs"
 import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
@@ -69,7 +85,9 @@ export class AskService extends Context.Tag("@deepnote/server/AskService")<AskSe
       const run = (prepared: Prepared, publish?: (event: PipelineEvent) => Effect.Effect<void>) =>
         answerQuestion(prepared.question, prepared.config).pipe(
           yieldingToIo,
-          Effect.provide(publish === undefined ? prepared.engine : Layer.merge(prepared.engine, EventSink.layer(publish))),
+          Effect.provide(
+            publish === undefined ? prepared.engine : Layer.merge(prepared.engine, EventSink.layer(publish))
+          ),
           Effect.mapError(pipelineFailure),
           Effect.map((result) =>
             new AnswerRecord({
@@ -93,7 +111,10 @@ export class AskService extends Context.Tag("@deepnote/server/AskService")<AskSe
         return Stream.unwrapScoped(Effect.gen(function*() {
           const queue = yield* Queue.unbounded<AskStreamItem>()
           yield* run(prepared, (event) => Queue.offer(queue, { _tag: "Event", event })).pipe(
-            Effect.timeoutFail({ duration: settings.limits.requestTimeout, onTimeout: () => InternalError.of("the answer took longer than the server's limit", "timeout") }),
+            Effect.timeoutFail({
+              duration: settings.limits.requestTimeout,
+              onTimeout: () => InternalError.of("the answer took longer than the server's limit", "timeout")
+            }),
             Effect.matchEffect({
               onSuccess: (record) => Queue.offer(queue, { _tag: "Result", record }),
               onFailure: (error) => Queue.offer(queue, { _tag: "Error", error })

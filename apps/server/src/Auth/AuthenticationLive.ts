@@ -18,7 +18,12 @@ export const AuthenticationLive = Layer.effect(
     const keys = yield* ApiKeys
     const limiter = yield* TenantRateLimiter
     const defaults = settings.limits
-    const local: Tenant = { id: localTenantId, namespace: "", requestsPerMinute: defaults.requestsPerMinute, maxConcurrentRuns: defaults.maxConcurrentRuns }
+    const local: Tenant = {
+      id: localTenantId,
+      namespace: "",
+      requestsPerMinute: defaults.requestsPerMinute,
+      maxConcurrentRuns: defaults.maxConcurrentRuns
+    }
     return {
       bearer: (token) =>
         Effect.gen(function*() {

@@ -5,7 +5,9 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 
 /** The pepper file cannot be read or created (a misconfigured home: a defect at startup). */
-class PepperUnavailable extends Data.TaggedError("PepperUnavailable")<{ readonly file: string; readonly cause: unknown }> {
+class PepperUnavailable
+  extends Data.TaggedError("PepperUnavailable")<{ readonly file: string; readonly cause: unknown }>
+{
   override get message() {
     return `cannot read or create ${this.file}: ${String(this.cause)}`
   }

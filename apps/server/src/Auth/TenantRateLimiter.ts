@@ -28,7 +28,9 @@ export class TenantRateLimiter extends Context.Tag("@deepnote/server/TenantRateL
             return Effect.void
           }
           const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000))
-          return Effect.fail(RateLimited.of(`tenant ${tenant.id} exceeded ${tenant.requestsPerMinute} requests per minute`, retryAfter))
+          return Effect.fail(
+            RateLimited.of(`tenant ${tenant.id} exceeded ${tenant.requestsPerMinute} requests per minute`, retryAfter)
+          )
         })
     }
   })

@@ -16,7 +16,10 @@ export const parseJsonLines = (text: string, what: string) =>
       if (line === "") continue
       const parsed = Either.try(() => JSON.parse(line) as unknown)
       if (Either.isLeft(parsed)) {
-        return yield* MalformedBody.of(`line ${i + 1} is not valid JSON: ${String(parsed.left)}`, `${what}[${values.length}]`)
+        return yield* MalformedBody.of(
+          `line ${i + 1} is not valid JSON: ${String(parsed.left)}`,
+          `${what}[${values.length}]`
+        )
       }
       values.push({ line: i + 1, value: parsed.right })
     }
@@ -37,7 +40,11 @@ export const readDocuments = (request: HttpServerRequest.HttpServerRequest) =>
     const values = isJsonBody(request)
       ? yield* Either.try(() => JSON.parse(text) as unknown).pipe(
         Either.mapLeft((e) => MalformedBody.of(`the body is not valid JSON: ${String(e)}`)),
-        Effect.flatMap((v) => Array.isArray(v) ? Effect.succeed(v.map((value, i) => ({ line: i + 1, value }))) : ValidationError.of("the body must be a JSON array of documents (or JSON Lines)", "documents"))
+        Effect.flatMap((v) =>
+          Array.isArray(v)
+            ? Effect.succeed(v.map((value, i) => ({ line: i + 1, value })))
+            : ValidationError.of("the body must be a JSON array of documents (or JSON Lines)", "documents")
+        )
       )
       : yield* parseJsonLines(text, "documents")
     if (values.length === 0) return yield* ValidationError.of("no documents in the body", "documents")
@@ -45,7 +52,10 @@ export const readDocuments = (request: HttpServerRequest.HttpServerRequest) =>
     for (const [index, { value }] of values.entries()) {
       const decoded = decodeDocument(value, { errors: "all" })
       if (Either.isLeft(decoded)) {
-        return yield* validationFromIssues(ParseResult.ArrayFormatter.formatErrorSync(decoded.left), ["documents", index])
+        return yield* validationFromIssues(ParseResult.ArrayFormatter.formatErrorSync(decoded.left), [
+          "documents",
+          index
+        ])
       }
       const d = decoded.right
       const title = d.title ?? ""

@@ -11,7 +11,13 @@ const keptJobs = 10_000
 
 const toJob = (r: IngestJobRecord) =>
   new IngestJob({
-    id: r.id, collection: r.collection, status: r.status, received: r.received, added: r.added, skipped: r.skipped, createdAt: r.createdAt,
+    id: r.id,
+    collection: r.collection,
+    status: r.status,
+    received: r.received,
+    added: r.added,
+    skipped: r.skipped,
+    createdAt: r.createdAt,
     ...(r.finishedAt === undefined ? {} : { finishedAt: r.finishedAt }),
     ...(r.message === undefined ? {} : { message: r.message })
   })
@@ -22,7 +28,11 @@ const toJob = (r: IngestJobRecord) =>
  * (their committed batches stay in the collection; uploading again skips the documents already added).
  */
 export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<IngestJobs, {
-  readonly submit: (tenant: Tenant, collection: string, documents: ReadonlyArray<CorpusDocument>) => Effect.Effect<IngestJob>
+  readonly submit: (
+    tenant: Tenant,
+    collection: string,
+    documents: ReadonlyArray<CorpusDocument>
+  ) => Effect.Effect<IngestJob>
   readonly get: (tenant: Tenant, collection: string, jobId: string) => Effect.Effect<IngestJob, NotFound>
 }>() {
   static readonly layer = Layer.scoped(
@@ -33,7 +43,9 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
       const fibers = yield* FiberSet.make()
       yield* Effect.orDie(log.prune(keptJobs))
       const interrupted = yield* Effect.orDie(log.interruptUnfinished)
-      if (interrupted > 0) yield* Effect.logWarning(`${interrupted} document upload(s) were cut off by the last stop; marked interrupted`)
+      if (interrupted > 0) {
+        yield* Effect.logWarning(`${interrupted} document upload(s) were cut off by the last stop; marked interrupted`)
+      }
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
       const run = (tenant: Tenant, id: string, collection: string, documents: ReadonlyArray<CorpusDocument>) =>
@@ -50,23 +62,38 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
           yield* log.update(id, { status: "done", finishedAt: yield* now })
         }).pipe(
           Effect.catchAllCause((cause) =>
-            Effect.flatMap(now, (finishedAt) =>
-              log.update(id, { status: "failed", finishedAt, message: cause.toString().split("\n")[0] ?? "failed" }))
+            Effect.flatMap(
+              now,
+              (finishedAt) =>
+                log.update(id, { status: "failed", finishedAt, message: cause.toString().split("\n")[0] ?? "failed" })
+            )
           ),
           Effect.orDie,
-          Effect.withSpan("IngestJobs.run", { attributes: { "deepnote.collection": collection, "deepnote.job.id": id } })
+          Effect.withSpan("IngestJobs.run", {
+            attributes: { "deepnote.collection": collection, "deepnote.job.id": id }
+          })
         )
 
       return {
-        submit: Effect.fn("IngestJobs.submit")(function*(tenant: Tenant, collection: string, documents: ReadonlyArray<CorpusDocument>) {
-          const record: IngestJobRecord = {
-            id: `j-${randomBytes(6).toString("hex")}`, tenantId: tenant.id, collection, status: "queued", received: documents.length,
-            added: 0, skipped: 0, message: undefined, createdAt: yield* now, finishedAt: undefined
+        submit: Effect.fn("IngestJobs.submit")(
+          function*(tenant: Tenant, collection: string, documents: ReadonlyArray<CorpusDocument>) {
+            const record: IngestJobRecord = {
+              id: `j-${randomBytes(6).toString("hex")}`,
+              tenantId: tenant.id,
+              collection,
+              status: "queued",
+              received: documents.length,
+              added: 0,
+              skipped: 0,
+              message: undefined,
+              createdAt: yield* now,
+              finishedAt: undefined
+            }
+            yield* Effect.orDie(log.create(record))
+            yield* FiberSet.run(fibers, run(tenant, record.id, collection, documents))
+            return toJob(record)
           }
-          yield* Effect.orDie(log.create(record))
-          yield* FiberSet.run(fibers, run(tenant, record.id, collection, documents))
-          return toJob(record)
-        }),
+        ),
         get: Effect.fn("IngestJobs.get")(function*(tenant: Tenant, collection: string, jobId: string) {
           const found = yield* Effect.orDie(log.get(jobId))
           if (Option.isNone(found) || found.value.tenantId !== tenant.id || found.value.collection !== collection) {

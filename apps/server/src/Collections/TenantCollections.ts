@@ -1,5 +1,5 @@
 import { CollectionSummary, Conflict, InternalError, NotFound, type Tenant } from "@deepnote/api"
-import { type CorpusDocument, Collections, type IndexError } from "@deepnote/retrieval"
+import { Collections, type CorpusDocument, type IndexError } from "@deepnote/retrieval"
 import { Context, Effect, Layer } from "effect"
 
 /** A collection's file name for a tenant: `<tenant>__<name>` (no prefix for the local tenant of `--no-auth`). */
@@ -14,7 +14,11 @@ const indexFailure = (e: IndexError) => InternalError.of(e.message, "index_error
  */
 export class TenantCollections extends Context.Tag("@deepnote/server/TenantCollections")<TenantCollections, {
   readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<CollectionSummary>, InternalError>
-  readonly create: (tenant: Tenant, name: string, stemming: "porter" | "none") => Effect.Effect<CollectionSummary, Conflict | InternalError>
+  readonly create: (
+    tenant: Tenant,
+    name: string,
+    stemming: "porter" | "none"
+  ) => Effect.Effect<CollectionSummary, Conflict | InternalError>
   readonly get: (tenant: Tenant, name: string) => Effect.Effect<CollectionSummary, NotFound | InternalError>
   readonly drop: (tenant: Tenant, name: string) => Effect.Effect<void, NotFound | InternalError>
   readonly search: (
@@ -22,39 +26,66 @@ export class TenantCollections extends Context.Tag("@deepnote/server/TenantColle
     name: string,
     query: string,
     k: number
-  ) => Effect.Effect<ReadonlyArray<{ id: string; title: string; text: string; score: number }>, NotFound | InternalError>
+  ) => Effect.Effect<
+    ReadonlyArray<{ id: string; title: string; text: string; score: number }>,
+    NotFound | InternalError
+  >
   /** The stored name of an existing collection, or 404. */
   readonly require: (tenant: Tenant, name: string) => Effect.Effect<string, NotFound>
-  readonly add: (tenant: Tenant, name: string, documents: ReadonlyArray<CorpusDocument>) => Effect.Effect<{ readonly added: number; readonly skipped: number }, InternalError>
+  readonly add: (
+    tenant: Tenant,
+    name: string,
+    documents: ReadonlyArray<CorpusDocument>
+  ) => Effect.Effect<{ readonly added: number; readonly skipped: number }, InternalError>
 }>() {
   static readonly layer = Layer.effect(
     TenantCollections,
     Effect.gen(function*() {
       const collections = yield* Collections
-      const visible = (tenant: Tenant, stored: string) => stored.startsWith(tenant.namespace) ? stored.slice(tenant.namespace.length) : undefined
+      const visible = (tenant: Tenant, stored: string) =>
+        stored.startsWith(tenant.namespace) ? stored.slice(tenant.namespace.length) : undefined
       const summary = (tenant: Tenant, name: string) =>
         collections.info(storedName(tenant, name)).pipe(
-          Effect.map((info) => new CollectionSummary({ name, documents: info.documents, sizeBytes: info.sizeBytes, stemming: info.settings.stemming })),
-          Effect.catchTags({ CollectionNotFound: () => notFound(name), InvalidCollectionName: () => notFound(name), IndexError: indexFailure })
+          Effect.map((info) =>
+            new CollectionSummary({
+              name,
+              documents: info.documents,
+              sizeBytes: info.sizeBytes,
+              stemming: info.settings.stemming
+            })
+          ),
+          Effect.catchTags({
+            CollectionNotFound: () => notFound(name),
+            InvalidCollectionName: () => notFound(name),
+            IndexError: indexFailure
+          })
         )
-      const exists = (tenant: Tenant, name: string) => Effect.map(collections.list, (names) => names.includes(storedName(tenant, name)))
+      const exists = (tenant: Tenant, name: string) =>
+        Effect.map(collections.list, (names) => names.includes(storedName(tenant, name)))
       return {
         list: Effect.fn("TenantCollections.list")(function*(tenant: Tenant) {
           const names = (yield* collections.list).flatMap((stored) => {
             const name = visible(tenant, stored)
             return name === undefined ? [] : [name]
           })
-          return yield* Effect.forEach(names, (name) => summary(tenant, name).pipe(Effect.catchTag("NotFound", () => Effect.succeed(undefined)))).pipe(
+          return yield* Effect.forEach(
+            names,
+            (name) => summary(tenant, name).pipe(Effect.catchTag("NotFound", () => Effect.succeed(undefined)))
+          ).pipe(
             Effect.map((all) => all.filter((s) => s !== undefined))
           )
         }),
-        create: Effect.fn("TenantCollections.create")(function*(tenant: Tenant, name: string, stemming: "porter" | "none") {
-          if (yield* exists(tenant, name)) return yield* Conflict.of(`collection "${name}" already exists`)
-          yield* collections.add(storedName(tenant, name), [], { settings: { stemming } }).pipe(
-            Effect.catchTags({ IndexError: indexFailure, InvalidCollectionName: (e) => InternalError.of(e.message) })
-          )
-          return yield* summary(tenant, name).pipe(Effect.catchTag("NotFound", () => InternalError.of(`collection "${name}" vanished`)))
-        }),
+        create: Effect.fn("TenantCollections.create")(
+          function*(tenant: Tenant, name: string, stemming: "porter" | "none") {
+            if (yield* exists(tenant, name)) return yield* Conflict.of(`collection "${name}" already exists`)
+            yield* collections.add(storedName(tenant, name), [], { settings: { stemming } }).pipe(
+              Effect.catchTags({ IndexError: indexFailure, InvalidCollectionName: (e) => InternalError.of(e.message) })
+            )
+            return yield* summary(tenant, name).pipe(
+              Effect.catchTag("NotFound", () => InternalError.of(`collection "${name}" vanished`))
+            )
+          }
+        ),
         get: (tenant, name) => summary(tenant, name).pipe(Effect.withSpan("TenantCollections.get")),
         drop: Effect.fn("TenantCollections.drop")(function*(tenant: Tenant, name: string) {
           if (!(yield* exists(tenant, name))) return yield* notFound(name)
@@ -62,21 +93,29 @@ export class TenantCollections extends Context.Tag("@deepnote/server/TenantColle
             Effect.catchTags({ IndexError: indexFailure, InvalidCollectionName: () => notFound(name) })
           )
         }),
-        search: Effect.fn("TenantCollections.search")(function*(tenant: Tenant, name: string, query: string, k: number) {
-          if (!(yield* exists(tenant, name))) return yield* notFound(name)
-          return yield* collections.search(storedName(tenant, name), query, { limit: k }).pipe(
-            Effect.catchTags({ CollectionNotFound: () => notFound(name), InvalidCollectionName: () => notFound(name), IndexError: indexFailure })
-          )
-        }),
+        search: Effect.fn("TenantCollections.search")(
+          function*(tenant: Tenant, name: string, query: string, k: number) {
+            if (!(yield* exists(tenant, name))) return yield* notFound(name)
+            return yield* collections.search(storedName(tenant, name), query, { limit: k }).pipe(
+              Effect.catchTags({
+                CollectionNotFound: () => notFound(name),
+                InvalidCollectionName: () => notFound(name),
+                IndexError: indexFailure
+              })
+            )
+          }
+        ),
         require: Effect.fn("TenantCollections.require")(function*(tenant: Tenant, name: string) {
           if (!(yield* exists(tenant, name))) return yield* notFound(name)
           return storedName(tenant, name)
         }),
-        add: Effect.fn("TenantCollections.add")(function*(tenant: Tenant, name: string, documents: ReadonlyArray<CorpusDocument>) {
-          return yield* collections.add(storedName(tenant, name), documents).pipe(
-            Effect.catchTags({ IndexError: indexFailure, InvalidCollectionName: (e) => InternalError.of(e.message) })
-          )
-        })
+        add: Effect.fn("TenantCollections.add")(
+          function*(tenant: Tenant, name: string, documents: ReadonlyArray<CorpusDocument>) {
+            return yield* collections.add(storedName(tenant, name), documents).pipe(
+              Effect.catchTags({ IndexError: indexFailure, InvalidCollectionName: (e) => InternalError.of(e.message) })
+            )
+          }
+        )
       }
     })
   )

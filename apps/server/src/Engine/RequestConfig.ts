@@ -14,10 +14,16 @@ export const resolveRequestConfig = (defaults: RunConfig, patch: ConfigPatch | u
   Effect.gen(function*() {
     if (patch === undefined) return defaults
     if (patch.engine !== undefined && patch.engine !== defaults.engine) {
-      return yield* ValidationError.of(`${field}.engine: this server runs the ${defaults.engine} engine`, `${field}.engine`)
+      return yield* ValidationError.of(
+        `${field}.engine: this server runs the ${defaults.engine} engine`,
+        `${field}.engine`
+      )
     }
     if (patch.rerankerUrl !== undefined) {
-      return yield* ValidationError.of(`${field}.rerankerUrl: the reranker endpoint is set by the server operator`, `${field}.rerankerUrl`)
+      return yield* ValidationError.of(
+        `${field}.rerankerUrl: the reranker endpoint is set by the server operator`,
+        `${field}.rerankerUrl`
+      )
     }
     const base = encode(defaults)
     const roles = { ...base.roles }

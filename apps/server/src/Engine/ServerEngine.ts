@@ -32,7 +32,10 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
         return {
           engine: defaults.engine,
           layerFor: (config, storedCollection) =>
-            Layer.merge(shared, retrieverLayer(config, storedCollection, rerankerHttp).pipe(Layer.provide(collectionsLayer), Layer.orDie)),
+            Layer.merge(
+              shared,
+              retrieverLayer(config, storedCollection, rerankerHttp).pipe(Layer.provide(collectionsLayer), Layer.orDie)
+            ),
           promptSetHash
         }
       })

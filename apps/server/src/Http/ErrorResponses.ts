@@ -1,18 +1,36 @@
-import { type ApiError, errorStatus, InternalError, isApiError, MalformedBody, NotFound, PayloadTooLarge, ValidationError } from "@deepnote/api"
+import {
+  type ApiError,
+  errorStatus,
+  InternalError,
+  isApiError,
+  MalformedBody,
+  NotFound,
+  PayloadTooLarge,
+  ValidationError
+} from "@deepnote/api"
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, type ParseResult } from "effect"
 
 /** `["documents", 3, "text"]` → `documents[3].text`. */
 export const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.reduce<string>((out, key) => typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`, "")
+  path.reduce<string>(
+    (out, key) => typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`,
+    ""
+  )
 
 /** The first issue of a decode failure as a `validation_error` naming its field (under `prefix`). */
-export const validationFromIssues = (issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>, prefix: ReadonlyArray<PropertyKey> = []): ValidationError => {
+export const validationFromIssues = (
+  issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>,
+  prefix: ReadonlyArray<PropertyKey> = []
+): ValidationError => {
   const first = issues[0]
   if (first === undefined) return ValidationError.of("the request does not match the schema")
   const field = fieldPath([...prefix, ...first.path])
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? "s" : ""})` : ""
-  return ValidationError.of(field === "" ? `${first.message}${more}` : `${field}: ${first.message}${more}`, field === "" ? undefined : field)
+  return ValidationError.of(
+    field === "" ? `${first.message}${more}` : `${field}: ${first.message}${more}`,
+    field === "" ? undefined : field
+  )
 }
 
 const describeDefect = (defect: unknown): ApiError | undefined => {
@@ -31,12 +49,18 @@ export const toApiError = (cause: Cause.Cause<unknown>): ApiError | undefined =>
     const error = failure.value
     if (isApiError(error)) return error
     if (error instanceof HttpApiError.HttpApiDecodeError) return validationFromIssues(error.issues)
-    if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") return NotFound.of(`no route for ${error.request.method} ${error.request.url}`)
-    if (HttpServerError.isServerError(error) && error._tag === "RequestError") return describeDefect(error) ?? MalformedBody.of(error.message)
+    if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
+      return NotFound.of(`no route for ${error.request.method} ${error.request.url}`)
+    }
+    if (HttpServerError.isServerError(error) && error._tag === "RequestError") {
+      return describeDefect(error) ?? MalformedBody.of(error.message)
+    }
     return InternalError.of(`unexpected failure: ${String(error)}`)
   }
   const defect = Cause.dieOption(cause)
-  if (Option.isSome(defect)) return describeDefect(defect.value) ?? InternalError.of("internal error (logged on the server)")
+  if (Option.isSome(defect)) {
+    return describeDefect(defect.value) ?? InternalError.of("internal error (logged on the server)")
+  }
   return Cause.isInterruptedOnly(cause) ? undefined : InternalError.of("internal error (logged on the server)")
 }
 

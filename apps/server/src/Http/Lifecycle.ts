@@ -27,7 +27,11 @@ export class Lifecycle extends Context.Tag("@deepnote/server/Lifecycle")<Lifecyc
         stopping,
         inFlight: Ref.get(inFlight),
         track: (effect) =>
-          Effect.acquireUseRelease(Ref.update(inFlight, (n) => n + 1), () => effect, () => Ref.update(inFlight, (n) => n - 1)),
+          Effect.acquireUseRelease(
+            Ref.update(inFlight, (n) => n + 1),
+            () => effect,
+            () => Ref.update(inFlight, (n) => n - 1)
+          ),
         drain: (timeout) =>
           Effect.gen(function*() {
             yield* Ref.set(draining, true)

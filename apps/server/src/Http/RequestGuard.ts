@@ -23,7 +23,9 @@ export const RequestGuard = HttpApiBuilder.middleware(
         const request = yield* HttpServerRequest.HttpServerRequest
         if (yield* lifecycle.draining) {
           if (request.url !== "/healthz") {
-            return errorResponse(Unavailable.of("the server is shutting down", 1, "shutting_down"), { connection: "close" })
+            return errorResponse(Unavailable.of("the server is shutting down", 1, "shutting_down"), {
+              connection: "close"
+            })
           }
         }
         const limit = isUpload(request.method, request.url) ? limits.maxUploadBytes : limits.maxBodyBytes
@@ -33,7 +35,10 @@ export const RequestGuard = HttpApiBuilder.middleware(
         }
         return yield* app.pipe(
           HttpIncomingMessage.withMaxBodySize(Option.some(limit)),
-          Effect.timeoutFail({ duration: limits.requestTimeout, onTimeout: () => RequestTimeout.of(`the request took longer than the server's limit`) }),
+          Effect.timeoutFail({
+            duration: limits.requestTimeout,
+            onTimeout: () => RequestTimeout.of(`the request took longer than the server's limit`)
+          }),
           Effect.catchAllCause((cause) => {
             const error = toApiError(cause)
             if (error === undefined) return Effect.interrupt

@@ -20,4 +20,5 @@ export const sseResponse = <E>(items: Stream.Stream<SseItem, E>) =>
   })
 
 /** True when the client asked for an event stream. */
-export const wantsEventStream = (accept: string | undefined) => (accept ?? "").toLowerCase().includes("text/event-stream")
+export const wantsEventStream = (accept: string | undefined) =>
+  (accept ?? "").toLowerCase().includes("text/event-stream")

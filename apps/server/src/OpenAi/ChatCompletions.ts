@@ -1,4 +1,11 @@
-import { type ChatCompletion, type ChatMessage, type ConfigPatch, DeepNoteExtension, NotFound, ValidationError } from "@deepnote/api"
+import {
+  type ChatCompletion,
+  type ChatMessage,
+  type ConfigPatch,
+  DeepNoteExtension,
+  NotFound,
+  ValidationError
+} from "@deepnote/api"
 import { type AnswerRecord, Profile } from "@deepnote/core"
 import { countChatTokens, countTokens } from "@deepnote/llm"
 import { Effect, Schema } from "effect"
@@ -12,20 +19,28 @@ export const profileOfModel = (model: string): Effect.Effect<Profile | undefined
   const profile = model.startsWith("deepnote-") ? model.slice("deepnote-".length) : ""
   return Schema.is(Profile)(profile)
     ? Effect.succeed(profile)
-    : Effect.fail(NotFound.of(`The model \`${model}\` does not exist; use one of ${modelIds.join(", ")}`, "model_not_found"))
+    : Effect.fail(
+      NotFound.of(`The model \`${model}\` does not exist; use one of ${modelIds.join(", ")}`, "model_not_found")
+    )
 }
 
 const textOf = (message: ChatMessage): string =>
   typeof message.content === "string"
     ? message.content
-    : (message.content ?? []).flatMap((part) => part.type === "text" && part.text !== undefined ? [part.text] : []).join("\n")
+    : (message.content ?? []).flatMap((part) => part.type === "text" && part.text !== undefined ? [part.text] : [])
+      .join("\n")
 
 /** The question: the text of the last user message. */
 export const questionOf = (messages: ReadonlyArray<ChatMessage>): Effect.Effect<string, ValidationError> => {
   const index = messages.map((m) => m.role).lastIndexOf("user")
   const text = index < 0 ? "" : textOf(messages[index]!).trim()
   return text === ""
-    ? Effect.fail(ValidationError.of("messages: the last user message is missing or empty", index < 0 ? "messages" : `messages[${index}].content`))
+    ? Effect.fail(
+      ValidationError.of(
+        "messages: the last user message is missing or empty",
+        index < 0 ? "messages" : `messages[${index}].content`
+      )
+    )
     : Effect.succeed(text)
 }
 
@@ -49,7 +64,13 @@ export const extensionOf = (record: AnswerRecord): typeof DeepNoteExtension.Type
 /** The extension as JSON (for stream chunks). */
 export const encodeExtension = Schema.encodeSync(DeepNoteExtension)
 
-export const completionOf = (id: string, created: number, model: string, messages: ReadonlyArray<ChatMessage>, record: AnswerRecord): ChatCompletion => ({
+export const completionOf = (
+  id: string,
+  created: number,
+  model: string,
+  messages: ReadonlyArray<ChatMessage>,
+  record: AnswerRecord
+): ChatCompletion => ({
   id,
   object: "chat.completion",
   created,

@@ -12,7 +12,11 @@ export interface ChunkContext {
   readonly includeUsage: boolean
 }
 
-const data = (value: unknown): SseItem => ({ _tag: "Event", event: "message", data: typeof value === "string" ? value : JSON.stringify(value) })
+const data = (value: unknown): SseItem => ({
+  _tag: "Event",
+  event: "message",
+  data: typeof value === "string" ? value : JSON.stringify(value)
+})
 
 /**
  * An answer stream as OpenAI `chat.completion.chunk` events: the assistant role first, pipeline progress as SSE
@@ -22,7 +26,14 @@ const data = (value: unknown): SseItem => ({ _tag: "Event", event: "message", da
  */
 export const chatChunks = (ctx: ChunkContext, items: Stream.Stream<AskStreamItem>): Stream.Stream<SseItem> => {
   const chunk = (delta: Record<string, unknown>, finish: "stop" | null, extra: Record<string, unknown> = {}) =>
-    data({ id: ctx.id, object: "chat.completion.chunk", created: ctx.created, model: ctx.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })
+    data({
+      id: ctx.id,
+      object: "chat.completion.chunk",
+      created: ctx.created,
+      model: ctx.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...extra
+    })
   const start = Stream.make(chunk({ role: "assistant", content: "" }, null))
   const body = Stream.flatMap(items, (item): Stream.Stream<SseItem> => {
     switch (item._tag) {
@@ -37,7 +48,16 @@ export const chatChunks = (ctx: ChunkContext, items: Stream.Stream<AskStreamItem
           chunk({ content: answer }, null),
           chunk({}, "stop", { deepnote: encodeExtension(extensionOf(item.record)) }),
           ...(ctx.includeUsage
-            ? [data({ id: ctx.id, object: "chat.completion.chunk", created: ctx.created, model: ctx.model, choices: [], usage })]
+            ? [
+              data({
+                id: ctx.id,
+                object: "chat.completion.chunk",
+                created: ctx.created,
+                model: ctx.model,
+                choices: [],
+                usage
+              })
+            ]
             : []),
           data("[DONE]")
         )

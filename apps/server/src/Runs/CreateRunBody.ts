@@ -1,4 +1,11 @@
-import { ConfigPatch, CreateRunParams, CreateRunRequest, DatasetFormatName, MalformedBody, ValidationError } from "@deepnote/api"
+import {
+  ConfigPatch,
+  CreateRunParams,
+  CreateRunRequest,
+  DatasetFormatName,
+  MalformedBody,
+  ValidationError
+} from "@deepnote/api"
 import type { DatasetFormat } from "@deepnote/eval"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Either, ParseResult, Schema } from "effect"
@@ -14,16 +21,24 @@ const decodeWith = <A, I>(schema: Schema.Schema<A, I>, prefix: ReadonlyArray<str
     Effect.mapError((e) => validationFromIssues(ParseResult.ArrayFormatter.formatErrorSync(e), prefix))
   )
 
-const formatOf = (format: string | undefined): DatasetFormat | undefined => format === undefined || format === "auto" ? undefined : format as DatasetFormat
+const formatOf = (format: string | undefined): DatasetFormat | undefined =>
+  format === undefined || format === "auto" ? undefined : format as DatasetFormat
 
 const fromJson = (text: string) =>
   Effect.gen(function*() {
-    const value = yield* Either.try(() => JSON.parse(text) as unknown).pipe(Either.mapLeft((e) => MalformedBody.of(`the body is not valid JSON: ${String(e)}`)))
+    const value = yield* Either.try(() => JSON.parse(text) as unknown).pipe(
+      Either.mapLeft((e) => MalformedBody.of(`the body is not valid JSON: ${String(e)}`))
+    )
     const body = yield* decodeWith(CreateRunRequest)(value)
     if ((body.jsonl === undefined) === (body.datasetPath === undefined)) {
-      return yield* ValidationError.of("give the questions either inline (jsonl) or as datasetPath, not both", body.jsonl === undefined ? "jsonl" : "datasetPath")
+      return yield* ValidationError.of(
+        "give the questions either inline (jsonl) or as datasetPath, not both",
+        body.jsonl === undefined ? "jsonl" : "datasetPath"
+      )
     }
-    const dataset: DatasetInput = body.jsonl !== undefined ? { _tag: "Upload", text: body.jsonl } : { _tag: "Path", path: body.datasetPath ?? "" }
+    const dataset: DatasetInput = body.jsonl !== undefined
+      ? { _tag: "Upload", text: body.jsonl }
+      : { _tag: "Path", path: body.datasetPath ?? "" }
     return {
       dataset,
       datasetField: body.jsonl !== undefined ? "jsonl" : "datasetPath",
@@ -53,7 +68,9 @@ const fromJsonLines = (text: string, params: typeof CreateRunParams.Type) =>
     const knobs = yield* decodeWith(QueryKnobs)(rest)
     const configValue = configText === undefined
       ? undefined
-      : yield* Either.try(() => JSON.parse(configText) as unknown).pipe(Either.mapLeft(() => MalformedBody.of("the config query parameter is not valid JSON", "config")))
+      : yield* Either.try(() => JSON.parse(configText) as unknown).pipe(
+        Either.mapLeft(() => MalformedBody.of("the config query parameter is not valid JSON", "config"))
+      )
     const config = configValue === undefined ? undefined : yield* decodeWith(ConfigPatch, ["config"])(configValue)
     return {
       dataset: { _tag: "Upload", text },
@@ -70,5 +87,8 @@ const fromJsonLines = (text: string, params: typeof CreateRunParams.Type) =>
 
 /** `POST /v1/runs`: a JSON request, or a JSON Lines dataset with the knobs as query parameters. */
 export const readRunRequest = (request: HttpServerRequest.HttpServerRequest, params: typeof CreateRunParams.Type) =>
-  Effect.flatMap(Effect.orDie(request.text), (text): Effect.Effect<RunRequest, ValidationError | MalformedBody> =>
-    isJsonBody(request) ? fromJson(text) : fromJsonLines(text, params))
+  Effect.flatMap(
+    Effect.orDie(request.text),
+    (text): Effect.Effect<RunRequest, ValidationError | MalformedBody> =>
+      isJsonBody(request) ? fromJson(text) : fromJsonLines(text, params)
+  )

@@ -1,7 +1,7 @@
 import { type Tenant, ValidationError } from "@deepnote/api"
 import { Home } from "@deepnote/core"
-import { Effect } from "effect"
 import { sha256Hex } from "@deepnote/store"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 
@@ -33,10 +33,16 @@ export const datasetFile = (tenant: Tenant, input: DatasetInput) =>
       return file
     }
     const root = Path.join(home.root, "datasets")
-    const refused = ValidationError.of(`datasetPath must name a file under the server's datasets directory (<home>/datasets/)`, "datasetPath")
+    const refused = ValidationError.of(
+      `datasetPath must name a file under the server's datasets directory (<home>/datasets/)`,
+      "datasetPath"
+    )
     const candidate = Path.resolve(root, input.path)
     if (!inside(root, candidate)) return yield* refused
-    const real = yield* Effect.try({ try: () => ({ root: Fs.realpathSync(root), file: Fs.realpathSync(candidate) }), catch: () => refused })
+    const real = yield* Effect.try({
+      try: () => ({ root: Fs.realpathSync(root), file: Fs.realpathSync(candidate) }),
+      catch: () => refused
+    })
     if (!inside(real.root, real.file) || !Fs.statSync(real.file).isFile()) return yield* refused
     return real.file
   })

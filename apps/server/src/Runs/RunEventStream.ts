@@ -51,17 +51,20 @@ export const runEventStream = (tenant: Tenant, runId: string, afterSeq: number) 
         }
         yield* Effect.sleep(pollMs)
         const idle = step.idle + 1
-        const ping: ReadonlyArray<SseItem> = idle % keepAliveEvery === 0 ? [{ _tag: "Comment", text: "keep-alive" }] : []
+        const ping: ReadonlyArray<SseItem> = idle % keepAliveEvery === 0
+          ? [{ _tag: "Comment", text: "keep-alive" }]
+          : []
         return Option.some([ping, { ...step, idle }] as const)
       })
 
     const initial: Step = { afterSeq, idle: 0, done: false }
     return Stream.paginateEffect(initial, (step: Step) =>
-      Effect.map(next(step), (o) => Option.match(o, {
-        onNone: () => [[] as ReadonlyArray<SseItem>, Option.none<Step>()] as const,
-        onSome: ([items, s]) => [items, Option.some(s)] as const
-      }))).pipe(
-      Stream.flatMap((items: ReadonlyArray<SseItem>) => Stream.fromIterable(items)),
-      Stream.interruptWhen(Deferred.await(lifecycle.stopping))
-    )
+      Effect.map(next(step), (o) =>
+        Option.match(o, {
+          onNone: () => [[] as ReadonlyArray<SseItem>, Option.none<Step>()] as const,
+          onSome: ([items, s]) => [items, Option.some(s)] as const
+        }))).pipe(
+        Stream.flatMap((items: ReadonlyArray<SseItem>) => Stream.fromIterable(items)),
+        Stream.interruptWhen(Deferred.await(lifecycle.stopping))
+      )
   })

@@ -1,4 +1,12 @@
-import { type ConfigPatch, Conflict, InternalError, NotFound, RateLimited, type Tenant, ValidationError } from "@deepnote/api"
+import {
+  type ConfigPatch,
+  Conflict,
+  InternalError,
+  NotFound,
+  RateLimited,
+  type Tenant,
+  ValidationError
+} from "@deepnote/api"
 import type { DatasetFormat } from "@deepnote/eval"
 import { checkResumable, collectionOf, createRun, resumeConcurrency, RunExecutor } from "@deepnote/runs"
 import { type Run, RunOwners, RunStore } from "@deepnote/store"
@@ -63,7 +71,11 @@ export const makeRunManager = Effect.gen(function*() {
         concurrency,
         drainTimeout: limits.drainTimeout
       }).pipe(
-        Effect.tap((s) => Effect.logInfo(`run ${run.id} ${s.status}: ${s.done} done, ${s.failed} failed (${s.executedCalls} calls, ${s.replayedCalls} replayed)`)),
+        Effect.tap((s) =>
+          Effect.logInfo(
+            `run ${run.id} ${s.status}: ${s.done} done, ${s.failed} failed (${s.executedCalls} calls, ${s.replayedCalls} replayed)`
+          )
+        ),
         Effect.catchAllCause((cause) => Effect.logError(`run ${run.id} stopped`, cause)),
         Effect.ensuring(Ref.update(tenantsOf, (m) => {
           m.delete(run.id)
@@ -89,7 +101,11 @@ export const makeRunManager = Effect.gen(function*() {
     Effect.gen(function*() {
       const active = yield* activeOf(tenant.id)
       if (active >= tenant.maxConcurrentRuns) {
-        return yield* RateLimited.of(`tenant ${tenant.id} already has ${active} run(s) executing (limit ${tenant.maxConcurrentRuns})`, 30, "too_many_runs")
+        return yield* RateLimited.of(
+          `tenant ${tenant.id} already has ${active} run(s) executing (limit ${tenant.maxConcurrentRuns})`,
+          30,
+          "too_many_runs"
+        )
       }
     })
 
@@ -105,7 +121,9 @@ export const makeRunManager = Effect.gen(function*() {
   const refusal = (run: Run) =>
     Effect.gen(function*() {
       if (run.manifest.config.engine !== engine.engine) {
-        return Option.some(`run ${run.id} uses the ${run.manifest.config.engine} engine; this server runs ${engine.engine}`)
+        return Option.some(
+          `run ${run.id} uses the ${run.manifest.config.engine} engine; this server runs ${engine.engine}`
+        )
       }
       return yield* checkResumable(run, { promptSetHash: engine.promptSetHash(run.manifest.config) }).pipe(
         Effect.as(Option.none<string>()),
@@ -116,7 +134,9 @@ export const makeRunManager = Effect.gen(function*() {
   const create = Effect.fn("RunManager.create")(function*(tenant: Tenant, input: NewRunInput) {
     const config = yield* resolveRequestConfig(settings.defaults, input.config, "config")
     const name = input.collection ?? "default"
-    const stored = config.profile === "no-retrieval" ? `${tenant.namespace}${name}` : yield* collections.require(tenant, name)
+    const stored = config.profile === "no-retrieval"
+      ? `${tenant.namespace}${name}`
+      : yield* collections.require(tenant, name)
     const run = yield* admitting(tenant.id)(Effect.gen(function*() {
       yield* checkCapacity(tenant)
       const { run } = yield* createRun({
@@ -131,7 +151,13 @@ export const makeRunManager = Effect.gen(function*() {
         concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency)
       }).pipe(
         Effect.catchTags({
-          DatasetError: (e) => ValidationError.of(`dataset: ${e.line === undefined ? "" : `line ${e.line}: `}${e.field === undefined ? "" : `${e.field}: `}${e.reason}`, input.datasetField),
+          DatasetError: (e) =>
+            ValidationError.of(
+              `dataset: ${e.line === undefined ? "" : `line ${e.line}: `}${
+                e.field === undefined ? "" : `${e.field}: `
+              }${e.reason}`,
+              input.datasetField
+            ),
           StoreError: storeFailure,
           RunNotFound: storeFailure,
           SweepNotFound: storeFailure
@@ -178,7 +204,12 @@ export const makeRunManager = Effect.gen(function*() {
       Effect.flatMap((after) =>
         after.status === "completed" || after.status === "failed"
           ? Effect.void
-          : store.setRunStatus(runId, "interrupted", `cancelled through the API; POST /v1/runs/${runId}/resume continues it`)),
+          : store.setRunStatus(
+            runId,
+            "interrupted",
+            `cancelled through the API; POST /v1/runs/${runId}/resume continues it`
+          )
+      ),
       Effect.catchAllCause((cause) => Effect.logError(`cancelling run ${runId}`, cause)),
       Effect.forkIn(scope)
     )
@@ -194,10 +225,15 @@ export const makeRunManager = Effect.gen(function*() {
         yield* Effect.logWarning(`not resuming run ${run.id}: ${refused.value}`)
         continue
       }
-      yield* Effect.logInfo(`resuming run ${run.id} (${run.status}, ${run.counts.done + run.counts.failed}/${run.counts.total} finished)`)
+      yield* Effect.logInfo(
+        `resuming run ${run.id} (${run.status}, ${run.counts.done + run.counts.failed}/${run.counts.total} finished)`
+      )
       yield* launch(run, owner.tenantId)
     }
-  }).pipe(Effect.catchAllCause((cause) => Effect.logError("resuming unfinished runs failed", cause)), Effect.withSpan("RunManager.resumeUnfinished"))
+  }).pipe(
+    Effect.catchAllCause((cause) => Effect.logError("resuming unfinished runs failed", cause)),
+    Effect.withSpan("RunManager.resumeUnfinished")
+  )
 
   const activeCount = FiberMap.size(fibers)
 

@@ -21,12 +21,20 @@ export const ChatCompletionRequest = Schema.Struct({
   model: Schema.String,
   messages: Schema.NonEmptyArray(ChatMessage),
   stream: Schema.optionalWith(Schema.Boolean, { nullable: true }),
-  stream_options: Schema.optionalWith(Schema.Struct({ include_usage: Schema.optional(Schema.Boolean) }), { nullable: true }),
-  deepnote: Schema.optional(Schema.Struct({ collection: Schema.optional(CollectionName), config: Schema.optional(ConfigPatch) }))
+  stream_options: Schema.optionalWith(Schema.Struct({ include_usage: Schema.optional(Schema.Boolean) }), {
+    nullable: true
+  }),
+  deepnote: Schema.optional(
+    Schema.Struct({ collection: Schema.optional(CollectionName), config: Schema.optional(ConfigPatch) })
+  )
 }).annotations({ identifier: "ChatCompletionRequest" })
 export type ChatCompletionRequest = typeof ChatCompletionRequest.Type
 
-export const Usage = Schema.Struct({ prompt_tokens: Schema.Int, completion_tokens: Schema.Int, total_tokens: Schema.Int })
+export const Usage = Schema.Struct({
+  prompt_tokens: Schema.Int,
+  completion_tokens: Schema.Int,
+  total_tokens: Schema.Int
+})
 
 /** DeepNote's extension of a completion: the best note, the trace and the counters. */
 export const DeepNoteExtension = Schema.Struct({

@@ -40,7 +40,12 @@ export class IngestJob extends Schema.Class<IngestJob>("IngestJob")({
   message: Schema.optional(Schema.String)
 }) {}
 
-export const SearchHit = Schema.Struct({ id: Schema.String, title: Schema.String, text: Schema.String, score: Schema.Number })
+export const SearchHit = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  text: Schema.String,
+  score: Schema.Number
+})
 
 export const SearchResponse = Schema.Struct({
   collection: Schema.String,

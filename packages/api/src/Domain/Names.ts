@@ -23,4 +23,7 @@ export const JsonLines = Schema.String.pipe(
 
 /** A positive integer given as a query parameter. */
 export const IntParam = (min: number, max: number) =>
-  Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max, { message: () => `must be an integer between ${min} and ${max}` }))
+  Schema.NumberFromString.pipe(
+    Schema.int(),
+    Schema.between(min, max, { message: () => `must be an integer between ${min} and ${max}` })
+  )

@@ -55,7 +55,11 @@ export class RunView extends Schema.Class<RunView>("RunView")({
   message: Schema.optional(Schema.String),
   counts: RunCounts,
   config: RunConfig,
-  dataset: Schema.Struct({ format: Schema.optional(Schema.String), count: Schema.optional(Schema.Int), hash: Schema.String }),
+  dataset: Schema.Struct({
+    format: Schema.optional(Schema.String),
+    count: Schema.optional(Schema.Int),
+    hash: Schema.String
+  }),
   createdAt: Schema.Date,
   updatedAt: Schema.Date,
   startedAt: Schema.optional(Schema.Date),

@@ -1,6 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CollectionList, CollectionSummary, CreateCollection, DocumentInput, IngestJob, SearchResponse } from "../Domain/Collections.js"
+import {
+  CollectionList,
+  CollectionSummary,
+  CreateCollection,
+  DocumentInput,
+  IngestJob,
+  SearchResponse
+} from "../Domain/Collections.js"
 import { CollectionName, IntParam, JsonLines } from "../Domain/Names.js"
 import { Conflict } from "../Errors.js"
 import { Authentication } from "../Security.js"
@@ -28,7 +35,11 @@ export class CollectionsApi extends HttpApiGroup.make("collections")
           "(400 naming `documents[i].field`); the documents are then added by a background job (poll its status)."
       )
   )
-  .add(HttpApiEndpoint.get("job")`/v1/collections/${name}/jobs/${HttpApiSchema.param("jobId", Schema.String)}`.addSuccess(IngestJob))
+  .add(
+    HttpApiEndpoint.get("job")`/v1/collections/${name}/jobs/${HttpApiSchema.param("jobId", Schema.String)}`.addSuccess(
+      IngestJob
+    )
+  )
   .add(
     HttpApiEndpoint.get("search")`/v1/collections/${name}/search`
       .setUrlParams(Schema.Struct({ q: Schema.String, k: Schema.optional(IntParam(1, 100)) }))

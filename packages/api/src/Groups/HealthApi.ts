@@ -1,10 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Unavailable } from "../Errors.js"
 import { Health, Readiness } from "../Domain/Health.js"
+import { Unavailable } from "../Errors.js"
 
 /** Liveness and readiness probes (no API key). */
 export class HealthApi extends HttpApiGroup.make("health")
-  .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Health).annotate(OpenApi.Summary, "Liveness: the process serves requests"))
+  .add(
+    HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Health).annotate(
+      OpenApi.Summary,
+      "Liveness: the process serves requests"
+    )
+  )
   .add(
     HttpApiEndpoint.get("readyz", "/readyz")
       .addSuccess(Readiness)

@@ -23,7 +23,10 @@ export class RunsApi extends HttpApiGroup.make("runs")
   )
   .add(HttpApiEndpoint.get("list", "/v1/runs").addSuccess(RunList))
   .add(HttpApiEndpoint.get("get")`/v1/runs/${id}`.addSuccess(RunView))
-  .add(HttpApiEndpoint.post("resume")`/v1/runs/${id}/resume`.addSuccess(RunView, { status: 202 }).addError(Conflict).addError(RateLimited))
+  .add(
+    HttpApiEndpoint.post("resume")`/v1/runs/${id}/resume`.addSuccess(RunView, { status: 202 }).addError(Conflict)
+      .addError(RateLimited)
+  )
   .add(HttpApiEndpoint.post("cancel")`/v1/runs/${id}/cancel`.addSuccess(RunView, { status: 202 }))
   .add(
     HttpApiEndpoint.get("events")`/v1/runs/${id}/events`

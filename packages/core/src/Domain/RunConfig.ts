@@ -12,7 +12,9 @@ const Probability = (field: string) =>
 /** Sampling settings of one role. Absent fields inherit from `sampling` (the defaults of every role). */
 export const RoleSampling = Schema.Struct({
   model: Schema.optional(Schema.String.pipe(Schema.nonEmptyString({ message: () => "model is empty" }))),
-  temperature: Schema.optional(Schema.Number.pipe(Schema.between(0, 2, { message: () => "temperature must be between 0 and 2" }))),
+  temperature: Schema.optional(
+    Schema.Number.pipe(Schema.between(0, 2, { message: () => "temperature must be between 0 and 2" }))
+  ),
   topP: Schema.optional(Probability("topP").pipe(Schema.greaterThan(0, { message: () => "topP must be > 0" }))),
   maxTokens: Schema.optional(PositiveInt("maxTokens")),
   seed: Schema.optional(Schema.Int)
@@ -60,8 +62,13 @@ const RunConfigFields = Schema.Struct({
   rerankerUrl: Schema.optional(Schema.String),
   rerankerModel: Schema.optional(Schema.String),
   /** BM25 column weights of the embedded index. */
-  titleWeight: Schema.optionalWith(Schema.Number.pipe(Schema.nonNegative({ message: () => "titleWeight must be ≥ 0" })), { default: () => 5 }),
-  textWeight: Schema.optionalWith(Schema.Number.pipe(Schema.positive({ message: () => "textWeight must be > 0" })), { default: () => 1 }),
+  titleWeight: Schema.optionalWith(
+    Schema.Number.pipe(Schema.nonNegative({ message: () => "titleWeight must be ≥ 0" })),
+    { default: () => 5 }
+  ),
+  textWeight: Schema.optionalWith(Schema.Number.pipe(Schema.positive({ message: () => "textWeight must be > 0" })), {
+    default: () => 1
+  }),
   /** Defaults for every role (the paper's: temperature 0.1, top_p 0.9, max_tokens 1280, seed 66). */
   sampling: Schema.optionalWith(RoleSampling, { default: () => ({}) }),
   /** Per-role overrides of `sampling`. */
@@ -92,7 +99,10 @@ export const RunConfig = RunConfigFields.pipe(
       return { path: ["rerankerUrl"], message: "rerankerUrl is required when reranker is http" }
     }
     if (c.profile === "paper" && c.maxUniquePassages < c.topK) {
-      return { path: ["maxUniquePassages"], message: `maxUniquePassages (${c.maxUniquePassages}) must be ≥ topK (${c.topK})` }
+      return {
+        path: ["maxUniquePassages"],
+        message: `maxUniquePassages (${c.maxUniquePassages}) must be ≥ topK (${c.topK})`
+      }
     }
     return true
   })

@@ -2,12 +2,12 @@ import { detectLanguage } from "@deepnote/text"
 import { Effect } from "effect"
 import type { Answer } from "../Domain/Answer.js"
 import type { CallContext } from "../Domain/CallContext.js"
+import type { PipelineError } from "../Domain/Errors.js"
 import type { Note } from "../Domain/Note.js"
 import { PipelineResult } from "../Domain/PipelineResult.js"
 import type { Question } from "../Domain/Question.js"
 import type { RunConfig } from "../Domain/RunConfig.js"
 import type { StopReason } from "../Domain/StopReason.js"
-import type { PipelineError } from "../Domain/Errors.js"
 import type { Answerer } from "../Services/Answerer.js"
 import type { Judge } from "../Services/Judge.js"
 import type { NoteWriter } from "../Services/NoteWriter.js"
@@ -29,7 +29,11 @@ type NoteLoop = (
   question: string,
   recorder: Recorder,
   base: Omit<CallContext, "step">
-) => Effect.Effect<{ readonly best: Note; readonly reason: StopReason }, PipelineError, Retriever | NoteWriter | QueryPlanner | Judge>
+) => Effect.Effect<
+  { readonly best: Note; readonly reason: StopReason },
+  PipelineError,
+  Retriever | NoteWriter | QueryPlanner | Judge
+>
 
 interface Outcome {
   readonly answer: Answer
@@ -47,7 +51,10 @@ const loopThenAnswer = (
     const { best, reason } = yield* loop(question, recorder, base)
     yield* recorder.stopped(recorder.steps, reason)
     yield* Effect.annotateCurrentSpan("deepnote.stop_reason", reason)
-    const answer = yield* answerStage(recorder, question, { _tag: "Note", note: best }, { ...base, step: recorder.steps })
+    const answer = yield* answerStage(recorder, question, { _tag: "Note", note: best }, {
+      ...base,
+      step: recorder.steps
+    })
     return { answer, best, reason } satisfies Outcome
   })
 
@@ -66,24 +73,31 @@ export const answerQuestion = (question: Question, config: RunConfig, options: A
       config: question.task === undefined ? config : { ...config, task: question.task }
     }
     const text = question.text
-    const outcome = yield* ((): Effect.Effect<Outcome, PipelineError, Retriever | NoteWriter | QueryPlanner | Judge | Answerer> => {
-      switch (config.profile) {
-        case "deepnote":
-          return loopThenAnswer(deepnoteLoop, text, recorder, base)
-        case "paper":
-          return loopThenAnswer(paperLoop, text, recorder, base)
-        case "no-retrieval":
-          return noRetrieval(text, recorder, { ...base, step: 0 }).pipe(Effect.map((r) => ({ ...r, reason: "baseline" as const })))
-        case "vanilla":
-          return vanilla(text, recorder, { ...base, step: 0 }).pipe(Effect.map((r) => ({ ...r, reason: "baseline" as const })))
-        case "init-note":
-          return initNoteOnly(text, recorder, { ...base, step: 0 }).pipe(Effect.map((r) => ({ ...r, reason: "baseline" as const })))
-      }
-    })().pipe(
-      Effect.tapError((error) =>
-        recorder.emit((c) => ({ _tag: "Failed", ...c, message: error.message }), recorder.steps)
+    const outcome =
+      yield* ((): Effect.Effect<Outcome, PipelineError, Retriever | NoteWriter | QueryPlanner | Judge | Answerer> => {
+        switch (config.profile) {
+          case "deepnote":
+            return loopThenAnswer(deepnoteLoop, text, recorder, base)
+          case "paper":
+            return loopThenAnswer(paperLoop, text, recorder, base)
+          case "no-retrieval":
+            return noRetrieval(text, recorder, { ...base, step: 0 }).pipe(
+              Effect.map((r) => ({ ...r, reason: "baseline" as const }))
+            )
+          case "vanilla":
+            return vanilla(text, recorder, { ...base, step: 0 }).pipe(
+              Effect.map((r) => ({ ...r, reason: "baseline" as const }))
+            )
+          case "init-note":
+            return initNoteOnly(text, recorder, { ...base, step: 0 }).pipe(
+              Effect.map((r) => ({ ...r, reason: "baseline" as const }))
+            )
+        }
+      })().pipe(
+        Effect.tapError((error) =>
+          recorder.emit((c) => ({ _tag: "Failed", ...c, message: error.message }), recorder.steps)
+        )
       )
-    )
     const elapsedMs = yield* recorder.elapsed
     return new PipelineResult({
       questionId: question.id,
@@ -98,7 +112,10 @@ export const answerQuestion = (question: Question, config: RunConfig, options: A
     })
   }).pipe(
     observeQuestion(config.profile),
-    Effect.annotateLogs({ "deepnote.item.id": question.id, ...(options.runId === undefined ? {} : { "deepnote.run.id": options.runId }) }),
+    Effect.annotateLogs({
+      "deepnote.item.id": question.id,
+      ...(options.runId === undefined ? {} : { "deepnote.run.id": options.runId })
+    }),
     Effect.withSpan("deepnote.question", {
       attributes: {
         "deepnote.item.id": question.id,

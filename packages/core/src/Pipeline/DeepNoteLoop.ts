@@ -49,7 +49,9 @@ export const deepnoteLoop = (question: string, recorder: Recorder, base: Omit<Ca
           ? yield* decide(recorder, best, best, new Verdict({ better: false, parsed: "skipped" }), step, 0)
           : yield* updateAndJudgeStage(recorder, { question, bestNote: best, passages }, context)
         return recorder.failures >= config.maxFailure ? "max-failure" as const : undefined
-      }).pipe(Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": step, "deepnote.item.id": base.questionId } }))
+      }).pipe(
+        Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": step, "deepnote.item.id": base.questionId } })
+      )
       if (outcome !== undefined) {
         reason = outcome
         break

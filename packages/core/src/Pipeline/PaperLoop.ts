@@ -49,7 +49,9 @@ export const paperLoop = (question: string, recorder: Recorder, base: Omit<CallC
         )
         recorder.steps = step
         return recorder.failures >= config.maxFailure
-      }).pipe(Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": step, "deepnote.item.id": base.questionId } }))
+      }).pipe(
+        Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": step, "deepnote.item.id": base.questionId } })
+      )
       if (failed) {
         reason = "max-failure"
         break

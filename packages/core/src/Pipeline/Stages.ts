@@ -8,8 +8,8 @@ import { PipelineMetrics } from "../Observability/PipelineMetrics.js"
 import { Answerer, type AnswerEvidence } from "../Services/Answerer.js"
 import { Judge } from "../Services/Judge.js"
 import { NoteWriter } from "../Services/NoteWriter.js"
-import { QueryPlanner, type Plan } from "../Services/QueryPlanner.js"
-import { Retriever, type RetrievalRequest } from "../Services/Retriever.js"
+import { type Plan, QueryPlanner } from "../Services/QueryPlanner.js"
+import { type RetrievalRequest, Retriever } from "../Services/Retriever.js"
 import type { Recorder } from "./Recorder.js"
 
 /** The stages of a question, each recorded in the trace and published as an event. */
@@ -23,14 +23,25 @@ export const retrieveStage = (
   Effect.gen(function*() {
     const retriever = yield* Retriever
     const [found, durationMs] = yield* recorder.timed(retriever.search({ ...request, context }))
-    yield* Metric.update(withTags(PipelineMetrics.retrievalDuration, { phase: context.step === 0 ? "initial" : "refine" }), durationMs)
+    yield* Metric.update(
+      withTags(PipelineMetrics.retrievalDuration, { phase: context.step === 0 ? "initial" : "refine" }),
+      durationMs
+    )
     const passages = filter(found)
     recorder.addPassages(context.step, passages)
-    yield* recorder.emit((c) => ({ _tag: "Retrieved", ...c, queries: request.queries, passages, durationMs }), context.step)
+    yield* recorder.emit(
+      (c) => ({ _tag: "Retrieved", ...c, queries: request.queries, passages, durationMs }),
+      context.step
+    )
     return passages
   })
 
-export const initNoteStage = (recorder: Recorder, question: string, passages: ReadonlyArray<Passage>, context: CallContext) =>
+export const initNoteStage = (
+  recorder: Recorder,
+  question: string,
+  passages: ReadonlyArray<Passage>,
+  context: CallContext
+) =>
   Effect.gen(function*() {
     const writer = yield* NoteWriter
     recorder.countCall("init")
@@ -78,7 +89,14 @@ export const updateAndJudgeStage = (
   })
 
 /** Records a verdict: the best note changes only when the verdict says "better"; otherwise a failure counts. */
-export const decide = (recorder: Recorder, bestNote: Note, candidate: Note, verdict: Verdict, step: number, durationMs: number) =>
+export const decide = (
+  recorder: Recorder,
+  bestNote: Note,
+  candidate: Note,
+  verdict: Verdict,
+  step: number,
+  durationMs: number
+) =>
   Effect.gen(function*() {
     if (!verdict.better) recorder.failures += 1
     recorder.notes.push({ step, note: candidate, verdict, best: verdict.better })

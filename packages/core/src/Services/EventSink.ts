@@ -5,7 +5,8 @@ import type { PipelineEvent } from "../Domain/PipelineEvent.js"
 export class EventSink extends Context.Tag("@deepnote/core/EventSink")<EventSink, {
   readonly publish: (event: PipelineEvent) => Effect.Effect<void>
 }>() {
-  static readonly layer = (publish: (event: PipelineEvent) => Effect.Effect<void>) => Layer.succeed(EventSink, { publish })
+  static readonly layer = (publish: (event: PipelineEvent) => Effect.Effect<void>) =>
+    Layer.succeed(EventSink, { publish })
 
   /** Publishes to the sink in context, if any. */
   static readonly emit = (event: PipelineEvent): Effect.Effect<void> =>

@@ -19,7 +19,10 @@ export interface JudgeService {
 export class Judge extends Context.Tag("@deepnote/core/Judge")<Judge, JudgeService>() {
   static readonly make = (impl: JudgeService): JudgeService => ({
     compare: Effect.fn("Judge.compare")(function*(input: CompareInput) {
-      yield* Effect.annotateCurrentSpan({ "deepnote.step": input.context.step, "deepnote.item.id": input.context.questionId })
+      yield* Effect.annotateCurrentSpan({
+        "deepnote.step": input.context.step,
+        "deepnote.item.id": input.context.questionId
+      })
       const verdict = yield* impl.compare(input)
       yield* Effect.annotateCurrentSpan("deepnote.verdict", verdict.better ? "better" : "not-better")
       return verdict

@@ -24,4 +24,6 @@ export type BadLine = typeof BadLine.Type
 
 /** `file:line: field: message`. */
 export const formatBadLine = (bad: BadLine): string =>
-  bad.field === undefined ? `${bad.path}:${bad.line}: ${bad.message}` : `${bad.path}:${bad.line}: ${bad.field}: ${bad.message}`
+  bad.field === undefined
+    ? `${bad.path}:${bad.line}: ${bad.message}`
+    : `${bad.path}:${bad.line}: ${bad.field}: ${bad.message}`

@@ -1,10 +1,10 @@
+import type { Question } from "@deepnote/core"
 import { FileSystem } from "@effect/platform"
 import { Effect, Either, Stream } from "effect"
 import type { QaPair } from "../Metrics/Asqa.js"
 import { type BadLine, DatasetError, formatBadLine } from "./DatasetError.js"
-import { detectFormat, type DatasetFormat } from "./DatasetFormat.js"
+import { type DatasetFormat, detectFormat } from "./DatasetFormat.js"
 import { toDatasetItem } from "./ToQuestion.js"
-import type { Question } from "@deepnote/core"
 
 export interface LoadOptions {
   /** Force a format; default: detected from the first record that parses as a JSON object. */
@@ -36,7 +36,10 @@ interface State {
 }
 
 const parseJson = (text: string): Either.Either<unknown, string> =>
-  Either.try({ try: (): unknown => JSON.parse(text), catch: (e) => `invalid JSON (${e instanceof Error ? e.message : String(e)})` })
+  Either.try({
+    try: (): unknown => JSON.parse(text),
+    catch: (e) => `invalid JSON (${e instanceof Error ? e.message : String(e)})`
+  })
 
 /** One numbered record, parsed (or the reason it is not JSON). */
 interface RawRecord {
@@ -46,7 +49,8 @@ interface RawRecord {
 
 /** Numbered records: JSONL lines, or the elements of a top-level JSON array (`.json` files of the official sets). */
 const records = (fs: FileSystem.FileSystem, path: string): Stream.Stream<RawRecord, DatasetError> => {
-  const unreadable = (e: { readonly message: string }) => new DatasetError({ path, reason: `cannot read: ${e.message}` })
+  const unreadable = (e: { readonly message: string }) =>
+    new DatasetError({ path, reason: `cannot read: ${e.message}` })
   if (path.endsWith(".json")) {
     return Stream.unwrap(Effect.gen(function*() {
       const text = yield* Effect.mapError(fs.readFileString(path), unreadable)
@@ -70,11 +74,21 @@ const records = (fs: FileSystem.FileSystem, path: string): Stream.Stream<RawReco
  * Loads a dataset file, streaming JSONL line by line. Every record is decoded with its format's Schema; a bad record
  * is reported as `file:line: field: message`. Question ids must be unique within the file.
  */
-export const loadDataset = (path: string, options: LoadOptions = {}): Effect.Effect<LoadedDataset, DatasetError, FileSystem.FileSystem> =>
+export const loadDataset = (
+  path: string,
+  options: LoadOptions = {}
+): Effect.Effect<LoadedDataset, DatasetError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const limit = options.limit ?? Number.POSITIVE_INFINITY
-    const state: State = { format: options.format, questions: [], badLines: [], qaPairs: new Map(), ids: new Set(), records: 0 }
+    const state: State = {
+      format: options.format,
+      questions: [],
+      badLines: [],
+      qaPairs: new Map(),
+      ids: new Set(),
+      records: 0
+    }
     const bad = (line: number, message: string, field?: string): Effect.Effect<void, DatasetError> => {
       const report: BadLine = { path, line, field, message }
       if (options.onBadLine === "skip") return Effect.sync(() => void state.badLines.push(report))
@@ -87,7 +101,11 @@ export const loadDataset = (path: string, options: LoadOptions = {}): Effect.Eff
         if (state.format === undefined) {
           const detected = detectFormat(parsed.right)
           if (detected === undefined) {
-            return yield* new DatasetError({ path, line, reason: "cannot detect the dataset format from this record; pass a format" })
+            return yield* new DatasetError({
+              path,
+              line,
+              reason: "cannot detect the dataset format from this record; pass a format"
+            })
           }
           state.format = detected
         }
@@ -101,9 +119,13 @@ export const loadDataset = (path: string, options: LoadOptions = {}): Effect.Eff
       })
     yield* Stream.runForEachWhile(records(fs, path), (record) =>
       Effect.map(step(record), () => state.questions.length < limit))
-    if (state.format === undefined) return yield* new DatasetError({ path, reason: "no records" })
+    if (state.format === undefined) {
+      return yield* new DatasetError({ path, reason: "no records" })
+    }
     if (state.badLines.length > 0) {
-      yield* Effect.logWarning(`${state.badLines.length} bad records skipped; first: ${formatBadLine(state.badLines[0]!)}`)
+      yield* Effect.logWarning(
+        `${state.badLines.length} bad records skipped; first: ${formatBadLine(state.badLines[0]!)}`
+      )
     }
     return {
       path,

@@ -31,7 +31,9 @@ export const HotpotRecord = Schema.Struct({
   _id: Schema.String,
   question: Schema.String,
   answer: Schema.String,
-  supporting_facts: Schema.optionalWith(Schema.Array(Schema.Tuple(Schema.String, Schema.Number)), { default: () => [] }),
+  supporting_facts: Schema.optionalWith(Schema.Array(Schema.Tuple(Schema.String, Schema.Number)), {
+    default: () => []
+  }),
   type: Schema.optional(Schema.String)
 })
 

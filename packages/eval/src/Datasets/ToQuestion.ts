@@ -30,13 +30,19 @@ interface Draft {
 const unique = (xs: ReadonlyArray<string>) => [...new Set(xs.filter((x) => x.trim().length > 0))]
 const str = (x: string | number | undefined) => (x === undefined ? "" : String(x).trim())
 
-const drafts: { readonly [F in DatasetFormat]: (record: unknown, line: number) => Either.Either<Draft, ParseResult.ParseError> } = {
+const drafts: {
+  readonly [F in DatasetFormat]: (record: unknown, line: number) => Either.Either<Draft, ParseResult.ParseError>
+} = {
   ircot: (u) =>
     Either.map(Schema.decodeUnknownEither(IrcotRecord)(u), (r) => ({
       id: r.question_id,
       text: r.question_text,
       answers: r.answers_objects.flatMap((a) =>
-        a.spans.length > 0 ? a.spans : str(a.number) ? [str(a.number)] : [[str(a.date?.day), str(a.date?.month), str(a.date?.year)].filter((s) => s).join(" ")]
+        a.spans.length > 0
+          ? a.spans
+          : str(a.number)
+          ? [str(a.number)]
+          : [[str(a.date?.day), str(a.date?.month), str(a.date?.year)].filter((s) => s).join(" ")]
       ),
       goldTitles: r.contexts.filter((c) => c.is_supporting).map((c) => c.title)
     })),
@@ -60,7 +66,10 @@ const drafts: { readonly [F in DatasetFormat]: (record: unknown, line: number) =
     Either.map(Schema.decodeUnknownEither(PlainRecord)(u), (r) => ({
       id: r.id === undefined ? `line-${line}` : String(r.id),
       text: r.question,
-      answers: [...(r.answers ?? []), ...(r.answer === undefined ? [] : typeof r.answer === "string" ? [r.answer] : r.answer)],
+      answers: [
+        ...(r.answers ?? []),
+        ...(r.answer === undefined ? [] : typeof r.answer === "string" ? [r.answer] : r.answer)
+      ],
       goldTitles: r.gold_titles ?? [],
       task: r.task,
       language: r.language,
@@ -75,7 +84,8 @@ function fromHotpot(r: typeof HotpotRecord.Type): Draft {
 const issue = (error: ParseResult.ParseError): RecordIssue => {
   const first = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
   if (first === undefined) return { message: error.message }
-  const field = first.path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join("")
+  const field = first.path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`))
+    .join("")
   return { field: field.length > 0 ? field : undefined, message: first.message }
 }
 
@@ -85,7 +95,13 @@ const decodeQuestion = Schema.decodeUnknownEither(Question)
 const sourceField = (format: DatasetFormat, field: string | undefined): string | undefined => {
   const root = field?.split(/[.[]/u)[0]
   if (root === "text") return format === "ircot" ? "question_text" : "question"
-  if (root === "id") return format === "ircot" ? "question_id" : format === "hotpotqa" || format === "2wiki" ? "_id" : "id"
+  if (root === "id") {
+    return format === "ircot"
+      ? "question_id"
+      : format === "hotpotqa" || format === "2wiki"
+      ? "_id"
+      : "id"
+  }
   return field
 }
 
@@ -94,7 +110,11 @@ const sourceField = (format: DatasetFormat, field: string | undefined): string |
  * paragraphs/facts (CMRC: the gold `paragraph_id`), task `multihop` for the multi-hop and CMRC sets (plain records
  * may set it), language detected from the question text unless given.
  */
-export const toDatasetItem = (format: DatasetFormat, record: unknown, line: number): Either.Either<DatasetItem, RecordIssue> =>
+export const toDatasetItem = (
+  format: DatasetFormat,
+  record: unknown,
+  line: number
+): Either.Either<DatasetItem, RecordIssue> =>
   Either.flatMap(Either.mapLeft(drafts[format](record, line), issue), (d) =>
     Either.map(
       Either.mapLeft(

@@ -1,5 +1,5 @@
-import { Schema } from "effect"
 import { seededRandom } from "@deepnote/core"
+import { Schema } from "effect"
 
 /** A confidence interval of a mean, on the same scale as the scores given. */
 export const ConfidenceInterval = Schema.Struct({

@@ -3,8 +3,41 @@ import { asciiPunctuation } from "./Normalize.js"
 import { maxOverGolds } from "./Squad.js"
 
 /** The CMRC 2018 script's own punctuation list (`sp_char`); we remove it together with every `\p{P}` and ASCII symbol. */
-const cmrcPunctuation = new Set(["-", ":", "_", "*", "^", "/", "\\", "~", "`", "+", "=", "，", "。", "：", "？", "！", "“",
-  "”", "；", "’", "《", "》", "…", "·", "、", "「", "」", "（", "）", "－", "～", "『", "』"])
+const cmrcPunctuation = new Set([
+  "-",
+  ":",
+  "_",
+  "*",
+  "^",
+  "/",
+  "\\",
+  "~",
+  "`",
+  "+",
+  "=",
+  "，",
+  "。",
+  "：",
+  "？",
+  "！",
+  "“",
+  "”",
+  "；",
+  "’",
+  "《",
+  "》",
+  "…",
+  "·",
+  "、",
+  "「",
+  "」",
+  "（",
+  "）",
+  "－",
+  "～",
+  "『",
+  "』"
+])
 const asciiSet = new Set(asciiPunctuation)
 const isPunctuation = (char: string) => cmrcPunctuation.has(char) || asciiSet.has(char) || /\p{P}/u.test(char)
 

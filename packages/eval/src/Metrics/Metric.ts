@@ -8,11 +8,20 @@ import { squadEm, squadF1 } from "./Squad.js"
 
 /** Every metric a report can name. */
 export const MetricName = Schema.Literal(
-  "acc", "em", "f1",
-  "squad-em", "squad-f1", "squad-ascii-em", "squad-ascii-f1",
-  "hotpot-em", "hotpot-f1",
-  "cmrc-em", "cmrc-f1",
-  "strategyqa-acc", "str-em", "str-hit"
+  "acc",
+  "em",
+  "f1",
+  "squad-em",
+  "squad-f1",
+  "squad-ascii-em",
+  "squad-ascii-f1",
+  "hotpot-em",
+  "hotpot-f1",
+  "cmrc-em",
+  "cmrc-f1",
+  "strategyqa-acc",
+  "str-em",
+  "str-hit"
 )
 export type MetricName = typeof MetricName.Type
 
@@ -36,7 +45,11 @@ export interface Metric {
 const withGold = (item: Scorable) => item.golds.length > 0
 const withPairs = (item: Scorable) => (item.qaPairs?.length ?? 0) > 0
 
-const gold = (name: MetricName, description: string, score: (p: string, g: ReadonlyArray<string>) => number): Metric => ({
+const gold = (
+  name: MetricName,
+  description: string,
+  score: (p: string, g: ReadonlyArray<string>) => number
+): Metric => ({
   name,
   description,
   applies: withGold,
@@ -45,7 +58,11 @@ const gold = (name: MetricName, description: string, score: (p: string, g: Reado
 
 /** The metric definitions, by name. */
 export const metrics: Readonly<Record<MetricName, Metric>> = {
-  "acc": gold("acc", "paper Acc: a gold alias is a case-insensitive substring of the raw prediction", substringAccuracy),
+  "acc": gold(
+    "acc",
+    "paper Acc: a gold alias is a case-insensitive substring of the raw prediction",
+    substringAccuracy
+  ),
   "em": {
     name: "em",
     description: "EM: SQuAD-normalised (Unicode punctuation) for English, CMRC character-level for Chinese",
@@ -60,13 +77,25 @@ export const metrics: Readonly<Record<MetricName, Metric>> = {
   },
   "squad-em": gold("squad-em", "SQuAD EM, Unicode punctuation removed", (p, g) => squadEm(p, g, "unicode")),
   "squad-f1": gold("squad-f1", "SQuAD token F1, Unicode punctuation removed", (p, g) => squadF1(p, g, "unicode")),
-  "squad-ascii-em": gold("squad-ascii-em", "SQuAD v1.1 EM exactly (ASCII punctuation only)", (p, g) => squadEm(p, g, "ascii")),
-  "squad-ascii-f1": gold("squad-ascii-f1", "SQuAD v1.1 token F1 exactly (ASCII punctuation only)", (p, g) => squadF1(p, g, "ascii")),
+  "squad-ascii-em": gold(
+    "squad-ascii-em",
+    "SQuAD v1.1 EM exactly (ASCII punctuation only)",
+    (p, g) => squadEm(p, g, "ascii")
+  ),
+  "squad-ascii-f1": gold(
+    "squad-ascii-f1",
+    "SQuAD v1.1 token F1 exactly (ASCII punctuation only)",
+    (p, g) => squadF1(p, g, "ascii")
+  ),
   "hotpot-em": gold("hotpot-em", "official HotpotQA EM", hotpotEm),
   "hotpot-f1": gold("hotpot-f1", "official HotpotQA F1 (yes/no/noanswer mismatch scores 0)", hotpotF1),
   "cmrc-em": gold("cmrc-em", "CMRC 2018 EM (punctuation and whitespace removed)", cmrcEm),
   "cmrc-f1": gold("cmrc-f1", "CMRC 2018 character-level F1 (longest common run)", cmrcF1),
-  "strategyqa-acc": gold("strategyqa-acc", "StrategyQA Acc: yes/no gold as a whole word of the prediction", strategyQaAccuracy),
+  "strategyqa-acc": gold(
+    "strategyqa-acc",
+    "StrategyQA Acc: yes/no gold as a whole word of the prediction",
+    strategyQaAccuracy
+  ),
   "str-em": {
     name: "str-em",
     description: "ASQA STR-EM: fraction of qa_pairs with a short answer in the output",

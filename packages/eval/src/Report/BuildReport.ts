@@ -1,7 +1,7 @@
 import type { PipelineResult, Question, TaskType } from "@deepnote/core"
 import { detectLanguage } from "@deepnote/text"
 import type { QaPair } from "../Metrics/Asqa.js"
-import { type BootstrapOptions, bootstrapMeanCi, mean } from "../Metrics/Bootstrap.js"
+import { bootstrapMeanCi, type BootstrapOptions, mean } from "../Metrics/Bootstrap.js"
 import { defaultMetrics, type MetricName, metrics, type Scorable } from "../Metrics/Metric.js"
 import { recallInitFinal } from "../Metrics/Recall.js"
 import { type ItemScores, type MetricSummary, Report } from "./Report.js"
@@ -51,7 +51,9 @@ export const buildReport = (items: ReadonlyArray<ReportItem>, options: ReportOpt
     language: item.question.language ?? detectLanguage(item.question.text),
     qaPairs: item.qaPairs
   })
-  const scored = items.filter((i) => i.outcome._tag === "done" || (options.scoreFailuresAsZero && i.outcome._tag === "failed"))
+  const scored = items.filter((i) =>
+    i.outcome._tag === "done" || (options.scoreFailuresAsZero && i.outcome._tag === "failed")
+  )
   const summaries: Array<MetricSummary> = names.map((name) => {
     const metric = metrics[name]
     const scores = scored.map(scorable).filter(metric.applies).map(metric.score)

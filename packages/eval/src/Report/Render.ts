@@ -16,20 +16,30 @@ export const renderTable = (report: Report): string => {
   const lines: Array<string> = []
   const head = report.title ?? "DeepNote evaluation"
   lines.push(report.partial ? `${head} (partial: ${counts.finished} of ${counts.total})` : head)
-  lines.push(`questions: ${counts.total} total, ${counts.done} done, ${counts.failed} failed, ` +
-    `${counts.total - counts.finished} not finished`)
+  lines.push(
+    `questions: ${counts.total} total, ${counts.done} done, ${counts.failed} failed, ` +
+      `${counts.total - counts.finished} not finished`
+  )
   lines.push("")
   lines.push(...align([
     ["metric", "n", "mean", "95% CI"],
-    ...report.metrics.map((m) => [m.name, String(m.n), fixed(m.mean), m.ci ? `[${fixed(m.ci.low)}, ${fixed(m.ci.high)}]` : "-"])
+    ...report.metrics.map((
+      m
+    ) => [m.name, String(m.n), fixed(m.mean), m.ci ? `[${fixed(m.ci.low)}, ${fixed(m.ci.high)}]` : "-"])
   ], new Set([1, 2])))
   lines.push("")
   const c = report.cost
-  const tokens = c.promptTokens === undefined ? "" : `, tokens ${fixed(c.promptTokens)} prompt / ${fixed(c.completionTokens)} completion`
-  lines.push(`per question: ${fixed(c.llmCalls)} LLM calls, ${fixed(c.retrievals)} retrievals, ${fixed(c.steps)} steps, ` +
-    `${fixed(c.wallMs)} ms${tokens}`)
+  const tokens = c.promptTokens === undefined
+    ? ""
+    : `, tokens ${fixed(c.promptTokens)} prompt / ${fixed(c.completionTokens)} completion`
+  lines.push(
+    `per question: ${fixed(c.llmCalls)} LLM calls, ${fixed(c.retrievals)} retrievals, ${fixed(c.steps)} steps, ` +
+      `${fixed(c.wallMs)} ms${tokens}`
+  )
   if (report.recall.n > 0) {
-    lines.push(`gold recall: ${fixed(report.recall.init)} after init, ${fixed(report.recall.final)} final (n=${report.recall.n})`)
+    lines.push(
+      `gold recall: ${fixed(report.recall.init)} after init, ${fixed(report.recall.final)} final (n=${report.recall.n})`
+    )
   }
   const stops = Object.entries(report.stopReasons).sort(([, a], [, b]) => b - a).map(([k, v]) => `${k} ${v}`)
   if (stops.length > 0) lines.push(`stop reasons: ${stops.join(", ")}`)
@@ -62,11 +72,31 @@ export const renderCsv = (report: Report): string =>
 export const renderItemsCsv = (report: Report): string => {
   const items = report.items ?? []
   const names = report.metrics.map((m) => m.name)
-  const header = ["id", "status", ...names, "stop_reason", "llm_calls", "recall_init", "recall_final", "prediction", "error"]
+  const header = [
+    "id",
+    "status",
+    ...names,
+    "stop_reason",
+    "llm_calls",
+    "recall_init",
+    "recall_final",
+    "prediction",
+    "error"
+  ]
   return [
     header.join(","),
     ...items.map((i) =>
-      [i.id, i.status, ...names.map((n) => i.scores[n]), i.stopReason, i.llmCalls, i.recallInit, i.recallFinal, i.prediction, i.error]
+      [
+        i.id,
+        i.status,
+        ...names.map((n) => i.scores[n]),
+        i.stopReason,
+        i.llmCalls,
+        i.recallInit,
+        i.recallFinal,
+        i.prediction,
+        i.error
+      ]
         .map(csvCell).join(",")
     )
   ].join("\n") + "\n"

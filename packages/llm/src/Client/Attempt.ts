@@ -1,6 +1,12 @@
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Effect, Option, Schema, Stream } from "effect"
-import { LlmHttpError, LlmMalformedReply, LlmTimeoutError, LlmTransportError, type LlmAttemptError } from "../Domain/LlmError.js"
+import {
+  type LlmAttemptError,
+  LlmHttpError,
+  LlmMalformedReply,
+  LlmTimeoutError,
+  LlmTransportError
+} from "../Domain/LlmError.js"
 import { ChatCompletion, errorMessage, TextCompletion, type WireUsage } from "../Domain/Wire.js"
 import { parseRetryAfter } from "./Backoff.js"
 import { withDeadline } from "./Deadline.js"
@@ -37,17 +43,36 @@ const httpError = (endpoint: string, res: HttpClientResponse.HttpClientResponse,
     : res.status === 404
     ? `not found on ${endpoint} (404; is the model name right?): ${detail}`
     : `${res.status} from ${endpoint}: ${detail}`
-  return new LlmHttpError({ endpoint, status: res.status, message, retryAfterMs: parseRetryAfter(res.headers["retry-after"], nowMs) })
+  return new LlmHttpError({
+    endpoint,
+    status: res.status,
+    message,
+    retryAfterMs: parseRetryAfter(res.headers["retry-after"], nowMs)
+  })
 }
 
-const readReply = (req: AttemptRequest, res: HttpClientResponse.HttpClientResponse): Effect.Effect<AttemptReply, LlmAttemptError> => {
-  const malformed = (what: string): LlmAttemptError => new LlmMalformedReply({ endpoint: req.endpoint, message: `unreadable reply from ${req.endpoint}: ${what.slice(0, 300)}` })
-  const transport = (cause: unknown): LlmAttemptError => new LlmTransportError({ endpoint: req.endpoint, message: `connection to ${req.endpoint} failed while reading the reply`, cause })
+const readReply = (
+  req: AttemptRequest,
+  res: HttpClientResponse.HttpClientResponse
+): Effect.Effect<AttemptReply, LlmAttemptError> => {
+  const malformed = (what: string): LlmAttemptError =>
+    new LlmMalformedReply({
+      endpoint: req.endpoint,
+      message: `unreadable reply from ${req.endpoint}: ${what.slice(0, 300)}`
+    })
+  const transport = (cause: unknown): LlmAttemptError =>
+    new LlmTransportError({
+      endpoint: req.endpoint,
+      message: `connection to ${req.endpoint} failed while reading the reply`,
+      cause
+    })
   if (req.stream) {
     return foldChatStream(Stream.mapError(res.stream, transport), Date.now, malformed).pipe(
-      Effect.flatMap((s) => s.done || s.finishReason !== undefined
-        ? Effect.succeed({ texts: [s.content], finishReason: s.finishReason, model: s.model, usage: s.usage })
-        : Effect.fail(transport("the stream ended before [DONE]")))
+      Effect.flatMap((s) =>
+        s.done || s.finishReason !== undefined
+          ? Effect.succeed({ texts: [s.content], finishReason: s.finishReason, model: s.model, usage: s.usage })
+          : Effect.fail(transport("the stream ended before [DONE]"))
+      )
     )
   }
   return res.text.pipe(
@@ -56,13 +81,23 @@ const readReply = (req: AttemptRequest, res: HttpClientResponse.HttpClientRespon
       req.path === "/v1/chat/completions"
         ? decodeChat(text).pipe(
           Effect.mapError((e) => malformed(`${e.message} in ${text}`)),
-          Effect.map((c) => ({ texts: [c.choices[0].message.content ?? ""], finishReason: c.choices[0].finish_reason ?? undefined, model: c.model, usage: c.usage }))
+          Effect.map((c) => ({
+            texts: [c.choices[0].message.content ?? ""],
+            finishReason: c.choices[0].finish_reason ?? undefined,
+            model: c.model,
+            usage: c.usage
+          }))
         )
         : decodeText(text).pipe(
           Effect.mapError((e) => malformed(`${e.message} in ${text}`)),
           Effect.map((c) => {
             const sorted = [...c.choices].sort((a, b) => a.index - b.index)
-            return { texts: sorted.map((x) => x.text), finishReason: sorted[0]?.finish_reason ?? undefined, model: c.model, usage: c.usage }
+            return {
+              texts: sorted.map((x) => x.text),
+              finishReason: sorted[0]?.finish_reason ?? undefined,
+              model: c.model,
+              usage: c.usage
+            }
           })
         )
     )
@@ -70,7 +105,10 @@ const readReply = (req: AttemptRequest, res: HttpClientResponse.HttpClientRespon
 }
 
 /** One HTTP attempt with its own timeout (undici in platform-node has none); errors are classified for retry. */
-export const runAttempt = (http: HttpClient.HttpClient, req: AttemptRequest): Effect.Effect<AttemptReply, LlmAttemptError> =>
+export const runAttempt = (
+  http: HttpClient.HttpClient,
+  req: AttemptRequest
+): Effect.Effect<AttemptReply, LlmAttemptError> =>
   Effect.gen(function*() {
     const span = yield* Effect.option(Effect.currentSpan)
     const traceparent = Option.match(span, {
@@ -82,7 +120,13 @@ export const runAttempt = (http: HttpClient.HttpClient, req: AttemptRequest): Ef
       HttpClientRequest.bodyUnsafeJson(req.body)
     )
     const res = yield* http.execute(request).pipe(
-      Effect.mapError((cause) => new LlmTransportError({ endpoint: req.endpoint, message: `cannot reach ${req.endpoint}: ${cause.message}`, cause }))
+      Effect.mapError((cause) =>
+        new LlmTransportError({
+          endpoint: req.endpoint,
+          message: `cannot reach ${req.endpoint}: ${cause.message}`,
+          cause
+        })
+      )
     )
     yield* Effect.annotateCurrentSpan("http.response.status_code", res.status)
     if (res.status < 200 || res.status >= 300) {
@@ -92,5 +136,9 @@ export const runAttempt = (http: HttpClient.HttpClient, req: AttemptRequest): Ef
     return yield* readReply(req, res)
   }).pipe((attempt) =>
     withDeadline(attempt, req.timeoutMs, () =>
-      new LlmTimeoutError({ endpoint: req.endpoint, timeoutMs: req.timeoutMs, message: `no reply from ${req.endpoint} within ${req.timeoutMs} ms` }))
+      new LlmTimeoutError({
+        endpoint: req.endpoint,
+        timeoutMs: req.timeoutMs,
+        message: `no reply from ${req.endpoint} within ${req.timeoutMs} ms`
+      }))
   )

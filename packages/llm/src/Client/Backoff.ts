@@ -25,5 +25,7 @@ export const backoffMs = (
 ): number => {
   const exp = Math.min(options.maxMs, options.baseMs * 2 ** (retry - 1))
   const jittered = Math.round(exp * (0.5 + random / 2))
-  return options.retryAfterMs === undefined ? jittered : Math.max(jittered, Math.min(options.retryAfterMs, maxRetryAfterMs))
+  return options.retryAfterMs === undefined
+    ? jittered
+    : Math.max(jittered, Math.min(options.retryAfterMs, maxRetryAfterMs))
 }

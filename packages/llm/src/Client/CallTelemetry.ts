@@ -26,22 +26,28 @@ export const failureClass = (error: LlmAttemptError): string => {
 const noLabels: ReadonlyArray<never> = []
 
 /** Metrics of one HTTP attempt to `endpoint`: in flight while it runs, then its latency and outcome. */
-export const observeAttempt = (endpoint: string) => <A, R>(self: Effect.Effect<A, LlmAttemptError, R>): Effect.Effect<A, LlmAttemptError, R> =>
-  Effect.uninterruptibleMask((restore) =>
-    Effect.flatMap(Clock.currentTimeMillis, (start) => {
-      const tags = { endpoint }
-      const inFlight = withTags(LlmMetrics.inFlight, tags)
-      inFlight.unsafeUpdate(1, noLabels)
-      return Effect.onExit(restore(self), (exit) =>
-        Effect.flatMap(Clock.currentTimeMillis, (end) =>
-          Effect.sync(() => {
-            inFlight.unsafeUpdate(-1, noLabels)
-            withTags(LlmMetrics.attemptDuration, tags).unsafeUpdate(end - start, noLabels)
-            const failed = Exit.isFailure(exit) ? Option.match(Cause.failureOption(exit.cause), { onNone: () => "interrupted", onSome: failureClass }) : undefined
-            withTags(LlmMetrics.attempts, { endpoint, outcome: failed ?? "ok" }).unsafeUpdate(1, noLabels)
-            if (failed !== undefined) withTags(LlmMetrics.attemptFailures, { endpoint, class: failed }).unsafeUpdate(1, noLabels)
-          })))
-    }))
+export const observeAttempt =
+  (endpoint: string) => <A, R>(self: Effect.Effect<A, LlmAttemptError, R>): Effect.Effect<A, LlmAttemptError, R> =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(Clock.currentTimeMillis, (start) => {
+        const tags = { endpoint }
+        const inFlight = withTags(LlmMetrics.inFlight, tags)
+        inFlight.unsafeUpdate(1, noLabels)
+        return Effect.onExit(restore(self), (exit) =>
+          Effect.flatMap(Clock.currentTimeMillis, (end) =>
+            Effect.sync(() => {
+              inFlight.unsafeUpdate(-1, noLabels)
+              withTags(LlmMetrics.attemptDuration, tags).unsafeUpdate(end - start, noLabels)
+              const failed = Exit.isFailure(exit)
+                ? Option.match(Cause.failureOption(exit.cause), { onNone: () => "interrupted", onSome: failureClass })
+                : undefined
+              withTags(LlmMetrics.attempts, { endpoint, outcome: failed ?? "ok" }).unsafeUpdate(1, noLabels)
+              if (failed !== undefined) {
+                withTags(LlmMetrics.attemptFailures, { endpoint, class: failed }).unsafeUpdate(1, noLabels)
+              }
+            })))
+      })
+    )
 
 export interface CallInfo {
   readonly tags: CallTags
@@ -64,43 +70,73 @@ interface CallOutcome {
  * current span (`LlmClient.chat` / `LlmClient.complete`: usage, response model and, when `TraceContent` is on, the
  * prompt and completion as `gen_ai.input.messages` / `gen_ai.output.messages`).
  */
-export const observeCall = <A extends CallOutcome>(ledger: UsageLedger["Type"], info: CallInfo, output: (a: A) => unknown) =>
-<R>(self: Effect.Effect<A, LlmCallError, R>): Effect.Effect<A, LlmCallError, R> =>
-  Effect.flatMap(Clock.currentTimeMillis, (start) =>
-    Effect.onExit(self, (exit) =>
-      Effect.gen(function*() {
-        const { tags } = info
-        const metricTags = { role: tags.role, model: info.model }
-        const end = yield* Clock.currentTimeMillis
-        const content = yield* TraceContent
-        withTags(LlmMetrics.callDuration, metricTags).unsafeUpdate(end - start, noLabels)
-        if (Exit.isSuccess(exit)) {
-          const r = exit.value
-          const { cachedPromptTokens = 0, completionTokens, promptTokens } = r.usage
-          yield* ledger.record({ ...tags, promptTokens, completionTokens, cachedPromptTokens, latencyMs: r.latencyMs, attempts: r.attempts, cached: r.cached, ok: true })
-          withTags(LlmMetrics.calls, { ...metricTags, outcome: r.cached ? "cached" : "ok" }).unsafeUpdate(1, noLabels)
-          if (r.cached) withTags(LlmMetrics.cacheHits, metricTags).unsafeUpdate(1, noLabels)
-          else {
-            withTags(LlmMetrics.tokens, { ...metricTags, type: "input" }).unsafeUpdate(promptTokens, noLabels)
-            withTags(LlmMetrics.tokens, { ...metricTags, type: "output" }).unsafeUpdate(completionTokens, noLabels)
+export const observeCall =
+  <A extends CallOutcome>(ledger: UsageLedger["Type"], info: CallInfo, output: (a: A) => unknown) =>
+  <R>(self: Effect.Effect<A, LlmCallError, R>): Effect.Effect<A, LlmCallError, R> =>
+    Effect.flatMap(Clock.currentTimeMillis, (start) =>
+      Effect.onExit(self, (exit) =>
+        Effect.gen(function*() {
+          const { tags } = info
+          const metricTags = { role: tags.role, model: info.model }
+          const end = yield* Clock.currentTimeMillis
+          const content = yield* TraceContent
+          withTags(LlmMetrics.callDuration, metricTags).unsafeUpdate(end - start, noLabels)
+          if (Exit.isSuccess(exit)) {
+            const r = exit.value
+            const { cachedPromptTokens = 0, completionTokens, promptTokens } = r.usage
+            yield* ledger.record({
+              ...tags,
+              promptTokens,
+              completionTokens,
+              cachedPromptTokens,
+              latencyMs: r.latencyMs,
+              attempts: r.attempts,
+              cached: r.cached,
+              ok: true
+            })
+            withTags(LlmMetrics.calls, { ...metricTags, outcome: r.cached ? "cached" : "ok" }).unsafeUpdate(1, noLabels)
+            if (r.cached) withTags(LlmMetrics.cacheHits, metricTags).unsafeUpdate(1, noLabels)
+            else {
+              withTags(LlmMetrics.tokens, { ...metricTags, type: "input" }).unsafeUpdate(promptTokens, noLabels)
+              withTags(LlmMetrics.tokens, { ...metricTags, type: "output" }).unsafeUpdate(completionTokens, noLabels)
+            }
+            yield* Effect.annotateCurrentSpan({
+              "gen_ai.system": "openai",
+              "gen_ai.response.model": r.model,
+              "gen_ai.usage.input_tokens": promptTokens,
+              "gen_ai.usage.output_tokens": completionTokens,
+              "deepnote.llm.cached": r.cached,
+              "deepnote.llm.attempts": r.attempts,
+              ...(content
+                ? {
+                  "gen_ai.input.messages": JSON.stringify(info.input),
+                  "gen_ai.output.messages": JSON.stringify(output(r))
+                }
+                : {})
+            })
+          } else {
+            const error = Cause.failureOption(exit.cause)
+            const attempts = Option.match(error, { onNone: () => 0, onSome: (e) => e.attempts })
+            yield* ledger.record({
+              ...tags,
+              promptTokens: 0,
+              completionTokens: 0,
+              latencyMs: end - start,
+              attempts,
+              cached: false,
+              ok: false
+            })
+            withTags(LlmMetrics.calls, { ...metricTags, outcome: "failed" }).unsafeUpdate(1, noLabels)
+            if (Option.isSome(error)) {
+              withTags(LlmMetrics.callFailures, {
+                role: tags.role,
+                reason: error.value.reason,
+                class: failureClass(error.value.last)
+              }).unsafeUpdate(1, noLabels)
+            }
+            yield* Effect.annotateCurrentSpan({
+              "gen_ai.system": "openai",
+              ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input) } : {})
+            })
           }
-          yield* Effect.annotateCurrentSpan({
-            "gen_ai.system": "openai",
-            "gen_ai.response.model": r.model,
-            "gen_ai.usage.input_tokens": promptTokens,
-            "gen_ai.usage.output_tokens": completionTokens,
-            "deepnote.llm.cached": r.cached,
-            "deepnote.llm.attempts": r.attempts,
-            ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input), "gen_ai.output.messages": JSON.stringify(output(r)) } : {})
-          })
-        } else {
-          const error = Cause.failureOption(exit.cause)
-          const attempts = Option.match(error, { onNone: () => 0, onSome: (e) => e.attempts })
-          yield* ledger.record({ ...tags, promptTokens: 0, completionTokens: 0, latencyMs: end - start, attempts, cached: false, ok: false })
-          withTags(LlmMetrics.calls, { ...metricTags, outcome: "failed" }).unsafeUpdate(1, noLabels)
-          if (Option.isSome(error)) {
-            withTags(LlmMetrics.callFailures, { role: tags.role, reason: error.value.reason, class: failureClass(error.value.last) }).unsafeUpdate(1, noLabels)
-          }
-          yield* Effect.annotateCurrentSpan({ "gen_ai.system": "openai", ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input) } : {}) })
-        }
-      })))
+        })))

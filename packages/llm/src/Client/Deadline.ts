@@ -5,7 +5,11 @@ import { Effect, Exit, Fiber, FiberId } from "effect"
  * `Effect.timeoutFail` races `self` against a sleeping fiber, two forks per call; this costs one fork and one timer,
  * which matters on the LLM client's hot path (measured in benchmarks/llm). Wall-clock, like the socket it guards.
  */
-export const withDeadline = <A, E, R, E2>(self: Effect.Effect<A, E, R>, ms: number, onTimeout: () => E2): Effect.Effect<A, E | E2, R> =>
+export const withDeadline = <A, E, R, E2>(
+  self: Effect.Effect<A, E, R>,
+  ms: number,
+  onTimeout: () => E2
+): Effect.Effect<A, E | E2, R> =>
   Effect.flatMap(Effect.fork(self), (fiber) =>
     Effect.suspend(() => {
       let timedOut = false

@@ -40,12 +40,21 @@ const fallbackConcurrency = 64
 const make = Effect.gen(function*() {
   const settings = yield* LlmSettings
   const http = (yield* HttpClient.HttpClient).pipe(
-    HttpClient.mapRequest(settings.apiKey === undefined ? (r) => r : HttpClientRequest.bearerToken(Redacted.value(settings.apiKey))),
+    HttpClient.mapRequest(
+      settings.apiKey === undefined ? (r) => r : HttpClientRequest.bearerToken(Redacted.value(settings.apiKey))
+    ),
     HttpClient.withTracerDisabledWhen(() => true)
   )
   const endpoints = settings.endpoints.map((spec, i) => {
     const fixed = spec.maxNumSeqs ?? settings.perEndpointConcurrency
-    return new EndpointState(i, baseUrl(spec.url), fixed ?? fallbackConcurrency, fixed !== undefined, settings.cooldownMs, initialStructured(settings.structuredOutputs))
+    return new EndpointState(
+      i,
+      baseUrl(spec.url),
+      fixed ?? fallbackConcurrency,
+      fixed !== undefined,
+      settings.cooldownMs,
+      initialStructured(settings.structuredOutputs)
+    )
   })
   const waiters: Array<Waiter> = []
 
@@ -60,7 +69,12 @@ const make = Effect.gen(function*() {
       Deferred.unsafeDone(w.deferred, Exit.succeed(e))
     }
   }
-  const unavailable = () => new LlmUnavailable({ message: `all ${endpoints.length} LLM endpoint(s) are ejected after failures: ${endpoints.map((e) => e.url).join(", ")}` })
+  const unavailable = () =>
+    new LlmUnavailable({
+      message: `all ${endpoints.length} LLM endpoint(s) are ejected after failures: ${
+        endpoints.map((e) => e.url).join(", ")
+      }`
+    })
 
   const eject = (e: EndpointState, now: number) => {
     e.health = "ejected"
@@ -114,18 +128,24 @@ const make = Effect.gen(function*() {
     })
 
   const get = (url: string) =>
-    http.get(url).pipe(Effect.flatMap(HttpClientResponse.filterStatusOk), Effect.flatMap((r) => r.text), Effect.timeout("5 seconds"))
+    http.get(url).pipe(
+      Effect.flatMap(HttpClientResponse.filterStatusOk),
+      Effect.flatMap((r) => r.text),
+      Effect.timeout("5 seconds")
+    )
 
   const discover = (e: EndpointState) =>
     get(`${e.url}/v1/models`).pipe(
       Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(ModelList))),
-      Effect.tap((list) => Effect.sync(() => {
-        e.models = list.data.map((m) => m.id)
-        e.maxModelLen = list.data[0]?.max_model_len ?? undefined
-        const seqs = list.data[0]?.max_num_seqs
-        if (!e.limitFixed && typeof seqs === "number" && seqs > 0) e.limit = withHeadroom(seqs)
-        dispatch()
-      })),
+      Effect.tap((list) =>
+        Effect.sync(() => {
+          e.models = list.data.map((m) => m.id)
+          e.maxModelLen = list.data[0]?.max_model_len ?? undefined
+          const seqs = list.data[0]?.max_num_seqs
+          if (!e.limitFixed && typeof seqs === "number" && seqs > 0) e.limit = withHeadroom(seqs)
+          dispatch()
+        })
+      ),
       Effect.asVoid
     )
 
@@ -146,7 +166,9 @@ const make = Effect.gen(function*() {
           e.ejectedUntil = after + e.cooldownMs
         } else if (!ok) {
           fail(e, after)
-          if (e.health === "ejected") yield* Effect.logWarning(`LLM endpoint ${e.url} ejected after failed health checks`)
+          if (e.health === "ejected") {
+            yield* Effect.logWarning(`LLM endpoint ${e.url} ejected after failed health checks`)
+          }
         }
       }), { concurrency: "unbounded", discard: true })
   })
@@ -159,11 +181,15 @@ const make = Effect.gen(function*() {
     const known = endpoints.find((e) => e.models !== undefined && e.models.length > 0)
     if (known !== undefined) return Effect.succeed(known.models![0]!)
     return Effect.firstSuccessOf(endpoints.map(discover)).pipe(
-      Effect.flatMap(() => Effect.suspend(() => {
-        const found = endpoints.find((e) => e.models !== undefined && e.models.length > 0)
-        return found === undefined ? Effect.fail(undefined) : Effect.succeed(found.models![0]!)
-      })),
-      Effect.mapError(() => new LlmUnavailable({ message: "no model configured and no endpoint answered /v1/models with a model id" }))
+      Effect.flatMap(() =>
+        Effect.suspend(() => {
+          const found = endpoints.find((e) => e.models !== undefined && e.models.length > 0)
+          return found === undefined ? Effect.fail(undefined) : Effect.succeed(found.models![0]!)
+        })
+      ),
+      Effect.mapError(() =>
+        new LlmUnavailable({ message: "no model configured and no endpoint answered /v1/models with a model id" })
+      )
     )
   })
 

@@ -28,7 +28,14 @@ export const foldChatStream = <E>(
     Stream.decodeText(),
     Stream.splitLines,
     Stream.runFoldEffect(
-      { content: "", finishReason: undefined, model: undefined, usage: undefined, done: false, firstDeltaAt: undefined } as StreamedChat,
+      {
+        content: "",
+        finishReason: undefined,
+        model: undefined,
+        usage: undefined,
+        done: false,
+        firstDeltaAt: undefined
+      } as StreamedChat,
       (acc, line): Effect.Effect<StreamedChat, E> => {
         if (!line.startsWith("data:")) return Effect.succeed(acc)
         const data = line.slice(5).trim()

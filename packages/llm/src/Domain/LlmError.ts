@@ -59,7 +59,13 @@ export class LlmUnavailable extends Schema.TaggedError<LlmUnavailable>()("LlmUna
 /** What one attempt can fail with. */
 export type LlmAttemptError = LlmHttpError | LlmTransportError | LlmTimeoutError | LlmMalformedReply | LlmUnavailable
 
-export const LlmAttemptError = Schema.Union(LlmHttpError, LlmTransportError, LlmTimeoutError, LlmMalformedReply, LlmUnavailable)
+export const LlmAttemptError = Schema.Union(
+  LlmHttpError,
+  LlmTransportError,
+  LlmTimeoutError,
+  LlmMalformedReply,
+  LlmUnavailable
+)
 
 /**
  * A call failed for good: a permanent error, the per-call attempt budget, or the per-run retry budget ran out.

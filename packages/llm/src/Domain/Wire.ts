@@ -7,7 +7,9 @@ const WireUsage = Schema.Struct({
   prompt_tokens: Schema.Number,
   completion_tokens: Schema.optionalWith(Schema.Number, { default: () => 0 }),
   /** vLLM (with prefix caching and `--enable-prompt-tokens-details`) and OpenAI report prompt tokens served from cache. */
-  prompt_tokens_details: Schema.optional(Schema.NullOr(Schema.Struct({ cached_tokens: Schema.optional(Schema.NullOr(Schema.Number)) })))
+  prompt_tokens_details: Schema.optional(
+    Schema.NullOr(Schema.Struct({ cached_tokens: Schema.optional(Schema.NullOr(Schema.Number)) }))
+  )
 })
 /** Usage as a server reports it. */
 export type WireUsage = typeof WireUsage.Type
@@ -15,7 +17,11 @@ export type WireUsage = typeof WireUsage.Type
 /** The client's usage from a server's. */
 export const usageFromWire = (u: WireUsage): Usage => {
   const cached = u.prompt_tokens_details?.cached_tokens
-  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, ...(cached == null ? {} : { cachedPromptTokens: cached }) }
+  return {
+    promptTokens: u.prompt_tokens,
+    completionTokens: u.completion_tokens,
+    ...(cached == null ? {} : { cachedPromptTokens: cached })
+  }
 }
 
 export const ChatCompletion = Schema.Struct({
@@ -29,13 +35,16 @@ export const ChatCompletion = Schema.Struct({
 
 export const ChatChunk = Schema.Struct({
   model: Schema.optional(Schema.String),
-  choices: Schema.optionalWith(Schema.Array(Schema.Struct({
-    delta: Schema.optionalWith(
-      Schema.Struct({ content: Schema.optional(Schema.NullOr(Schema.String)) }),
-      { default: () => ({}) }
-    ),
-    finish_reason: Schema.optional(Schema.NullOr(Schema.String))
-  })), { default: () => [] }),
+  choices: Schema.optionalWith(
+    Schema.Array(Schema.Struct({
+      delta: Schema.optionalWith(
+        Schema.Struct({ content: Schema.optional(Schema.NullOr(Schema.String)) }),
+        { default: () => ({}) }
+      ),
+      finish_reason: Schema.optional(Schema.NullOr(Schema.String))
+    })),
+    { default: () => [] }
+  ),
   usage: Schema.optional(Schema.NullOr(WireUsage))
 })
 

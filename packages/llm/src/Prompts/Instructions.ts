@@ -21,7 +21,8 @@ export interface InstructionSet {
   readonly yesNo: readonly [string, string]
 }
 
-const judgeCriteria = `Decide whether Note 2 is a significant improvement over Note 1 for answering the question. Weigh four things:
+const judgeCriteria =
+  `Decide whether Note 2 is a significant improvement over Note 1 for answering the question. Weigh four things:
 1. key information that bears directly on the question;
 2. completeness: whether it covers the aspects the question needs;
 3. detail: whether it gives more specific facts (names, dates, numbers, relations);
@@ -33,22 +34,38 @@ const evidenceEn = { note: "the note", passages: "the passages" } as const
 const answerEn = (evidence: "note" | "passages" | "none"): Record<TaskType, string> => {
   const source = evidence === "none" ? "" : `Use only the information in ${evidenceEn[evidence]} below. `
   return {
-    multihop: `Answer the question. ${source}Give only the answer itself (an entity, a number, a date or a short phrase), with no explanation and no other words.`,
-    longform: `Answer the question in one paragraph. ${source}Be accurate, engaging and concise, and write in a neutral, journalistic tone. If the question can be read in more than one way, cover each plausible reading.`,
+    multihop:
+      `Answer the question. ${source}Give only the answer itself (an entity, a number, a date or a short phrase), with no explanation and no other words.`,
+    longform:
+      `Answer the question in one paragraph. ${source}Be accurate, engaging and concise, and write in a neutral, journalistic tone. If the question can be read in more than one way, cover each plausible reading.`,
     yesno: `Answer the question with a single word, yes or no. ${source}Do not add any other words.`
   }
 }
 
 export const english: InstructionSet = {
-  init: `You are writing a research note that will be used to answer a question. Read the passages and write one coherent paragraph that keeps every piece of information from them that could help answer the question. Keep the passages' own wording wherever you can, add nothing the passages do not say, and leave out what does not help. Output only the note.`,
-  update: `You are maintaining a research note that will be used to answer a question. You are given the question, the current note and newly retrieved passages. Rewrite the whole note: keep everything the current note already says, and add each piece of information from the new passages that helps answer the question and is not in the note yet. Use the passages' own wording, do not add knowledge of your own, and do not repeat what the note already contains. Add as much useful information as you can. Output only the complete updated note.`,
-  planText: (n) => `You help a search engine find evidence that is still missing. Given the question, the note gathered so far and the queries already asked, write ${n} new search questions aimed at information the note still lacks for answering the question. Keep each one short and rich in keywords, and never repeat or merely rephrase a query that was already asked. Output only the ${n} questions, one per line. Do not explain and do not write anything else.`,
-  planJson: (n) => `You help a search engine find evidence that is still missing. Given the question, the note gathered so far and the queries already asked, write ${n} new search queries aimed at information the note still lacks for answering the question. Keep each one short and rich in keywords, and never repeat or merely rephrase a query that was already asked. Reply with JSON only, in the form {"queries": ["first query", "second query"]}, with exactly ${n} queries.`,
-  judgeJson: `${judgeCriteria}\nReply with JSON only and no explanation: {"status": "True"} if Note 2 is a significant improvement, otherwise {"status": "False"}.`,
-  judgeWord: `${judgeCriteria}\nReply with exactly one word: True if Note 2 is a significant improvement, otherwise False.`,
+  init:
+    `You are writing a research note that will be used to answer a question. Read the passages and write one coherent paragraph that keeps every piece of information from them that could help answer the question. Keep the passages' own wording wherever you can, add nothing the passages do not say, and leave out what does not help. Output only the note.`,
+  update:
+    `You are maintaining a research note that will be used to answer a question. You are given the question, the current note and newly retrieved passages. Rewrite the whole note: keep everything the current note already says, and add each piece of information from the new passages that helps answer the question and is not in the note yet. Use the passages' own wording, do not add knowledge of your own, and do not repeat what the note already contains. Add as much useful information as you can. Output only the complete updated note.`,
+  planText: (n) =>
+    `You help a search engine find evidence that is still missing. Given the question, the note gathered so far and the queries already asked, write ${n} new search questions aimed at information the note still lacks for answering the question. Keep each one short and rich in keywords, and never repeat or merely rephrase a query that was already asked. Output only the ${n} questions, one per line. Do not explain and do not write anything else.`,
+  planJson: (n) =>
+    `You help a search engine find evidence that is still missing. Given the question, the note gathered so far and the queries already asked, write ${n} new search queries aimed at information the note still lacks for answering the question. Keep each one short and rich in keywords, and never repeat or merely rephrase a query that was already asked. Reply with JSON only, in the form {"queries": ["first query", "second query"]}, with exactly ${n} queries.`,
+  judgeJson:
+    `${judgeCriteria}\nReply with JSON only and no explanation: {"status": "True"} if Note 2 is a significant improvement, otherwise {"status": "False"}.`,
+  judgeWord:
+    `${judgeCriteria}\nReply with exactly one word: True if Note 2 is a significant improvement, otherwise False.`,
   answer: {
-    multihop: { note: answerEn("note").multihop, passages: answerEn("passages").multihop, none: answerEn("none").multihop },
-    longform: { note: answerEn("note").longform, passages: answerEn("passages").longform, none: answerEn("none").longform },
+    multihop: {
+      note: answerEn("note").multihop,
+      passages: answerEn("passages").multihop,
+      none: answerEn("none").multihop
+    },
+    longform: {
+      note: answerEn("note").longform,
+      passages: answerEn("passages").longform,
+      none: answerEn("none").longform
+    },
     yesno: { note: answerEn("note").yesno, passages: answerEn("passages").yesno, none: answerEn("none").yesno }
   },
   yesNo: ["yes", "no"]
@@ -71,15 +88,28 @@ const answerZh = (evidence: "note" | "passages" | "none"): Record<TaskType, stri
 }
 
 export const chinese: InstructionSet = {
-  init: `你正在为回答一个问题撰写研究笔记。请阅读参考段落，写出一段连贯的文字，保留其中所有可能有助于回答问题的信息。尽量沿用原文的表述，不要添加段落中没有的内容，省略无关的信息。只输出笔记。`,
-  update: `你正在维护一份用于回答问题的研究笔记。下面给出问题、当前笔记和新检索到的参考段落。请重写整份笔记：保留当前笔记已有的全部内容，并加入新段落中有助于回答问题、而笔记中尚未包含的信息。使用段落原文的表述，不要加入你自己的知识，也不要重复笔记已有的内容。尽可能多地补充有用信息。只输出完整的更新后笔记。`,
-  planText: (n) => `你在帮助搜索引擎查找仍然缺失的证据。根据问题、目前的笔记和已经提出的查询，写出 ${n} 个新的搜索问题，针对笔记中回答问题仍缺少的信息。每个问题要简短、包含关键词，不要重复或仅仅改写已经提出过的查询。只输出这 ${n} 个问题，每行一个，不要解释，也不要输出其他内容。`,
-  planJson: (n) => `你在帮助搜索引擎查找仍然缺失的证据。根据问题、目前的笔记和已经提出的查询，写出 ${n} 个新的搜索查询，针对笔记中回答问题仍缺少的信息。每个查询要简短、包含关键词，不要重复或仅仅改写已经提出过的查询。只输出 JSON，格式为 {"queries": ["第一个查询", "第二个查询"]}，恰好包含 ${n} 个查询。`,
-  judgeJson: `${judgeCriteriaZh}\n只输出 JSON，不要解释：如果笔记 2 有显著提升，输出 {"status": "True"}，否则输出 {"status": "False"}。`,
+  init:
+    `你正在为回答一个问题撰写研究笔记。请阅读参考段落，写出一段连贯的文字，保留其中所有可能有助于回答问题的信息。尽量沿用原文的表述，不要添加段落中没有的内容，省略无关的信息。只输出笔记。`,
+  update:
+    `你正在维护一份用于回答问题的研究笔记。下面给出问题、当前笔记和新检索到的参考段落。请重写整份笔记：保留当前笔记已有的全部内容，并加入新段落中有助于回答问题、而笔记中尚未包含的信息。使用段落原文的表述，不要加入你自己的知识，也不要重复笔记已有的内容。尽可能多地补充有用信息。只输出完整的更新后笔记。`,
+  planText: (n) =>
+    `你在帮助搜索引擎查找仍然缺失的证据。根据问题、目前的笔记和已经提出的查询，写出 ${n} 个新的搜索问题，针对笔记中回答问题仍缺少的信息。每个问题要简短、包含关键词，不要重复或仅仅改写已经提出过的查询。只输出这 ${n} 个问题，每行一个，不要解释，也不要输出其他内容。`,
+  planJson: (n) =>
+    `你在帮助搜索引擎查找仍然缺失的证据。根据问题、目前的笔记和已经提出的查询，写出 ${n} 个新的搜索查询，针对笔记中回答问题仍缺少的信息。每个查询要简短、包含关键词，不要重复或仅仅改写已经提出过的查询。只输出 JSON，格式为 {"queries": ["第一个查询", "第二个查询"]}，恰好包含 ${n} 个查询。`,
+  judgeJson:
+    `${judgeCriteriaZh}\n只输出 JSON，不要解释：如果笔记 2 有显著提升，输出 {"status": "True"}，否则输出 {"status": "False"}。`,
   judgeWord: `${judgeCriteriaZh}\n只输出一个词：如果笔记 2 有显著提升，输出 True，否则输出 False。`,
   answer: {
-    multihop: { note: answerZh("note").multihop, passages: answerZh("passages").multihop, none: answerZh("none").multihop },
-    longform: { note: answerZh("note").longform, passages: answerZh("passages").longform, none: answerZh("none").longform },
+    multihop: {
+      note: answerZh("note").multihop,
+      passages: answerZh("passages").multihop,
+      none: answerZh("none").multihop
+    },
+    longform: {
+      note: answerZh("note").longform,
+      passages: answerZh("passages").longform,
+      none: answerZh("none").longform
+    },
     yesno: { note: answerZh("note").yesno, passages: answerZh("passages").yesno, none: answerZh("none").yesno }
   },
   yesNo: ["是", "否"]

@@ -21,7 +21,12 @@ export const initPrompt = (language: Language, question: string, passages: Reado
     section(language, "passages", renderPassages(language, passages))
   )
 
-export const updatePrompt = (language: Language, question: string, note: string, passages: ReadonlyArray<PromptPassage>) =>
+export const updatePrompt = (
+  language: Language,
+  question: string,
+  note: string,
+  passages: ReadonlyArray<PromptPassage>
+) =>
   messages(
     instructionsFor(language).update,
     section(language, "question", question),
@@ -44,7 +49,13 @@ export const planPrompt = (
     section(language, "queries", renderQueries(language, queryLog))
   )
 
-export const judgePrompt = (language: Language, question: string, best: string, candidate: string, style: "json" | "word") =>
+export const judgePrompt = (
+  language: Language,
+  question: string,
+  best: string,
+  candidate: string,
+  style: "json" | "word"
+) =>
   messages(
     style === "json" ? instructionsFor(language).judgeJson : instructionsFor(language).judgeWord,
     section(language, "question", question),
@@ -56,7 +67,11 @@ export const answerPrompt = (language: Language, task: TaskType, question: strin
   const set = instructionsFor(language)
   switch (evidence._tag) {
     case "Note":
-      return messages(set.answer[task].note, section(language, "question", question), section(language, "note", evidence.note.text))
+      return messages(
+        set.answer[task].note,
+        section(language, "question", question),
+        section(language, "note", evidence.note.text)
+      )
     case "Passages":
       return messages(
         set.answer[task].passages,

@@ -43,7 +43,9 @@ export const renderPassages = (language: Language, passages: ReadonlyArray<Promp
     : passages.map((p, i) => `[${i + 1}] ${titleLabel[language]}${p.title}\n${p.text.trim()}`).join("\n\n")
 
 export const renderQueries = (language: Language, queries: ReadonlyArray<string>): string =>
-  queries.length === 0 ? noneLabel[language] : queries.map((q, i) => `${i + 1}. ${q.replace(/\s*\n\s*/g, " ").trim()}`).join("\n")
+  queries.length === 0
+    ? noneLabel[language]
+    : queries.map((q, i) => `${i + 1}. ${q.replace(/\s*\n\s*/g, " ").trim()}`).join("\n")
 
 // == parsing (used by the simulator, and by tests to check the layout)
 
@@ -59,7 +61,9 @@ export interface ParsedPrompt {
 
 const byHeading = new Map<string, { readonly key: SectionKey; readonly language: Language }>()
 for (const language of ["en", "zh"] as const) {
-  for (const [key, heading] of Object.entries(headings[language])) byHeading.set(heading, { key: key as SectionKey, language })
+  for (const [key, heading] of Object.entries(headings[language])) {
+    byHeading.set(heading, { key: key as SectionKey, language })
+  }
 }
 
 const isNone = (body: string) => body === noneLabel.en || body === noneLabel.zh

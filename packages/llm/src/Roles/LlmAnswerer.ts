@@ -30,11 +30,15 @@ export const LlmAnswerer = Layer.effect(
           if (paper) return new Answer({ text: cleanReply(reply.content) })
           if (task === "yesno") {
             const yesNo = parseYesNo(reply.content)
-            if (yesNo === undefined) return yield* unreadable(ledger, "answer", context, "the answer is neither yes nor no", reply.content)
+            if (yesNo === undefined) {
+              return yield* unreadable(ledger, "answer", context, "the answer is neither yes nor no", reply.content)
+            }
             return new Answer({ text: yesNo })
           }
           const text = task === "longform" ? cleanReply(reply.content) : parseShortAnswer(reply.content)
-          if (text.length === 0) return yield* unreadable(ledger, "answer", context, "the answer is empty", reply.content)
+          if (text.length === 0) {
+            return yield* unreadable(ledger, "answer", context, "the answer is empty", reply.content)
+          }
           return new Answer({ text })
         })
     })

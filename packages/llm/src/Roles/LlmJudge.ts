@@ -22,8 +22,20 @@ export const LlmJudge = Layer.effect(
         Effect.gen(function*() {
           const { context } = input
           const paper = context.config.profile === "paper"
-          const messages = judgePrompt(context.language, input.question, input.bestNote.text, input.candidate.text, paper ? "json" : "word")
-          const reply = yield* roleChat(client, "judge", context, messages, paper ? undefined : { _tag: "Choice", choices: ["True", "False"] })
+          const messages = judgePrompt(
+            context.language,
+            input.question,
+            input.bestNote.text,
+            input.candidate.text,
+            paper ? "json" : "word"
+          )
+          const reply = yield* roleChat(
+            client,
+            "judge",
+            context,
+            messages,
+            paper ? undefined : { _tag: "Choice", choices: ["True", "False"] }
+          )
           if (paper) {
             const verdict = parseJudgePaper(reply.content)
             if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge", context)

@@ -16,9 +16,16 @@ export const LlmNoteWriter = Layer.effect(
       init: (input) =>
         Effect.gen(function*() {
           const { context } = input
-          const reply = yield* roleChat(client, "init", context, initPrompt(context.language, input.question, toPromptPassages(input.passages)))
+          const reply = yield* roleChat(
+            client,
+            "init",
+            context,
+            initPrompt(context.language, input.question, toPromptPassages(input.passages))
+          )
           const text = cleanReply(reply.content)
-          if (text.length === 0) return yield* unreadable(ledger, "init", context, "the note writer returned an empty note", reply.content)
+          if (text.length === 0) {
+            return yield* unreadable(ledger, "init", context, "the note writer returned an empty note", reply.content)
+          }
           return new Note({ text })
         }),
       update: (input) =>
@@ -31,7 +38,9 @@ export const LlmNoteWriter = Layer.effect(
             updatePrompt(context.language, input.question, input.bestNote.text, toPromptPassages(input.passages))
           )
           const text = cleanReply(reply.content)
-          if (text.length === 0) return yield* unreadable(ledger, "update", context, "the note writer returned an empty note", reply.content)
+          if (text.length === 0) {
+            return yield* unreadable(ledger, "update", context, "the note writer returned an empty note", reply.content)
+          }
           return new Note({ text })
         })
     })

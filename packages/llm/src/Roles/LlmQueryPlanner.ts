@@ -29,8 +29,21 @@ export const LlmQueryPlanner = Layer.effect(
         Effect.gen(function*() {
           const { context } = input
           const paper = context.config.profile === "paper"
-          const messages = planPrompt(context.language, input.question, input.bestNote.text, input.queryLog, input.count, paper ? "text" : "json")
-          const reply = yield* roleChat(client, "plan", context, messages, paper ? undefined : { _tag: "Json", name: "queries", schema: plannerSchema(input.count) })
+          const messages = planPrompt(
+            context.language,
+            input.question,
+            input.bestNote.text,
+            input.queryLog,
+            input.count,
+            paper ? "text" : "json"
+          )
+          const reply = yield* roleChat(
+            client,
+            "plan",
+            context,
+            messages,
+            paper ? undefined : { _tag: "Json", name: "queries", schema: plannerSchema(input.count) }
+          )
           if (paper) {
             // As in the reference, the raw text is used whatever it holds (an empty reply retrieves with the question alone).
             const raw = cleanReply(reply.content)
@@ -42,7 +55,9 @@ export const LlmQueryPlanner = Layer.effect(
           if (fromJson !== undefined) return { raw: reply.content, queries: fromJson.slice(0, input.count) }
           yield* countParseFailure(ledger, "plan", context)
           const queries = parseQueryLines(reply.content).slice(0, input.count)
-          if (queries.length === 0) return yield* unreadable(ledger, "plan", context, "the planner returned no readable queries", reply.content)
+          if (queries.length === 0) {
+            return yield* unreadable(ledger, "plan", context, "the planner returned no readable queries", reply.content)
+          }
           return { raw: reply.content, queries }
         })
     })

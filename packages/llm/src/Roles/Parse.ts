@@ -29,7 +29,9 @@ export const parseJudgePaper = (reply: string): { readonly better: boolean; read
  * The `deepnote` judge: one word (what structured output enforces), else the JSON contract, else a single
  * unambiguous true/false word; undefined when the reply says neither (or both).
  */
-export const parseJudgeWord = (reply: string): { readonly better: boolean; readonly parsed: "structured" | "json" | "fallback" } | undefined => {
+export const parseJudgeWord = (
+  reply: string
+): { readonly better: boolean; readonly parsed: "structured" | "json" | "fallback" } | undefined => {
   const text = cleanReply(reply)
   const word = text.replace(/^["'\s]+|["'.!\s]+$/g, "").toLowerCase()
   if (word === "true" || word === "false") return { better: word === "true", parsed: "structured" }
@@ -50,7 +52,10 @@ export const parseQueryLines = (reply: string): Array<string> => {
   const out: Array<string> = []
   for (const raw of cleanReply(reply).split(/\r?\n/)) {
     const line = raw
-      .replace(/^\s*(?:[-*•]|\d+[.)、:：]|[(（]\d+[)）]|(?:q(?:uery|uestion)?\s*\d+|查询\s*\d+|问题\s*\d+)\s*[:：.])\s*/i, "")
+      .replace(
+        /^\s*(?:[-*•]|\d+[.)、:：]|[(（]\d+[)）]|(?:q(?:uery|uestion)?\s*\d+|查询\s*\d+|问题\s*\d+)\s*[:：.])\s*/i,
+        ""
+      )
       .replace(/^["“'「]+|["”'」]+$/g, "")
       .trim()
     const key = line.toLowerCase()
@@ -69,7 +74,9 @@ const QueryArrayJson = Schema.parseJson(Schema.Array(Schema.String))
 export const parseQueriesJson = (reply: string): Array<string> | undefined => {
   const text = cleanReply(reply)
   const object = jsonSlice(text, "{", "}")
-  const decoded = object === undefined ? Option.none() : Schema.decodeUnknownOption(QueriesJson)(object).pipe(Option.map((v) => v.queries))
+  const decoded = object === undefined
+    ? Option.none()
+    : Schema.decodeUnknownOption(QueriesJson)(object).pipe(Option.map((v) => v.queries))
   const list = Option.orElse(decoded, () => {
     const array = jsonSlice(text, "[", "]")
     return array === undefined ? Option.none() : Schema.decodeUnknownOption(QueryArrayJson)(array)

@@ -31,7 +31,11 @@ export const unreadable = (
   reply: string
 ): Effect.Effect<never, RoleError> =>
   ledger.parseFailure({ role, questionId: context.questionId, runId: context.runId }).pipe(
-    Effect.zipRight(Effect.fail(new RoleError({ role, message: `${what}; the model replied: ${JSON.stringify(reply.slice(0, 300))}` })))
+    Effect.zipRight(
+      Effect.fail(
+        new RoleError({ role, message: `${what}; the model replied: ${JSON.stringify(reply.slice(0, 300))}` })
+      )
+    )
   )
 
 export const countParseFailure = (ledger: UsageLedger["Type"], role: Role, context: CallContext) =>

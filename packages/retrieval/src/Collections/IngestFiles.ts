@@ -42,7 +42,15 @@ export const ingestFiles = (
       const prior = index.progressOf(input.absolute)
       const same = prior !== undefined && prior.size === input.stat.size && prior.mtimeMs === input.stat.mtimeMs
       if (same && prior.done) {
-        summaries.push({ file: input.file, format: input.format, status: "unchanged", resumedFromLine: prior.line, added: 0, skipped: 0, invalid: 0 })
+        summaries.push({
+          file: input.file,
+          format: input.format,
+          status: "unchanged",
+          resumedFromLine: prior.line,
+          added: 0,
+          skipped: 0,
+          invalid: 0
+        })
         continue
       }
       const from = same ? { offset: prior.offset, line: prior.line } : { offset: 0, line: 0 }
@@ -59,11 +67,18 @@ export const ingestFiles = (
             const issues = batch.issues.map((issue) => ({ ...issue, file: input.file }))
             if (strict && issues.length > 0) {
               const first = issues[0]!
-              return yield* new InvalidRecord({ file: first.file, line: first.line, field: first.field, reason: first.message })
+              return yield* new InvalidRecord({
+                file: first.file,
+                line: first.line,
+                field: first.field,
+                reason: first.message
+              })
             }
             const resume = batch.resumeAt ?? { offset: 0, line: 0 }
-            const written = yield* attempt(index.file, () =>
-              index.addBatch(batch.documents, options.onDuplicate ?? "skip", { ...base, ...resume, done: false }))
+            const written = yield* attempt(
+              index.file,
+              () => index.addBatch(batch.documents, options.onDuplicate ?? "skip", { ...base, ...resume, done: false })
+            )
             counts.added += written.added
             counts.skipped += written.skipped
             counts.invalid += issues.length
@@ -87,7 +102,8 @@ export const ingestFiles = (
           })
         )
       )
-      yield* attempt(index.file, () => index.saveProgress({ ...base, offset: input.stat.size, line: counts.line, done: true }))
+      yield* attempt(index.file, () =>
+        index.saveProgress({ ...base, offset: input.stat.size, line: counts.line, done: true }))
       summaries.push({
         file: input.file,
         format: input.format,
@@ -98,7 +114,8 @@ export const ingestFiles = (
         invalid: counts.invalid
       })
     }
-    const added = summaries.reduce((n, s) => n + s.added, 0)
+    const added = summaries.reduce((n, s) =>
+      n + s.added, 0)
     yield* attempt(index.file, () => index.finish((options.optimize ?? true) && added > 0))
     return {
       collection,

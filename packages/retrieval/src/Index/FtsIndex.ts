@@ -39,12 +39,19 @@ export interface FileProgress {
 export class FtsIndex {
   private readonly stmt: Statements
 
-  private constructor(readonly file: string, private readonly db: Database.Database, readonly settings: CollectionSettings) {
+  private constructor(
+    readonly file: string,
+    private readonly db: Database.Database,
+    readonly settings: CollectionSettings
+  ) {
     this.stmt = prepareStatements(db)
   }
 
   /** Opens (and with `create`, creates) a collection file. Stored settings win over the requested ones. */
-  static open(file: string, options: { readonly create: boolean; readonly settings?: Partial<CollectionSettings> }): FtsIndex {
+  static open(
+    file: string,
+    options: { readonly create: boolean; readonly settings?: Partial<CollectionSettings> }
+  ): FtsIndex {
     if (options.create) Fs.mkdirSync(Path.dirname(file), { recursive: true })
     const db = new Database(file, { fileMustExist: !options.create })
     try {
@@ -54,7 +61,11 @@ export class FtsIndex {
       db.pragma("temp_store = MEMORY")
       const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'meta'").get() !== undefined
       const stored = hasMeta
-        ? new Map((db.prepare("SELECT key, value FROM meta").all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]))
+        ? new Map(
+          (db.prepare("SELECT key, value FROM meta").all() as Array<{ key: string; value: string }>).map((
+            r
+          ) => [r.key, r.value])
+        )
         : new Map<string, string>()
       const version = stored.get(MetaKey.schemaVersion)
       if (version !== undefined && Number(version) !== schemaVersion) {

@@ -28,7 +28,10 @@ const textExtensions = new Set([".txt", ".text"])
 const markdownExtensions = new Set([".md", ".markdown", ".mdx"])
 
 /** The format of a file: as given, else from its extension, else (JSON lines) from its first record's shape. */
-export const resolveFormat = (file: string, option: CorpusFormatOption): Effect.Effect<CorpusFormat, CorpusFileNotFound> => {
+export const resolveFormat = (
+  file: string,
+  option: CorpusFormatOption
+): Effect.Effect<CorpusFormat, CorpusFileNotFound> => {
   if (option === "2wiki") return Effect.succeed("hotpotqa")
   if (option !== "auto") return Effect.succeed(option)
   const ext = Path.extname(file).toLowerCase()
@@ -40,7 +43,11 @@ export const resolveFormat = (file: string, option: CorpusFormatOption): Effect.
     Stream.runHead,
     Effect.map(Option.match({
       onNone: (): CorpusFormat => "documents",
-      onSome: (text) => Either.match(Either.try(() => JSON.parse(text) as unknown), { onLeft: () => "documents", onRight: detectJsonFormat })
+      onSome: (text) =>
+        Either.match(Either.try(() => JSON.parse(text) as unknown), {
+          onLeft: () => "documents",
+          onRight: detectJsonFormat
+        })
     }))
   )
 }
@@ -107,7 +114,9 @@ export const readCorpus = (file: string, options: ReadOptions): Stream.Stream<Do
       return splitText(file, options)
     default: {
       const format = options.format
-      return readLineBatches(file, options.from, options.batchSize).pipe(Stream.map((b) => decodeJsonBatch(file, format, b)))
+      return readLineBatches(file, options.from, options.batchSize).pipe(
+        Stream.map((b) => decodeJsonBatch(file, format, b))
+      )
     }
   }
 }

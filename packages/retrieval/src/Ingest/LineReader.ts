@@ -60,11 +60,17 @@ async function* batches(file: string, from: ReadFrom, size: number): AsyncGenera
  * Streams a file as batches of lines with exact byte offsets (so ingestion can resume mid-file).
  * Memory is bounded by the batch size and the longest line, never by the file size.
  */
-export const readLineBatches = (file: string, from: ReadFrom, size: number): Stream.Stream<LineBatch, CorpusFileNotFound> =>
+export const readLineBatches = (
+  file: string,
+  from: ReadFrom,
+  size: number
+): Stream.Stream<LineBatch, CorpusFileNotFound> =>
   Stream.fromAsyncIterable(batches(file, from, size), () => new CorpusFileNotFound({ file }))
 
 /** Size and modification time of a file, or `CorpusFileNotFound`. */
-export const statFile = (file: string): Effect.Effect<{ readonly size: number; readonly mtimeMs: number }, CorpusFileNotFound> =>
+export const statFile = (
+  file: string
+): Effect.Effect<{ readonly size: number; readonly mtimeMs: number }, CorpusFileNotFound> =>
   Effect.tryPromise({
     try: () => Fs.promises.stat(file),
     catch: () => new CorpusFileNotFound({ file })

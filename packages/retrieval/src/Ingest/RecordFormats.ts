@@ -2,13 +2,14 @@ import { Either, type ParseResult, Schema } from "effect"
 import { type CorpusDocument, normalizeWhitespace, passageId } from "../Domain/CorpusDocument.js"
 import type { CorpusFormat } from "../Domain/Ingest.js"
 
-const NonBlank = (field: string) =>
-  Schema.String.pipe(Schema.filter((s) => s.trim().length > 0 || `${field} is empty`))
+const NonBlank = (field: string) => Schema.String.pipe(Schema.filter((s) => s.trim().length > 0 || `${field} is empty`))
 
 /** `{id?, title?, text, ...metadata}`: a plain passage record. */
 export const DocumentRecord = Schema.Struct(
   {
-    id: Schema.optional(Schema.Union(Schema.String.pipe(Schema.minLength(1, { message: () => "id is empty" })), Schema.Number)),
+    id: Schema.optional(
+      Schema.Union(Schema.String.pipe(Schema.minLength(1, { message: () => "id is empty" })), Schema.Number)
+    ),
     title: Schema.optional(Schema.NullOr(Schema.String)),
     text: NonBlank("text")
   },
@@ -43,7 +44,10 @@ export type JsonFormat = Exclude<CorpusFormat, "text" | "markdown">
 /** Decodes one parsed JSON record into the passages it holds. */
 export type RecordDecoder = (input: unknown) => Either.Either<ReadonlyArray<CorpusDocument>, ParseResult.ParseError>
 
-const decoder = <A, I>(schema: Schema.Schema<A, I>, documents: (record: A) => ReadonlyArray<CorpusDocument>): RecordDecoder => {
+const decoder = <A, I>(
+  schema: Schema.Schema<A, I>,
+  documents: (record: A) => ReadonlyArray<CorpusDocument>
+): RecordDecoder => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "ignore" })
   return (input) => Either.map(decode(input), documents)
 }

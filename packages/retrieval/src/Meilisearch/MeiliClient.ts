@@ -3,7 +3,7 @@ import { Config, Context, Effect, Layer, Option, ParseResult, Redacted, Schema }
 import { type EnqueuedTaskPromise, Meilisearch } from "meilisearch"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { Candidate } from "../Retrieval/RetrievalPipeline.js"
-import { MeiliSearchReply, meiliKey, toMeiliDocument } from "./MeiliDocuments.js"
+import { meiliKey, MeiliSearchReply, toMeiliDocument } from "./MeiliDocuments.js"
 import { MeiliError } from "./MeiliError.js"
 
 export interface MeiliOptions {
@@ -33,13 +33,24 @@ const make = (options: MeiliOptions) =>
     const call = <A>(what: string, f: () => Promise<A>) =>
       Effect.tryPromise({
         try: f,
-        catch: (cause) => new MeiliError({ message: `meilisearch ${what} (${options.host}, index ${options.index}): ${cause instanceof Error ? cause.message : String(cause)}`, cause })
+        catch: (cause) =>
+          new MeiliError({
+            message: `meilisearch ${what} (${options.host}, index ${options.index}): ${
+              cause instanceof Error ? cause.message : String(cause)
+            }`,
+            cause
+          })
       })
     const waitFor = (what: string, enqueue: () => EnqueuedTaskPromise) =>
       call(what, () => enqueue().waitTask({ timeout: options.taskTimeoutMs ?? 120_000, interval: 50 })).pipe(
         Effect.filterOrFail(
           (task) => task.status === "succeeded",
-          (task) => new MeiliError({ message: `meilisearch ${what}: task ${task.uid} ${task.status}: ${task.error?.message ?? "no error message"}` })
+          (task) =>
+            new MeiliError({
+              message: `meilisearch ${what}: task ${task.uid} ${task.status}: ${
+                task.error?.message ?? "no error message"
+              }`
+            })
         )
       )
     const decodeReply = Schema.decodeUnknown(MeiliSearchReply)
@@ -51,7 +62,9 @@ const make = (options: MeiliOptions) =>
             searchableAttributes: ["title", "text"],
             displayedAttributes: ["id", "title", "text"],
             rankingRules,
-            ...(settings.chinese ? { localizedAttributes: [{ attributePatterns: ["title", "text"], locales: ["cmn"] }] } : {})
+            ...(settings.chinese
+              ? { localizedAttributes: [{ attributePatterns: ["title", "text"], locales: ["cmn"] }] }
+              : {})
           }))
       }),
       add: Effect.fn("MeiliClient.add")(function*(documents) {
@@ -75,12 +88,23 @@ const make = (options: MeiliOptions) =>
             showRankingScore: true,
             attributesToRetrieve: ["id", "title", "text"],
             ...(zh ? { locales: ["cmn"] } : {}),
-            ...(options.embedder === undefined ? {} : { hybrid: { embedder: options.embedder, semanticRatio: options.semanticRatio ?? 0.5 } })
+            ...(options.embedder === undefined
+              ? {}
+              : { hybrid: { embedder: options.embedder, semanticRatio: options.semanticRatio ?? 0.5 } })
           }))
         const decoded = yield* decodeReply(reply).pipe(
-          Effect.mapError((e) => new MeiliError({ message: `unexpected meilisearch search reply: ${ParseResult.TreeFormatter.formatErrorSync(e)}` }))
+          Effect.mapError((e) =>
+            new MeiliError({
+              message: `unexpected meilisearch search reply: ${ParseResult.TreeFormatter.formatErrorSync(e)}`
+            })
+          )
         )
-        return decoded.hits.map((h): Candidate => ({ id: String(h.id), title: h.title, text: h.text, score: h._rankingScore }))
+        return decoded.hits.map((h): Candidate => ({
+          id: String(h.id),
+          title: h.title,
+          text: h.text,
+          score: h._rankingScore
+        }))
       })
     })
   })

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto"
 import { Schema } from "effect"
+import { createHash } from "node:crypto"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 
 /**
@@ -16,7 +16,12 @@ export interface MeiliDocument {
 export const meiliKey = (id: string): string =>
   /^[A-Za-z0-9_-]{1,511}$/u.test(id) ? id : "h" + createHash("sha1").update(id).digest("hex")
 
-export const toMeiliDocument = (d: CorpusDocument): MeiliDocument => ({ key: meiliKey(d.id), id: d.id, title: d.title, text: d.text })
+export const toMeiliDocument = (d: CorpusDocument): MeiliDocument => ({
+  key: meiliKey(d.id),
+  id: d.id,
+  title: d.title,
+  text: d.text
+})
 
 /** One hit of `POST /indexes/{uid}/search` with `showRankingScore: true`. */
 export const MeiliHit = Schema.Struct({

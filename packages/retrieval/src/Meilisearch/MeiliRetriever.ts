@@ -8,7 +8,8 @@ const make = Effect.gen(function*() {
   return yield* retrievalPipeline({
     source: "meilisearch",
     concurrency: 4,
-    recall: (query, limit) => meili.search(query, limit).pipe(Effect.mapError((cause) => new RetrievalError({ message: cause.message, cause })))
+    recall: (query, limit) =>
+      meili.search(query, limit).pipe(Effect.mapError((cause) => new RetrievalError({ message: cause.message, cause })))
   })
 })
 
@@ -17,7 +18,8 @@ const make = Effect.gen(function*() {
  * exclusion and optional reranking. Meilisearch ranks by bucket rules, not BM25: use the FTS5 retriever for parity.
  */
 export class MeiliRetriever {
-  static readonly layer = (options: MeiliOptions) => Layer.effect(Retriever, make).pipe(Layer.provide(MeiliClient.layer(options)))
+  static readonly layer = (options: MeiliOptions) =>
+    Layer.effect(Retriever, make).pipe(Layer.provide(MeiliClient.layer(options)))
   static readonly layerConfig = Layer.effect(Retriever, make).pipe(Layer.provide(MeiliClient.layerConfig))
   /** Uses a `MeiliClient` from the context. */
   static readonly layerFromClient = Layer.effect(Retriever, make)

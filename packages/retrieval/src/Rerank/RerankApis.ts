@@ -24,7 +24,9 @@ export interface RerankApiSpec {
 const Index = Schema.Int.pipe(Schema.nonNegative())
 
 /** Jina/Cohere reply: `{results: [{index, relevance_score}]}` (vLLM `/v1/rerank`, Cohere `/v1/rerank`). */
-const CohereReply = Schema.Struct({ results: Schema.Array(Schema.Struct({ index: Index, relevance_score: Schema.Number })) })
+const CohereReply = Schema.Struct({
+  results: Schema.Array(Schema.Struct({ index: Index, relevance_score: Schema.Number }))
+})
 /** vLLM `/score` reply: `{data: [{index, score}]}`. */
 const ScoreReply = Schema.Struct({ data: Schema.Array(Schema.Struct({ index: Index, score: Schema.Number })) })
 /** TEI `/rerank` reply: `[{index, score}]`. */

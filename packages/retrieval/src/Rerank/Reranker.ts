@@ -1,7 +1,7 @@
 import type { RerankerApi } from "@deepnote/core"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Config, Context, Duration, Effect, Either, Layer, Option, ParseResult, Redacted, Schedule } from "effect"
-import { endpointUrl, type RerankResult, rerankApis } from "./RerankApis.js"
+import { endpointUrl, rerankApis, type RerankResult } from "./RerankApis.js"
 import { isTransientStatus, RerankError } from "./RerankError.js"
 
 /** Where and how to rerank: from `RunConfig.rerankerApi`, `rerankerUrl` and `rerankerModel`. */
@@ -34,12 +34,14 @@ const make = (options: RerankerOptions) =>
       response.status >= 200 && response.status < 300
         ? response.json
         : Effect.flatMap(response.text, (body) =>
-          Effect.fail(new RerankError({
-            url,
-            status: response.status,
-            transient: isTransientStatus(response.status),
-            message: `rerank server replied HTTP ${response.status}: ${body.slice(0, 300)}`
-          })))
+          Effect.fail(
+            new RerankError({
+              url,
+              status: response.status,
+              transient: isTransientStatus(response.status),
+              message: `rerank server replied HTTP ${response.status}: ${body.slice(0, 300)}`
+            })
+          ))
 
     const rerank = Effect.fn("Reranker.rerank")(function*(
       target: RerankTarget,
@@ -50,7 +52,10 @@ const make = (options: RerankerOptions) =>
       if (documents.length === 0) return []
       const spec = rerankApis[target.api]
       const url = endpointUrl(target.url, spec.path)
-      yield* Effect.annotateCurrentSpan({ "deepnote.rerank.api": target.api, "deepnote.rerank.documents": documents.length })
+      yield* Effect.annotateCurrentSpan({
+        "deepnote.rerank.api": target.api,
+        "deepnote.rerank.documents": documents.length
+      })
       const request = HttpClientRequest.post(url).pipe(
         HttpClientRequest.bodyUnsafeJson(spec.body({ model: target.model, query, documents, topN })),
         options.apiKey === undefined ? (r) => r : HttpClientRequest.bearerToken(Redacted.value(options.apiKey))
@@ -58,19 +63,25 @@ const make = (options: RerankerOptions) =>
       const json = yield* client.execute(request).pipe(
         Effect.flatMap(readReply(url)),
         Effect.catchTags({
-          RequestError: (cause) => Effect.fail(new RerankError({ url, transient: true, message: `rerank request failed: ${cause.message}`, cause })),
+          RequestError: (cause) =>
+            Effect.fail(
+              new RerankError({ url, transient: true, message: `rerank request failed: ${cause.message}`, cause })
+            ),
           ResponseError: (cause) =>
-            Effect.fail(new RerankError({
-              url,
-              status: cause.response.status,
-              transient: cause.reason !== "Decode",
-              message: cause.reason === "Decode" ? `malformed rerank reply (not JSON) from ${url}` : cause.message,
-              cause
-            }))
+            Effect.fail(
+              new RerankError({
+                url,
+                status: cause.response.status,
+                transient: cause.reason !== "Decode",
+                message: cause.reason === "Decode" ? `malformed rerank reply (not JSON) from ${url}` : cause.message,
+                cause
+              })
+            )
         }),
         Effect.timeoutFail({
           duration: timeout,
-          onTimeout: () => new RerankError({ url, transient: true, message: `no rerank reply within ${Duration.format(timeout)}` })
+          onTimeout: () =>
+            new RerankError({ url, transient: true, message: `no rerank reply within ${Duration.format(timeout)}` })
         }),
         Effect.retry({ schedule: policy, while: (e) => e.transient })
       )
@@ -79,12 +90,18 @@ const make = (options: RerankerOptions) =>
         return yield* new RerankError({
           url,
           transient: false,
-          message: `malformed ${target.api} rerank reply from ${url}: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
+          message: `malformed ${target.api} rerank reply from ${url}: ${
+            ParseResult.TreeFormatter.formatErrorSync(decoded.left)
+          }`
         })
       }
       const bad = decoded.right.find((r) => r.index >= documents.length)
       if (bad !== undefined) {
-        return yield* new RerankError({ url, transient: false, message: `malformed rerank reply: index ${bad.index} out of ${documents.length} documents` })
+        return yield* new RerankError({
+          url,
+          transient: false,
+          message: `malformed rerank reply: index ${bad.index} out of ${documents.length} documents`
+        })
       }
       return [...decoded.right].sort((a, b) => b.score - a.score).slice(0, topN)
     })

@@ -15,7 +15,9 @@ export const PrecomputedRecord = Schema.Struct({
     text: Schema.String,
     score: Schema.optional(Schema.Number)
   }))
-}).pipe(Schema.filter((r) => r.question_id !== undefined || r.query !== undefined || "a record needs question_id or query"))
+}).pipe(
+  Schema.filter((r) => r.question_id !== undefined || r.query !== undefined || "a record needs question_id or query")
+)
 
 export interface PrecomputedOptions {
   readonly file: string
@@ -28,7 +30,12 @@ export interface PrecomputedOptions {
 const toCandidates = (passages: typeof PrecomputedRecord.Type["passages"]): Array<Candidate> =>
   passages.map((p, i) => {
     const title = p.title ?? ""
-    return { id: p.id === undefined ? passageId(title, p.text) : String(p.id), title, text: p.text, score: p.score ?? 1 / (i + 1) }
+    return {
+      id: p.id === undefined ? passageId(title, p.text) : String(p.id),
+      title,
+      text: p.text,
+      score: p.score ?? 1 / (i + 1)
+    }
   })
 
 const load = (file: string) =>
@@ -44,7 +51,9 @@ const load = (file: string) =>
           const record = decode(text)
           if (Either.isLeft(record)) {
             const message = ParseResult.TreeFormatter.formatErrorSync(record.left)
-            return Effect.fail(new RetrievalError({ message: `${file}:${number}: invalid precomputed record: ${message}` }))
+            return Effect.fail(
+              new RetrievalError({ message: `${file}:${number}: invalid precomputed record: ${message}` })
+            )
           }
           const candidates = toCandidates(record.right.passages)
           if (record.right.question_id !== undefined) byQuestion.set(String(record.right.question_id), candidates)
@@ -55,7 +64,8 @@ const load = (file: string) =>
     )
     return { byQuestion, byQuery }
   }).pipe(
-    Effect.catchTag("CorpusFileNotFound", (e) => Effect.fail(new RetrievalError({ message: `precomputed retrieval file not found: ${e.file}` })))
+    Effect.catchTag("CorpusFileNotFound", (e) =>
+      Effect.fail(new RetrievalError({ message: `precomputed retrieval file not found: ${e.file}` })))
   )
 
 const make = (options: PrecomputedOptions) =>
@@ -67,9 +77,13 @@ const make = (options: PrecomputedOptions) =>
         const list = byQuestion.get(request.context.questionId) ?? byQuery.get(query)
         if (list !== undefined) return Effect.succeed(list.slice(0, limit))
         if (options.onMissing === "empty") return Effect.succeed([])
-        return Effect.fail(new RetrievalError({
-          message: `no precomputed retrieval for question "${request.context.questionId}" or query "${query.slice(0, 80)}" in ${options.file}`
-        }))
+        return Effect.fail(
+          new RetrievalError({
+            message: `no precomputed retrieval for question "${request.context.questionId}" or query "${
+              query.slice(0, 80)
+            }" in ${options.file}`
+          })
+        )
       }
     })
   })

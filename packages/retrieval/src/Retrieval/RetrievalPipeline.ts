@@ -1,4 +1,11 @@
-import { Passage, passageLabel, RetrievalError, type RetrievalRequest, Retriever, type RetrieverService } from "@deepnote/core"
+import {
+  Passage,
+  passageLabel,
+  RetrievalError,
+  type RetrievalRequest,
+  Retriever,
+  type RetrieverService
+} from "@deepnote/core"
 import { Effect, Option } from "effect"
 import { Reranker } from "../Rerank/Reranker.js"
 import { fuseQueries } from "./Fusion.js"
@@ -15,7 +22,11 @@ export interface PipelineSpec {
   /** `Passage.source` of every result (the collection, index or file name). */
   readonly source: string
   /** The first stage: up to `limit` candidates for one query, best first. */
-  readonly recall: (query: string, limit: number, request: RetrievalRequest) => Effect.Effect<ReadonlyArray<Candidate>, RetrievalError>
+  readonly recall: (
+    query: string,
+    limit: number,
+    request: RetrievalRequest
+  ) => Effect.Effect<ReadonlyArray<Candidate>, RetrievalError>
   /** Queries recalled at once. Default 1 (the embedded index is synchronous anyway). */
   readonly concurrency?: number
 }
@@ -34,12 +45,16 @@ export const retrievalPipeline = (spec: PipelineSpec): Effect.Effect<RetrieverSe
       const queries = Array.from(new Set(request.queries.map((q) => q.trim()).filter((q) => q.length > 0)))
       if (queries.length === 0) return []
       const limit = request.recallK + request.exclude.size
-      const recalled = yield* Effect.forEach(queries, (q) => spec.recall(q, limit, request), { concurrency: spec.concurrency ?? 1 })
+      const recalled = yield* Effect.forEach(queries, (q) => spec.recall(q, limit, request), {
+        concurrency: spec.concurrency ?? 1
+      })
       // seen passages go before fusion, so ranks (and each list's first) count new evidence only
       const lists = recalled.map((list) => list.filter((c) => !request.exclude.has(c.id)))
       const merged = lists.length === 1 ? lists[0]! : fuseQueries(lists)
       const pool = merged.slice(0, request.recallK)
-      const passages = pool.map((c) => new Passage({ id: c.id, title: c.title, text: c.text, source: spec.source, score: c.score }))
+      const passages = pool.map((c) =>
+        new Passage({ id: c.id, title: c.title, text: c.text, source: spec.source, score: c.score })
+      )
       const config = request.context.config
       if (config.reranker !== "http") return passages.slice(0, request.topK)
       if (Option.isNone(reranker)) {

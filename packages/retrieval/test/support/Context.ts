@@ -10,7 +10,13 @@ export const context = (config: Partial<RunConfig> = {}, questionId = "q1"): Cal
 
 export const request = (
   queries: ReadonlyArray<string>,
-  options: { topK?: number; recallK?: number; exclude?: ReadonlyArray<string>; config?: Partial<RunConfig>; questionId?: string } = {}
+  options: {
+    topK?: number
+    recallK?: number
+    exclude?: ReadonlyArray<string>
+    config?: Partial<RunConfig>
+    questionId?: string
+  } = {}
 ): RetrievalRequest => ({
   queries,
   recallK: options.recallK ?? 50,

@@ -1,9 +1,9 @@
-import { fileURLToPath } from "node:url"
 import { Home } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
 import { Collections } from "../../src/index.js"
 
 /** A fresh directory under the OS temp dir, removed when the scope closes. */
@@ -22,7 +22,10 @@ export const dataDir = fileURLToPath(new URL("../../../../../shared/data", impor
 
 /** Writes the first `n` non-empty lines of a shared data file to `dir` and returns the new path. */
 export const headOf = (file: string, n: number, dir: string): string => {
-  const lines = Fs.readFileSync(Path.join(dataDir, file), "utf8").split("\n").filter((l) => l.trim().length > 0).slice(0, n)
+  const lines = Fs.readFileSync(Path.join(dataDir, file), "utf8").split("\n").filter((l) => l.trim().length > 0).slice(
+    0,
+    n
+  )
   const out = Path.join(dir, Path.basename(file))
   Fs.writeFileSync(out, lines.join("\n") + "\n")
   return out

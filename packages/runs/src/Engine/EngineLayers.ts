@@ -19,7 +19,11 @@ export const rolesLayer = <E>(engine: Engine, llmSettings: Layer.Layer<LlmSettin
  * reranker's HTTP client defaults to a pool of its own; a caller that builds many retrievers (the HTTP app, one per
  * request) passes one built once, so connections are reused.
  */
-export const retrieverLayer = (config: RunConfig, collection: string, rerankerHttp: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici) =>
+export const retrieverLayer = (
+  config: RunConfig,
+  collection: string,
+  rerankerHttp: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici
+) =>
   config.reranker === "http"
     ? FtsRetriever.layerFromCollections({ collection }).pipe(
       Layer.provide(Reranker.layerConfig),

@@ -1,18 +1,18 @@
 import {
   answerQuestion,
   EventSink,
-  RunMetrics,
-  withTags,
   type PipelineResult,
   type RetrievalError,
-  type RoleError
+  type RoleError,
+  RunMetrics,
+  withTags
 } from "@deepnote/core"
 import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
 import { Context, Effect, Either, Layer, Metric } from "effect"
 import { journaledRoles, stopMessage } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"
-import type { RunPlan } from "./RunPlan.js"
 import { RunEvents } from "./RunEvents.js"
+import type { RunPlan } from "./RunPlan.js"
 
 export interface ItemOutcome {
   readonly itemId: string
@@ -28,7 +28,12 @@ export interface ItemOutcome {
  * and the in-process hub, and the outcome written in one transaction. A failed question is recorded with its error;
  * it never fails the run.
  */
-export const executeItem = (plan: RunPlan, engine: Context.Context<EngineServices>, item: PendingItem, stopping: Effect.Effect<boolean>) =>
+export const executeItem = (
+  plan: RunPlan,
+  engine: Context.Context<EngineServices>,
+  item: PendingItem,
+  stopping: Effect.Effect<boolean>
+) =>
   Effect.gen(function*() {
     const store = yield* RunStore
     const journal = yield* Journal
@@ -48,7 +53,11 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
         Effect.zipRight(hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event }))
       )
     )
-    const outcome: Either.Either<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(item.question, plan.config, { runId }).pipe(
+    const outcome: Either.Either<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(
+      item.question,
+      plan.config,
+      { runId }
+    ).pipe(
       Effect.provide(Layer.merge(journaledRoles(replay, plan.configHash, stopping), sink)),
       Effect.provide(engine),
       Effect.either
@@ -57,7 +66,13 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
     if (Either.isRight(outcome)) {
       const result = outcome.right
       yield* store.completeItem({ runId, itemId: item.itemId, result, elapsedMs: result.elapsedMs })
-      yield* hub.publish({ _tag: "ItemDone", runId, itemId: item.itemId, llmCalls: result.counters.llm.total, elapsedMs: result.elapsedMs })
+      yield* hub.publish({
+        _tag: "ItemDone",
+        runId,
+        itemId: item.itemId,
+        llmCalls: result.counters.llm.total,
+        elapsedMs: result.elapsedMs
+      })
     } else if (outcome.left.message === stopMessage && (yield* stopping)) {
       // stopped between two calls: everything finished is journaled; the item stays `running` and is resumed later
       return { itemId: item.itemId, ok: false, stopped: true, ...stats } satisfies ItemOutcome
@@ -71,9 +86,14 @@ export const executeItem = (plan: RunPlan, engine: Context.Context<EngineService
     yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "replayed" }), stats.replayed)
     return { itemId: item.itemId, ok: Either.isRight(outcome), stopped: false, ...stats } satisfies ItemOutcome
   }).pipe(
-    (self) => Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () => self, () => Metric.incrementBy(RunMetrics.itemsInFlight, -1)),
+    (self) =>
+      Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () =>
+        self, () =>
+        Metric.incrementBy(RunMetrics.itemsInFlight, -1)),
     Effect.annotateLogs({ "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }),
     // the run and the item exist (the executor read them): anything else from the store but a StoreError is a bug
     Effect.catchTags({ RunNotFound: Effect.die, ItemNotFound: Effect.die, JournalMismatch: Effect.die }),
-    Effect.withSpan("RunExecutor.item", { attributes: { "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId } })
+    Effect.withSpan("RunExecutor.item", {
+      attributes: { "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }
+    })
   )

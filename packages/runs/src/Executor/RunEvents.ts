@@ -6,7 +6,13 @@ export type RunEvent =
   | { readonly _tag: "RunStarted"; readonly runId: string; readonly total: number; readonly pending: number }
   | { readonly _tag: "ItemStarted"; readonly runId: string; readonly itemId: string }
   | { readonly _tag: "ItemEvent"; readonly runId: string; readonly itemId: string; readonly event: PipelineEvent }
-  | { readonly _tag: "ItemDone"; readonly runId: string; readonly itemId: string; readonly llmCalls: number; readonly elapsedMs: number }
+  | {
+    readonly _tag: "ItemDone"
+    readonly runId: string
+    readonly itemId: string
+    readonly llmCalls: number
+    readonly elapsedMs: number
+  }
   | { readonly _tag: "ItemFailed"; readonly runId: string; readonly itemId: string; readonly message: string }
   | { readonly _tag: "RunFinished"; readonly runId: string; readonly status: string }
 

@@ -35,7 +35,10 @@ export interface ExecutionSummary {
  * question ends at its next call boundary, and the run is marked interrupted.
  */
 export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunExecutor, {
-  readonly execute: (runId: string, options: ExecuteOptions) => Effect.Effect<ExecutionSummary, RunNotFound | StoreError | EngineFailed>
+  readonly execute: (
+    runId: string,
+    options: ExecuteOptions
+  ) => Effect.Effect<ExecutionSummary, RunNotFound | StoreError | EngineFailed>
 }>() {
   static readonly layer = Layer.effect(
     RunExecutor,
@@ -50,7 +53,15 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
         const items = yield* store.pendingItems(runId, { includeFailed: options.retryFailed ?? false })
         if (items.length === 0) {
           if (run.status !== "completed") yield* store.setRunStatus(runId, "completed")
-          return { runId, status: "completed", done: 0, failed: 0, replayedCalls: 0, executedCalls: 0, nothingToDo: true } as const
+          return {
+            runId,
+            status: "completed",
+            done: 0,
+            failed: 0,
+            replayedCalls: 0,
+            executedCalls: 0,
+            nothingToDo: true
+          } as const
         }
         const config = run.manifest.config
         const plan = { runId, config, configHash: run.manifest.configHash }
@@ -60,17 +71,23 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
         const stopping = yield* Deferred.make<void>()
 
         const work = Effect.scoped(Effect.gen(function*() {
-          const engine = yield* Layer.build(options.engine).pipe(Effect.mapError((cause) => new EngineFailed({ cause })))
+          const engine = yield* Layer.build(options.engine).pipe(
+            Effect.mapError((cause) => new EngineFailed({ cause }))
+          )
           yield* Effect.forEach(items, (item) =>
             Deferred.isDone(stopping).pipe(
-              Effect.flatMap((stop) => stop ? Effect.void : executeItem(plan, engine, item, Deferred.isDone(stopping)).pipe(
-                Effect.flatMap((o) => Ref.update(tally, (t) => ({
-                  done: t.done + (o.ok ? 1 : 0),
-                  failed: t.failed + (o.ok || o.stopped ? 0 : 1),
-                  replayedCalls: t.replayedCalls + o.replayed,
-                  executedCalls: t.executedCalls + o.executed
-                })))
-              ))
+              Effect.flatMap((stop) =>
+                stop ? Effect.void : executeItem(plan, engine, item, Deferred.isDone(stopping)).pipe(
+                  Effect.flatMap((o) =>
+                    Ref.update(tally, (t) => ({
+                      done: t.done + (o.ok ? 1 : 0),
+                      failed: t.failed + (o.ok || o.stopped ? 0 : 1),
+                      replayedCalls: t.replayedCalls + o.replayed,
+                      executedCalls: t.executedCalls + o.executed
+                    }))
+                  )
+                )
+              )
             ), { concurrency: options.concurrency, discard: true })
         })).pipe(Effect.provide(context))
 
@@ -83,7 +100,11 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
             const after = yield* store.itemCounts(runId)
             const status = after.pending + after.running === 0 ? "completed" as const : "interrupted" as const
             const failed = after.failed > 0 ? `${after.failed} question(s) failed` : undefined
-            yield* store.setRunStatus(runId, status, status === "interrupted" && stopped !== undefined ? stopped : failed)
+            yield* store.setRunStatus(
+              runId,
+              status,
+              status === "interrupted" && stopped !== undefined ? stopped : failed
+            )
             yield* hub.publish({ _tag: "RunFinished", runId, status })
             return status
           })
@@ -93,7 +114,10 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
           Effect.onInterrupt(() =>
             Effect.gen(function*() {
               yield* Deferred.succeed(stopping, undefined)
-              const drained = yield* Fiber.await(fiber).pipe(Effect.timeout(options.drainTimeout ?? "10 seconds"), Effect.option)
+              const drained = yield* Fiber.await(fiber).pipe(
+                Effect.timeout(options.drainTimeout ?? "10 seconds"),
+                Effect.option
+              )
               if (drained._tag === "None") yield* Fiber.interrupt(fiber)
               yield* finish("stopped by a signal; resume with `deepnote resume`").pipe(Effect.ignore)
             })
@@ -119,7 +143,10 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
               Effect.withSpan("deepnote.run", {
                 root: true,
                 attributes: { "deepnote.run.id": runId, "deepnote.concurrency": options.concurrency },
-                links: Option.match(caller, { onNone: () => [], onSome: (span) => [{ _tag: "SpanLink", span, attributes: {} }] })
+                links: Option.match(caller, {
+                  onNone: () => [],
+                  onSome: (span) => [{ _tag: "SpanLink", span, attributes: {} }]
+                })
               })
             ))
       }
@@ -131,6 +158,8 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
 export class EngineFailed extends Data.TaggedError("EngineFailed")<{ readonly cause: unknown }> {
   override get message() {
     const cause = this.cause
-    return `the engine could not start: ${typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause)}`
+    return `the engine could not start: ${
+      typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause)
+    }`
   }
 }

@@ -9,8 +9,8 @@ import {
   QueryPlanner,
   RetrievalError,
   Retriever,
-  RoleError,
   type Role,
+  RoleError,
   Verdict
 } from "@deepnote/core"
 import { UsageLedger, type UsageTotals } from "@deepnote/llm"
@@ -32,7 +32,12 @@ const usageBetween = (before: UsageTotals | undefined, after: UsageTotals | unde
   const promptTokens = after.promptTokens - (before?.promptTokens ?? 0)
   const completionTokens = after.completionTokens - (before?.completionTokens ?? 0)
   const cachedTokens = after.cachedPromptTokens - (before?.cachedPromptTokens ?? 0)
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, ...(cachedTokens > 0 ? { cachedTokens } : {}) }
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    ...(cachedTokens > 0 ? { cachedTokens } : {})
+  }
 }
 
 /** The message of the error a question ends with when the run stops before its next call. */
@@ -44,21 +49,36 @@ export const stopMessage = "the run is stopping"
  * index; new calls run and are journaled as soon as they finish. A journal mismatch fails the question with a
  * clear message; a store fault is a defect.
  */
-export const journaledRoles = (replay: Replay, configHash: string, stopping: Effect.Effect<boolean> = Effect.succeed(false)) =>
-  Layer.unwrapEffect(Effect.map(Effect.serviceOption(UsageLedger), (ledger) => journaledLayers(replay, configHash, stopping, Option.getOrUndefined(ledger))))
+export const journaledRoles = (
+  replay: Replay,
+  configHash: string,
+  stopping: Effect.Effect<boolean> = Effect.succeed(false)
+) =>
+  Layer.unwrapEffect(
+    Effect.map(Effect.serviceOption(UsageLedger), (ledger) =>
+      journaledLayers(replay, configHash, stopping, Option.getOrUndefined(ledger)))
+  )
 
 /**
  * The journaling layers; with the LLM engine's usage ledger in context each executed role call is journaled with its
  * tokens (the extractive engine has none, and retrieval costs no tokens).
  */
-const journaledLayers = (replay: Replay, configHash: string, stopping: Effect.Effect<boolean>, ledger: UsageLedger["Type"] | undefined) => {
+const journaledLayers = (
+  replay: Replay,
+  configHash: string,
+  stopping: Effect.Effect<boolean>,
+  ledger: UsageLedger["Type"] | undefined
+) => {
   /** Once the run is stopping, no new call starts: the question ends at its next call boundary (and is resumed later). */
   const admit = (kind: Kind) =>
     Effect.flatMap(stopping, (stop) =>
       stop
-        ? Effect.fail(kind === "retrieve" ? new RetrievalError({ message: stopMessage }) : new RoleError({ role: kind, message: stopMessage }))
-        : Effect.void
-    )
+        ? Effect.fail(
+          kind === "retrieve"
+            ? new RetrievalError({ message: stopMessage })
+            : new RoleError({ role: kind, message: stopMessage })
+        )
+        : Effect.void)
   const through = <A, I>(
     kind: Kind,
     input: { readonly context: CallContext },
@@ -73,32 +93,64 @@ const journaledLayers = (replay: Replay, configHash: string, stopping: Effect.Ef
       usage = usageBetween(before, yield* ledger.question(runId, questionId))
       return value
     })
-    return replay.call({ kind, requestHash: requestHash(kind, input, input.context, configHash), schema, usage: () => usage }, Effect.zipRight(admit(kind), metered)).pipe(
+    return replay.call({
+      kind,
+      requestHash: requestHash(kind, input, input.context, configHash),
+      schema,
+      usage: () => usage
+    }, Effect.zipRight(admit(kind), metered)).pipe(
       Effect.catchTags({
         JournalMismatch: (e) =>
-          Effect.fail(kind === "retrieve" ? new RetrievalError({ message: mismatchMessage(e) }) : new RoleError({ role: kind, message: mismatchMessage(e) })),
+          Effect.fail(
+            kind === "retrieve"
+              ? new RetrievalError({ message: mismatchMessage(e) })
+              : new RoleError({ role: kind, message: mismatchMessage(e) })
+          ),
         StoreError: (e) => Effect.die(e)
       }),
-      Effect.withSpan("Journal.call", { attributes: { "deepnote.journal.kind": kind, "deepnote.step": input.context.step } })
+      Effect.withSpan("Journal.call", {
+        attributes: { "deepnote.journal.kind": kind, "deepnote.step": input.context.step }
+      })
     )
   }
 
   return Layer.mergeAll(
-    Layer.effect(Retriever, Effect.map(Retriever, (inner) => ({
-      search: (request) => through("retrieve", request, Passages, inner.search(request)).pipe(Effect.catchTag("RoleError", Effect.die))
-    }))),
-    Layer.effect(NoteWriter, Effect.map(NoteWriter, (inner) => ({
-      init: (input) => through("init", input, Note, inner.init(input)).pipe(Effect.catchTag("RetrievalError", Effect.die)),
-      update: (input) => through("update", input, Note, inner.update(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
-    }))),
-    Layer.effect(QueryPlanner, Effect.map(QueryPlanner, (inner) => ({
-      plan: (input) => through("plan", input, PlanSchema, inner.plan(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
-    }))),
-    Layer.effect(Judge, Effect.map(Judge, (inner) => ({
-      compare: (input) => through("judge", input, Verdict, inner.compare(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
-    }))),
-    Layer.effect(Answerer, Effect.map(Answerer, (inner) => ({
-      answer: (input) => through("answer", input, Answer, inner.answer(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
-    })))
+    Layer.effect(
+      Retriever,
+      Effect.map(Retriever, (inner) => ({
+        search: (request) =>
+          through("retrieve", request, Passages, inner.search(request)).pipe(Effect.catchTag("RoleError", Effect.die))
+      }))
+    ),
+    Layer.effect(
+      NoteWriter,
+      Effect.map(NoteWriter, (inner) => ({
+        init: (input) =>
+          through("init", input, Note, inner.init(input)).pipe(Effect.catchTag("RetrievalError", Effect.die)),
+        update: (input) =>
+          through("update", input, Note, inner.update(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+      }))
+    ),
+    Layer.effect(
+      QueryPlanner,
+      Effect.map(QueryPlanner, (inner) => ({
+        plan: (input) =>
+          through("plan", input, PlanSchema, inner.plan(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+      }))
+    ),
+    Layer.effect(
+      Judge,
+      Effect.map(Judge, (inner) => ({
+        compare: (input) =>
+          through("judge", input, Verdict, inner.compare(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+      }))
+    ),
+    Layer.effect(
+      Answerer,
+      Effect.map(Answerer, (inner) => ({
+        answer: (input) =>
+          through("answer", input, Answer, inner.answer(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+      }))
+    )
   )
 }

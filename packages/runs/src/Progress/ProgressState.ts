@@ -12,7 +12,13 @@ export interface ProgressState {
 }
 
 export const initialProgress = (total: number, alreadyDone: number, now: number): ProgressState => ({
-  total, alreadyDone, done: 0, failed: 0, inFlight: 0, llmCalls: 0, startedAt: now
+  total,
+  alreadyDone,
+  done: 0,
+  failed: 0,
+  inFlight: 0,
+  llmCalls: 0,
+  startedAt: now
 })
 
 export const foldProgress = (state: ProgressState, event: RunEvent): ProgressState => {
@@ -20,7 +26,12 @@ export const foldProgress = (state: ProgressState, event: RunEvent): ProgressSta
     case "ItemStarted":
       return { ...state, inFlight: state.inFlight + 1 }
     case "ItemDone":
-      return { ...state, inFlight: Math.max(0, state.inFlight - 1), done: state.done + 1, llmCalls: state.llmCalls + event.llmCalls }
+      return {
+        ...state,
+        inFlight: Math.max(0, state.inFlight - 1),
+        done: state.done + 1,
+        llmCalls: state.llmCalls + event.llmCalls
+      }
     case "ItemFailed":
       return { ...state, inFlight: Math.max(0, state.inFlight - 1), failed: state.failed + 1 }
     default:
@@ -29,16 +40,32 @@ export const foldProgress = (state: ProgressState, event: RunEvent): ProgressSta
 }
 
 const duration = (seconds: number) =>
-  !Number.isFinite(seconds) ? "?" : seconds < 90 ? `${Math.round(seconds)} s` : seconds < 5400 ? `${Math.round(seconds / 60)} min` : `${(seconds / 3600).toFixed(1)} h`
+  !Number.isFinite(seconds)
+    ? "?"
+    : seconds < 90
+    ? `${Math.round(seconds)} s`
+    : seconds < 5400
+    ? `${Math.round(seconds / 60)} min`
+    : `${(seconds / 3600).toFixed(1)} h`
 
 /** One line: bar, done/failed/in-flight, questions/s, calls, tokens, ETA. */
-export const renderProgress = (runId: string, s: ProgressState, now: number, tokens: number | undefined, width = 24): string => {
+export const renderProgress = (
+  runId: string,
+  s: ProgressState,
+  now: number,
+  tokens: number | undefined,
+  width = 24
+): string => {
   const finished = s.alreadyDone + s.done + s.failed
   const fraction = s.total === 0 ? 1 : finished / s.total
   const filled = Math.round(fraction * width)
   const elapsed = Math.max(0.001, (now - s.startedAt) / 1000)
   const rate = (s.done + s.failed) / elapsed
   const eta = rate > 0 ? (s.total - finished) / rate : Number.POSITIVE_INFINITY
-  return `${runId} ▕${"█".repeat(filled)}${"░".repeat(width - filled)}▏ ${finished}/${s.total} · ${s.failed} failed · ${s.inFlight} in flight · ` +
-    `${rate.toFixed(2)} q/s · ${s.llmCalls} calls${tokens === undefined ? "" : ` · ${tokens.toLocaleString("en")} tokens`} · ETA ${finished >= s.total ? "0 s" : duration(eta)}`
+  return `${runId} ▕${"█".repeat(filled)}${
+    "░".repeat(width - filled)
+  }▏ ${finished}/${s.total} · ${s.failed} failed · ${s.inFlight} in flight · ` +
+    `${rate.toFixed(2)} q/s · ${s.llmCalls} calls${
+      tokens === undefined ? "" : ` · ${tokens.toLocaleString("en")} tokens`
+    } · ETA ${finished >= s.total ? "0 s" : duration(eta)}`
 }

@@ -11,7 +11,9 @@ export const runReport = (runId: string, options: ReportOptions = {}) =>
     const store = yield* RunStore
     const journal = yield* Journal
     const run = yield* store.getRun(runId)
-    const records = Chunk.toReadonlyArray(yield* Stream.runCollect(store.results(runId, { statuses: ["done", "failed", "pending", "running"] })))
+    const records = Chunk.toReadonlyArray(
+      yield* Stream.runCollect(store.results(runId, { statuses: ["done", "failed", "pending", "running"] }))
+    )
     const usage = new Map((yield* journal.totals(runId)).map((t) => [t.itemId, t]))
     const items: Array<ReportItem> = records.map((record) => {
       const tokens = usage.get(record.itemId)
@@ -27,5 +29,9 @@ export const runReport = (runId: string, options: ReportOptions = {}) =>
           : { promptTokens: tokens.promptTokens, completionTokens: tokens.completionTokens }
       }
     })
-    return buildReport(items, { title: `run ${run.id} (${run.manifest.config.profile}, ${run.status})`, total: run.counts.total, ...options })
+    return buildReport(items, {
+      title: `run ${run.id} (${run.manifest.config.profile}, ${run.status})`,
+      total: run.counts.total,
+      ...options
+    })
   })

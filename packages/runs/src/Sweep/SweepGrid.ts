@@ -40,20 +40,35 @@ export const expandSweep = (text: string, file: string, base: Record<string, unk
   Effect.gen(function*() {
     const parsed = yield* Effect.try({
       try: (): unknown => Yaml.parse(text),
-      catch: (e) => new SweepError({ message: `${file}: not valid YAML/JSON (${e instanceof Error ? e.message : String(e)})` })
+      catch: (e) =>
+        new SweepError({ message: `${file}: not valid YAML/JSON (${e instanceof Error ? e.message : String(e)})` })
     })
     const sweep = yield* Schema.decodeUnknown(SweepFile)(parsed).pipe(
-      Effect.mapError((e) => new SweepError({
-        message: `${file}: ${ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")} (expected { grid: { key: [values…] }, base?: {…} })`
-      }))
+      Effect.mapError((e) =>
+        new SweepError({
+          message: `${file}: ${
+            ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+              .join("; ")
+          } (expected { grid: { key: [values…] }, base?: {…} })`
+        })
+      )
     )
     const cells: Array<SweepCellConfig> = []
     const skipped: Array<{ cell: Record<string, unknown>; reason: string }> = []
     for (const cell of product(sweep.grid)) {
-      const decoded = Schema.decodeUnknownEither(RunConfig, { onExcessProperty: "error" })({ ...base, ...sweep.base, ...cell })
+      const decoded = Schema.decodeUnknownEither(RunConfig, { onExcessProperty: "error" })({
+        ...base,
+        ...sweep.base,
+        ...cell
+      })
       if (decoded._tag === "Right") cells.push({ index: cells.length, cell, config: decoded.right })
-      else skipped.push({ cell, reason: ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((i) => i.message).join("; ") })
+      else {skipped.push({
+          cell,
+          reason: ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((i) => i.message).join("; ")
+        })}
     }
-    if (cells.length === 0) return yield* new SweepError({ message: `${file}: no valid cell (${skipped[0]?.reason ?? "empty grid"})` })
+    if (cells.length === 0) {
+      return yield* new SweepError({ message: `${file}: no valid cell (${skipped[0]?.reason ?? "empty grid"})` })
+    }
     return { label: sweep.label, grid: sweep.grid, cells, skipped } satisfies ExpandedSweep
   })

@@ -52,6 +52,8 @@ export class JournalMismatch extends Schema.TaggedError<JournalMismatch>()("Jour
 }) {
   override get message(): string {
     return `journal mismatch in run ${this.runId}, item ${this.itemId}, call #${this.seq}: ` +
-      `expected ${this.kind} ${this.requestHash.slice(0, 12)}, journal has ${this.storedKind} ${this.storedHash.slice(0, 12)}`
+      `expected ${this.kind} ${this.requestHash.slice(0, 12)}, journal has ${this.storedKind} ${
+        this.storedHash.slice(0, 12)
+      }`
   }
 }

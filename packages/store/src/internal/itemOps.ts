@@ -76,7 +76,9 @@ export const makeItemOps = (
   const addItems = (runId: string, questions: ReadonlyArray<Question>) =>
     Effect.gen(function*() {
       yield* runExists(runId)
-      const rows = yield* sql<{ next: number }>`SELECT coalesce(max(seq) + 1, 0) AS next FROM items WHERE run_id = ${runId}`
+      const rows = yield* sql<
+        { next: number }
+      >`SELECT coalesce(max(seq) + 1, 0) AS next FROM items WHERE run_id = ${runId}`
       let seq = rows[0]?.next ?? 0
       let added = 0
       for (const question of questions) {
@@ -95,7 +97,9 @@ export const makeItemOps = (
     Effect.gen(function*() {
       yield* runExists(runId)
       const statuses = options.includeFailed ? ["pending", "running", "failed"] : ["pending", "running"]
-      const rows = yield* sql`SELECT * FROM items WHERE run_id = ${runId} AND ${sql.in("status", statuses)} ORDER BY seq`
+      const rows = yield* sql`SELECT * FROM items WHERE run_id = ${runId} AND ${
+        sql.in("status", statuses)
+      } ORDER BY seq`
       return yield* Effect.forEach(rows, (row) =>
         Effect.map(itemRecord(row), (r): PendingItem => ({
           itemId: r.itemId,

@@ -129,7 +129,9 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
       const rows = yield* sql`UPDATE runs SET status = ${status}, updated_at = ${now},
           message = ${message ?? null},
           started_at = CASE WHEN ${status} = 'running' AND started_at IS NULL THEN ${now} ELSE started_at END,
-          finished_at = CASE WHEN ${final ? 1 : 0} = 1 THEN ${now} WHEN ${status} = 'running' THEN NULL ELSE finished_at END
+          finished_at = CASE WHEN ${
+        final ? 1 : 0
+      } = 1 THEN ${now} WHEN ${status} = 'running' THEN NULL ELSE finished_at END
         WHERE id = ${runId} RETURNING id`.pipe(Effect.mapError(storeFailure("updating a run")))
       if (rows.length === 0) return yield* new RunNotFound({ runId })
       return yield* getRun(runId)

@@ -8,7 +8,9 @@ export const storeFailure = (operation: string) => (cause: SqlError.SqlError) =>
 
 /** Maps only the `SqlError`s of an effect to `StoreError`, keeping its other errors. */
 export const sqlFailure = (operation: string) =>
-<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, Extract<E, SqlError.SqlError>> | StoreError, R> =>
+<A, E, R>(
+  self: Effect.Effect<A, E, R>
+): Effect.Effect<A, Exclude<E, Extract<E, SqlError.SqlError>> | StoreError, R> =>
   Effect.catchIf(
     self,
     (e): e is Extract<E, SqlError.SqlError> => Predicate.isTagged(e, "SqlError"),
@@ -35,7 +37,9 @@ export const fromJson = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
   return (text: unknown): Effect.Effect<A, StoreError> =>
     decode(text).pipe(
       Effect.mapError((error) =>
-        new StoreError({ message: `stored ${what} does not decode: ${ParseResult.TreeFormatter.formatErrorSync(error)}` })
+        new StoreError({
+          message: `stored ${what} does not decode: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
+        })
       )
     )
 }
@@ -49,7 +53,9 @@ export const decodeRowWith = <A, I>(schema: Schema.Schema<A, I>, what: string) =
   return (row: unknown): Effect.Effect<A, StoreError> =>
     decode(row).pipe(
       Effect.mapError((error) =>
-        new StoreError({ message: `stored ${what} does not decode: ${ParseResult.TreeFormatter.formatErrorSync(error)}` })
+        new StoreError({
+          message: `stored ${what} does not decode: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
+        })
       )
     )
 }

@@ -1,4 +1,17 @@
-import { Cause, Config, Context, FiberRef, FiberRefs, HashMap, Inspectable, Layer, List, Logger, Option, Tracer } from "effect"
+import {
+  Cause,
+  Config,
+  Context,
+  FiberRef,
+  FiberRefs,
+  HashMap,
+  Inspectable,
+  Layer,
+  List,
+  Logger,
+  Option,
+  Tracer
+} from "effect"
 
 export type LogFormat = "json" | "pretty"
 
@@ -16,21 +29,23 @@ const spanOf = (context: FiberRefs.FiberRefs): Option.Option<Tracer.AnySpan> =>
  * One JSON object per log line: `timestamp`, `level`, `message`, `trace_id`/`span_id`/`span_name` of the current span,
  * the log annotations (e.g. `deepnote.run.id`, `deepnote.item.id`), log spans as `<label>_ms`, and `cause` if any.
  */
-export const jsonLogLine = Logger.make<unknown, string>(({ annotations, cause, context, date, logLevel, message, spans }) => {
-  const line: Record<string, unknown> = { timestamp: date.toISOString(), level: logLevel.label }
-  const parts = Array.isArray(message) ? message : [message]
-  line["message"] = parts.length === 1 ? Inspectable.toJSON(parts[0]) : parts.map((p) => Inspectable.toJSON(p))
-  const span = spanOf(context)
-  if (Option.isSome(span)) {
-    line["trace_id"] = span.value.traceId
-    line["span_id"] = span.value.spanId
-    if (span.value._tag === "Span") line["span_name"] = span.value.name
+export const jsonLogLine = Logger.make<unknown, string>(
+  ({ annotations, cause, context, date, logLevel, message, spans }) => {
+    const line: Record<string, unknown> = { timestamp: date.toISOString(), level: logLevel.label }
+    const parts = Array.isArray(message) ? message : [message]
+    line["message"] = parts.length === 1 ? Inspectable.toJSON(parts[0]) : parts.map((p) => Inspectable.toJSON(p))
+    const span = spanOf(context)
+    if (Option.isSome(span)) {
+      line["trace_id"] = span.value.traceId
+      line["span_id"] = span.value.spanId
+      if (span.value._tag === "Span") line["span_name"] = span.value.name
+    }
+    for (const [key, value] of HashMap.toEntries(annotations)) line[key] = Inspectable.toJSON(value)
+    for (const span of List.toArray(spans)) line[`${span.label}_ms`] = date.getTime() - span.startTime
+    if (!Cause.isEmpty(cause)) line["cause"] = Cause.pretty(cause, { renderErrorCause: true })
+    return Inspectable.stringifyCircular(line)
   }
-  for (const [key, value] of HashMap.toEntries(annotations)) line[key] = Inspectable.toJSON(value)
-  for (const span of List.toArray(spans)) line[`${span.label}_ms`] = date.getTime() - span.startTime
-  if (!Cause.isEmpty(cause)) line["cause"] = Cause.pretty(cause, { renderErrorCause: true })
-  return Inspectable.stringifyCircular(line)
-})
+)
 
 /**
  * JSON lines (for machines) on `write`, or Effect's pretty logger with trace and span ids (for people), which writes
@@ -42,5 +57,7 @@ export const makeLogger = (format: LogFormat, write: (line: string) => void): Lo
     : Logger.withSpanAnnotations(Logger.prettyLogger({ stderr: true, colors: "auto" }))
 
 /** Replaces the default logger (stdout) with one that writes to stderr, so `--json` output on stdout stays clean. */
-export const logLayer = (format: LogFormat, write: (line: string) => void = (line) => void process.stderr.write(line)): Layer.Layer<never> =>
-  Logger.replace(Logger.defaultLogger, makeLogger(format, write))
+export const logLayer = (
+  format: LogFormat,
+  write: (line: string) => void = (line) => void process.stderr.write(line)
+): Layer.Layer<never> => Logger.replace(Logger.defaultLogger, makeLogger(format, write))

@@ -11,21 +11,37 @@ import { type OtlpSettings, otlpSettingsConfig } from "./OtlpSettings.js"
  * own undici client. Each exporter sends what is buffered when the layer closes (normal exit, failure, SIGINT).
  */
 export const otlpLayer = (settings: OtlpSettings): Layer.Layer<never> => {
-  const resource = { serviceName: settings.serviceName, serviceVersion: settings.serviceVersion, attributes: settings.resourceAttributes }
+  const resource = {
+    serviceName: settings.serviceName,
+    serviceVersion: settings.serviceVersion,
+    attributes: settings.resourceAttributes
+  }
   const headers = Redacted.value(settings.headers)
   const common = { resource, headers, shutdownTimeout: settings.shutdownTimeout }
   const signal = <A>(url: Option.Option<string>, make: (url: string) => Layer.Layer<never, never, A>) =>
     Option.match(url, { onNone: () => Layer.empty, onSome: make })
   return Layer.mergeAll(
-    signal(settings.tracesUrl, (url) => OtlpTracer.layer({ ...common, url, exportInterval: settings.tracesExportInterval })),
-    signal(settings.metricsUrl, (url) => OtlpMetrics.layer({ ...common, url, exportInterval: settings.metricsExportInterval })),
+    signal(
+      settings.tracesUrl,
+      (url) => OtlpTracer.layer({ ...common, url, exportInterval: settings.tracesExportInterval })
+    ),
+    signal(
+      settings.metricsUrl,
+      (url) => OtlpMetrics.layer({ ...common, url, exportInterval: settings.metricsExportInterval })
+    ),
     signal(settings.logsUrl, (url) => OtlpLogger.layer({ ...common, url, exportInterval: settings.logsExportInterval }))
   ).pipe(
-    Layer.provide(settings.protocol === "http/protobuf" ? OtlpSerialization.layerProtobuf : OtlpSerialization.layerJson),
+    Layer.provide(
+      settings.protocol === "http/protobuf" ? OtlpSerialization.layerProtobuf : OtlpSerialization.layerJson
+    ),
     Layer.provide(NodeHttpClient.layerUndici)
   )
 }
 
 /** OTLP export from the `OTEL_*` variables (see `otlpSettingsConfig`); `Layer.empty` when no endpoint is set. */
-export const otlpLayerConfig = (defaults: { readonly serviceName: string; readonly serviceVersion: string }): Layer.Layer<never, ConfigError.ConfigError> =>
-  Layer.unwrapEffect(Effect.map(otlpSettingsConfig(defaults), Option.match({ onNone: () => Layer.empty, onSome: otlpLayer })))
+export const otlpLayerConfig = (
+  defaults: { readonly serviceName: string; readonly serviceVersion: string }
+): Layer.Layer<never, ConfigError.ConfigError> =>
+  Layer.unwrapEffect(
+    Effect.map(otlpSettingsConfig(defaults), Option.match({ onNone: () => Layer.empty, onSome: otlpLayer }))
+  )

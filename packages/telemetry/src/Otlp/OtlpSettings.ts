@@ -39,11 +39,15 @@ export const parseKeyValueList = (text: string): Record<string, string> => {
 }
 
 /** The base endpoint plus `v1/<signal>` (spec: signal-specific endpoints are used as they are). */
-export const signalUrl = (base: string, signal: "traces" | "metrics" | "logs"): string => `${base.replace(/\/+$/, "")}/v1/${signal}`
+export const signalUrl = (base: string, signal: "traces" | "metrics" | "logs"): string =>
+  `${base.replace(/\/+$/, "")}/v1/${signal}`
 
-const optionalString = (name: string) => Config.option(Config.string(name)).pipe(Config.map(Option.filter((s) => s.trim() !== "")))
-const millis = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback), Config.map(Duration.millis))
-const exporterOn = (name: string) => Config.string(name).pipe(Config.withDefault("otlp"), Config.map((v) => v.trim().toLowerCase() !== "none"))
+const optionalString = (name: string) =>
+  Config.option(Config.string(name)).pipe(Config.map(Option.filter((s) => s.trim() !== "")))
+const millis = (name: string, fallback: number) =>
+  Config.integer(name).pipe(Config.withDefault(fallback), Config.map(Duration.millis))
+const exporterOn = (name: string) =>
+  Config.string(name).pipe(Config.withDefault("otlp"), Config.map((v) => v.trim().toLowerCase() !== "none"))
 
 /**
  * The OTLP export settings, or `None` when nothing is configured (no endpoint) or `OTEL_SDK_DISABLED=true`.
@@ -52,7 +56,9 @@ const exporterOn = (name: string) => Config.string(name).pipe(Config.withDefault
  * OTEL_RESOURCE_ATTRIBUTES, OTEL_{TRACES,METRICS,LOGS}_EXPORTER (`none` turns a signal off), OTEL_BSP_SCHEDULE_DELAY,
  * OTEL_METRIC_EXPORT_INTERVAL, OTEL_BLRP_SCHEDULE_DELAY.
  */
-export const otlpSettingsConfig = (defaults: { readonly serviceName: string; readonly serviceVersion: string }): Config.Config<Option.Option<OtlpSettings>> =>
+export const otlpSettingsConfig = (
+  defaults: { readonly serviceName: string; readonly serviceVersion: string }
+): Config.Config<Option.Option<OtlpSettings>> =>
   Config.all({
     disabled: Config.boolean("OTEL_SDK_DISABLED").pipe(Config.withDefault(false)),
     base: optionalString("OTEL_EXPORTER_OTLP_ENDPOINT"),
@@ -63,7 +69,9 @@ export const otlpSettingsConfig = (defaults: { readonly serviceName: string; rea
     metricsOn: exporterOn("OTEL_METRICS_EXPORTER"),
     logsOn: exporterOn("OTEL_LOGS_EXPORTER"),
     headers: Config.redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault(Redacted.make(""))),
-    protocol: Schema.Config("OTEL_EXPORTER_OTLP_PROTOCOL", Schema.Literal("http/json", "http/protobuf")).pipe(Config.withDefault("http/json" as const)),
+    protocol: Schema.Config("OTEL_EXPORTER_OTLP_PROTOCOL", Schema.Literal("http/json", "http/protobuf")).pipe(
+      Config.withDefault("http/json" as const)
+    ),
     serviceName: optionalString("OTEL_SERVICE_NAME"),
     resource: Config.string("OTEL_RESOURCE_ATTRIBUTES").pipe(Config.withDefault("")),
     tracesInterval: millis("OTEL_BSP_SCHEDULE_DELAY", 5_000),
@@ -76,7 +84,9 @@ export const otlpSettingsConfig = (defaults: { readonly serviceName: string; rea
     const tracesUrl = url(c.traces, c.tracesOn, "traces")
     const metricsUrl = url(c.metrics, c.metricsOn, "metrics")
     const logsUrl = url(c.logs, c.logsOn, "logs")
-    if (c.disabled || (Option.isNone(tracesUrl) && Option.isNone(metricsUrl) && Option.isNone(logsUrl))) return Option.none()
+    if (c.disabled || (Option.isNone(tracesUrl) && Option.isNone(metricsUrl) && Option.isNone(logsUrl))) {
+      return Option.none()
+    }
     const resourceAttributes = parseKeyValueList(c.resource)
     return Option.some({
       tracesUrl,

@@ -11,7 +11,14 @@ export interface SpanRoot extends SpanNode {
   readonly orphan: boolean
 }
 
-const byStart = (a: SpanNode, b: SpanNode) => (a.span.startTimeUnixNano < b.span.startTimeUnixNano ? -1 : a.span.startTimeUnixNano > b.span.startTimeUnixNano ? 1 : 0)
+const byStart = (
+  a: SpanNode,
+  b: SpanNode
+) => (a.span.startTimeUnixNano < b.span.startTimeUnixNano
+  ? -1
+  : a.span.startTimeUnixNano > b.span.startTimeUnixNano
+  ? 1
+  : 0)
 
 /** Builds the span trees of a set of records (duplicates, e.g. a file listed twice, count once). */
 export const buildForest = (records: ReadonlyArray<SpanRecord>): ReadonlyArray<SpanRoot> => {
@@ -61,13 +68,20 @@ export const selectQuestions = (forest: ReadonlyArray<SpanRoot>, filter: Questio
   const questions = forest.flatMap(descendants).filter((n) => n.span.name === "deepnote.question" && matches(n))
   const orphans = forest.filter((root) =>
     root.orphan && root.span.name !== "deepnote.question" &&
-    descendants(root).some((n) => attr(n, "deepnote.item.id") !== undefined && (filter.itemId === undefined || attr(n, "deepnote.item.id") === filter.itemId)) &&
+    descendants(root).some((n) =>
+      attr(n, "deepnote.item.id") !== undefined &&
+      (filter.itemId === undefined || attr(n, "deepnote.item.id") === filter.itemId)
+    ) &&
     // an orphan tree is left out only when it names another run (its own run span may not have been recorded)
-    (filter.runId === undefined || descendants(root).every((n) => attr(n, "deepnote.run.id") === undefined || attr(n, "deepnote.run.id") === filter.runId))
+    (filter.runId === undefined || descendants(root).every((n) =>
+      attr(n, "deepnote.run.id") === undefined || attr(n, "deepnote.run.id") === filter.runId
+    ))
   )
   return [...questions, ...orphans].sort(byStart)
 }
 
 /** The `deepnote.run` spans of a run (one per execution: run, then each resume). */
 export const selectRuns = (forest: ReadonlyArray<SpanRoot>, runId: string | undefined): ReadonlyArray<SpanNode> =>
-  forest.flatMap(descendants).filter((n) => n.span.name === "deepnote.run" && (runId === undefined || attr(n, "deepnote.run.id") === runId))
+  forest.flatMap(descendants).filter((n) =>
+    n.span.name === "deepnote.run" && (runId === undefined || attr(n, "deepnote.run.id") === runId)
+  )

@@ -36,7 +36,10 @@ interface AnyValue {
   readonly boolValue?: boolean
   readonly arrayValue?: { readonly values: ReadonlyArray<AnyValue> }
 }
-interface KeyValue { readonly key: string; readonly value: AnyValue }
+interface KeyValue {
+  readonly key: string
+  readonly value: AnyValue
+}
 
 const plain = (v: AnyValue): unknown =>
   v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ??
@@ -46,10 +49,27 @@ const flatten = (attributes: ReadonlyArray<KeyValue> | undefined): Record<string
   Object.fromEntries((attributes ?? []).map((a) => [a.key, plain(a.value)]))
 
 interface OtlpSpanJson {
-  traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; status?: { code?: number; message?: string }; attributes?: Array<KeyValue>
+  traceId: string
+  spanId: string
+  parentSpanId?: string
+  name: string
+  kind: number
+  status?: { code?: number; message?: string }
+  attributes?: Array<KeyValue>
 }
-interface PointJson { attributes?: Array<KeyValue>; asInt?: number; asDouble?: number; sum?: number; count?: number }
-interface MetricJson { name: string; sum?: { dataPoints: Array<PointJson> }; gauge?: { dataPoints: Array<PointJson> }; histogram?: { dataPoints: Array<PointJson> } }
+interface PointJson {
+  attributes?: Array<KeyValue>
+  asInt?: number
+  asDouble?: number
+  sum?: number
+  count?: number
+}
+interface MetricJson {
+  name: string
+  sum?: { dataPoints: Array<PointJson> }
+  gauge?: { dataPoints: Array<PointJson> }
+  histogram?: { dataPoints: Array<PointJson> }
+}
 
 /**
  * An OTLP/HTTP JSON receiver on 127.0.0.1 (a free port) for tests: it collects `POST /v1/traces`, `/v1/metrics` and
@@ -71,21 +91,51 @@ export const startOtlpReceiver: Effect.Effect<OtlpReceiver, never, Scope.Scope> 
         const json = JSON.parse(body) as {
           resourceSpans?: Array<{ scopeSpans: Array<{ spans: Array<OtlpSpanJson> }> }>
           resourceMetrics?: Array<{ scopeMetrics: Array<{ metrics: Array<MetricJson> }> }>
-          resourceLogs?: Array<{ scopeLogs: Array<{ logRecords: Array<{ body?: AnyValue; attributes?: Array<KeyValue>; traceId?: string; spanId?: string }> }> }>
+          resourceLogs?: Array<
+            {
+              scopeLogs: Array<
+                {
+                  logRecords: Array<
+                    { body?: AnyValue; attributes?: Array<KeyValue>; traceId?: string; spanId?: string }
+                  >
+                }
+              >
+            }
+          >
         }
         for (const s of json.resourceSpans?.flatMap((r) => r.scopeSpans.flatMap((x) => x.spans)) ?? []) {
-          spans.push({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, status: s.status ?? {}, attributes: flatten(s.attributes) })
+          spans.push({
+            traceId: s.traceId,
+            spanId: s.spanId,
+            parentSpanId: s.parentSpanId || undefined,
+            name: s.name,
+            kind: s.kind,
+            status: s.status ?? {},
+            attributes: flatten(s.attributes)
+          })
         }
         for (const m of json.resourceMetrics?.flatMap((r) => r.scopeMetrics.flatMap((x) => x.metrics)) ?? []) {
-          const [kind, points] = m.sum ? ["sum", m.sum.dataPoints] as const : m.gauge ? ["gauge", m.gauge.dataPoints] as const : ["histogram", m.histogram?.dataPoints ?? []] as const
+          const [kind, points] = m.sum
+            ? ["sum", m.sum.dataPoints] as const
+            : m.gauge
+            ? ["gauge", m.gauge.dataPoints] as const
+            : ["histogram", m.histogram?.dataPoints ?? []] as const
           metrics.set(m.name, {
             name: m.name,
             kind,
-            points: points.map((p) => ({ attributes: flatten(p.attributes), value: Number(p.asInt ?? p.asDouble ?? p.count ?? 0) }))
+            points: points.map((p) => ({
+              attributes: flatten(p.attributes),
+              value: Number(p.asInt ?? p.asDouble ?? p.count ?? 0)
+            }))
           })
         }
         for (const l of json.resourceLogs?.flatMap((r) => r.scopeLogs.flatMap((x) => x.logRecords)) ?? []) {
-          logs.push({ ...flatten(l.attributes), body: l.body === undefined ? undefined : plain(l.body), traceId: l.traceId, spanId: l.spanId })
+          logs.push({
+            ...flatten(l.attributes),
+            body: l.body === undefined ? undefined : plain(l.body),
+            traceId: l.traceId,
+            spanId: l.spanId
+          })
         }
         res.writeHead(200, { "content-type": "application/json" })
         res.end("{}")
@@ -102,7 +152,11 @@ export const startOtlpReceiver: Effect.Effect<OtlpReceiver, never, Scope.Scope> 
         resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0))
       })
     }),
-    () => Effect.async<void>((resume) => { server.closeAllConnections(); server.close(() => resume(Effect.void)) })
+    () =>
+      Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
   )
   return {
     url: `http://127.0.0.1:${port}`,

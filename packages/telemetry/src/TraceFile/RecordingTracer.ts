@@ -1,5 +1,5 @@
 import { type Context, type Exit, type Option, Tracer } from "effect"
-import { type SpanRecord, spanRecordOf, SpanEventRecord, toAttributes } from "./SpanRecord.js"
+import { SpanEventRecord, type SpanRecord, spanRecordOf, toAttributes } from "./SpanRecord.js"
 
 /**
  * A span of the inner tracer that also reports itself when it ends. Everything else is forwarded, so the inner tracer
@@ -11,16 +11,36 @@ class RecordedSpan implements Tracer.Span {
 
   constructor(private readonly inner: Tracer.Span, private readonly onEnd: (record: SpanRecord) => void) {}
 
-  get name(): string { return this.inner.name }
-  get spanId(): string { return this.inner.spanId }
-  get traceId(): string { return this.inner.traceId }
-  get parent(): Option.Option<Tracer.AnySpan> { return this.inner.parent }
-  get context(): Context.Context<never> { return this.inner.context }
-  get status(): Tracer.SpanStatus { return this.inner.status }
-  get attributes(): ReadonlyMap<string, unknown> { return this.inner.attributes }
-  get links(): ReadonlyArray<Tracer.SpanLink> { return this.inner.links }
-  get sampled(): boolean { return this.inner.sampled }
-  get kind(): Tracer.SpanKind { return this.inner.kind }
+  get name(): string {
+    return this.inner.name
+  }
+  get spanId(): string {
+    return this.inner.spanId
+  }
+  get traceId(): string {
+    return this.inner.traceId
+  }
+  get parent(): Option.Option<Tracer.AnySpan> {
+    return this.inner.parent
+  }
+  get context(): Context.Context<never> {
+    return this.inner.context
+  }
+  get status(): Tracer.SpanStatus {
+    return this.inner.status
+  }
+  get attributes(): ReadonlyMap<string, unknown> {
+    return this.inner.attributes
+  }
+  get links(): ReadonlyArray<Tracer.SpanLink> {
+    return this.inner.links
+  }
+  get sampled(): boolean {
+    return this.inner.sampled
+  }
+  get kind(): Tracer.SpanKind {
+    return this.inner.kind
+  }
 
   end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
     this.inner.end(endTime, exit)
@@ -32,7 +52,9 @@ class RecordedSpan implements Tracer.Span {
   }
 
   event(name: string, startTime: bigint, attributes?: Record<string, unknown>): void {
-    this.events.push(new SpanEventRecord({ name, timeUnixNano: startTime, attributes: toAttributes(Object.entries(attributes ?? {})) }))
+    this.events.push(
+      new SpanEventRecord({ name, timeUnixNano: startTime, attributes: toAttributes(Object.entries(attributes ?? {})) })
+    )
     this.inner.event(name, startTime, attributes)
   }
 

@@ -41,12 +41,17 @@ export class SpanRecord extends Schema.Class<SpanRecord>("SpanRecord")({
 }) {}
 
 const scalar = (value: unknown): string | number | boolean =>
-  typeof value === "string" || typeof value === "boolean" ? value
-  : typeof value === "number" ? (Number.isFinite(value) ? value : String(value))
-  : typeof value === "bigint" ? value.toString()
-  : value instanceof Date ? value.toISOString()
-  : typeof value === "object" && value !== null ? safeJson(value)
-  : String(value)
+  typeof value === "string" || typeof value === "boolean" ?
+    value
+    : typeof value === "number" ?
+    (Number.isFinite(value) ? value : String(value))
+    : typeof value === "bigint" ?
+    value.toString()
+    : value instanceof Date ?
+    value.toISOString()
+    : typeof value === "object" && value !== null ?
+    safeJson(value)
+    : String(value)
 
 const safeJson = (value: object): string => {
   try {
@@ -73,7 +78,10 @@ const statusOf = (exit: Exit.Exit<unknown, unknown>): { status: SpanStatus; stat
   if (Exit.isSuccess(exit)) return { status: "ok" }
   if (Cause.isInterruptedOnly(exit.cause)) return { status: "interrupted" }
   const first = Cause.prettyErrors(exit.cause)[0]
-  return { status: "error", ...(first === undefined ? {} : { statusMessage: first.message.split("\n")[0] ?? first.message }) }
+  return {
+    status: "error",
+    ...(first === undefined ? {} : { statusMessage: first.message.split("\n")[0] ?? first.message })
+  }
 }
 
 /** The record of an ended span; `events` are the ones the span received (the Span interface does not expose them). */

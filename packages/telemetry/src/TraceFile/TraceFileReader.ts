@@ -15,7 +15,9 @@ export interface TraceFileContents {
 }
 
 /** The trace file cannot be read at all. */
-export class TraceFileError extends Data.TaggedError("TraceFileError")<{ readonly path: string; readonly message: string }> {}
+export class TraceFileError
+  extends Data.TaggedError("TraceFileError")<{ readonly path: string; readonly message: string }>
+{}
 
 const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(SpanRecord))
 
@@ -43,7 +45,14 @@ export const readTraceFile = (path: string): Effect.Effect<TraceFileContents, Tr
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
-      Effect.mapError((e) => new TraceFileError({ path, message: e._tag === "SystemError" && e.reason === "NotFound" ? `no trace file at ${path}` : `cannot read ${path}: ${e.message}` }))
+      Effect.mapError((e) =>
+        new TraceFileError({
+          path,
+          message: e._tag === "SystemError" && e.reason === "NotFound"
+            ? `no trace file at ${path}`
+            : `cannot read ${path}: ${e.message}`
+        })
+      )
     )
     return parseTraceFile(path, text)
   })

@@ -16,7 +16,10 @@ export interface TraceFileOptions {
  * `flushInterval`, and once more when the layer's scope closes — on normal exit, on failure and on SIGINT (the
  * runtime interrupts the main fiber, so finalizers run).
  */
-export const traceFileLayer = (path: string, options: TraceFileOptions = {}): Layer.Layer<never, PlatformError, FileSystem.FileSystem> =>
+export const traceFileLayer = (
+  path: string,
+  options: TraceFileOptions = {}
+): Layer.Layer<never, PlatformError, FileSystem.FileSystem> =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     yield* fs.makeDirectory(Path.dirname(Path.resolve(path)), { recursive: true })

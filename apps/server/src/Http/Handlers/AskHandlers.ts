@@ -24,7 +24,12 @@ export const AskHandlers = HttpApiBuilder.group(Api, "ask", (handlers) =>
     return handlers.handle("ask", ({ payload, request }) =>
       Effect.gen(function*() {
         const tenant = yield* CurrentTenant
-        const input = { question: payload.question, collection: payload.collection, config: payload.config, configField: "config" }
+        const input = {
+          question: payload.question,
+          collection: payload.collection,
+          config: payload.config,
+          configField: "config"
+        }
         if (payload.stream === true || wantsEventStream(request.headers["accept"])) {
           return sseResponse(Stream.map(yield* ask.stream(tenant, input), toSse))
         }

@@ -10,10 +10,17 @@ export const CollectionsHandlers = HttpApiBuilder.group(Api, "collections", (han
     const collections = yield* TenantCollections
     const jobs = yield* IngestJobs
     return handlers
-      .handle("list", () => Effect.flatMap(CurrentTenant, collections.list).pipe(Effect.map((list) => ({ collections: list }))))
-      .handle("create", ({ payload }) => Effect.flatMap(CurrentTenant, (tenant) => collections.create(tenant, payload.name, payload.stemming ?? "porter")))
-      .handle("get", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => collections.get(tenant, path.name)))
-      .handle("drop", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => collections.drop(tenant, path.name)))
+      .handle("list", () =>
+        Effect.flatMap(CurrentTenant, collections.list).pipe(Effect.map((list) => ({ collections: list }))))
+      .handle("create", ({ payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          collections.create(tenant, payload.name, payload.stemming ?? "porter")))
+      .handle("get", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          collections.get(tenant, path.name)))
+      .handle("drop", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          collections.drop(tenant, path.name)))
       .handleRaw("addDocuments", ({ path, request }) =>
         Effect.gen(function*() {
           const tenant = yield* CurrentTenant

@@ -19,7 +19,9 @@ export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>
       .handle("readyz", () =>
         Effect.gen(function*() {
           if (yield* lifecycle.draining) return yield* Unavailable.of("the server is shutting down", 1, "not_ready")
-          yield* store.listRuns({ limit: 1 }).pipe(Effect.mapError(() => Unavailable.of("the store does not answer", 5, "not_ready")))
+          yield* store.listRuns({ limit: 1 }).pipe(
+            Effect.mapError(() => Unavailable.of("the store does not answer", 5, "not_ready"))
+          )
           return {
             status: "ready" as const,
             engine: engine.engine,

@@ -28,7 +28,9 @@ export const OpenAiHandlers = HttpApiBuilder.group(Api, "openai", (handlers) =>
           if (payload.stream === true) {
             const items = yield* ask.stream(tenant, input)
             const includeUsage = payload.stream_options?.include_usage === true
-            return sseResponse(chatChunks({ id, created, model: payload.model, messages: payload.messages, includeUsage }, items))
+            return sseResponse(
+              chatChunks({ id, created, model: payload.model, messages: payload.messages, includeUsage }, items)
+            )
           }
           const record = yield* ask.answer(tenant, input)
           return completionOf(id, created, payload.model, payload.messages, record)

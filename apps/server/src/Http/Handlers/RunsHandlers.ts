@@ -3,8 +3,8 @@ import { runReport } from "@deepnote/runs"
 import { RunStore } from "@deepnote/store"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { datasetFile } from "../../Runs/DatasetSource.js"
 import { readRunRequest } from "../../Runs/CreateRunBody.js"
+import { datasetFile } from "../../Runs/DatasetSource.js"
 import { runEventStream } from "../../Runs/RunEventStream.js"
 import { Runs } from "../../Runs/Runs.js"
 import { toRunView } from "../../Runs/RunView.js"
@@ -45,7 +45,11 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
           const tenant = yield* CurrentTenant
           const run = yield* runs.owned(tenant, path.id)
           const limit = urlParams.limit ?? 500
-          const page = yield* store.resultsPage(run.id, { afterSeq: urlParams.after ?? -1, limit, statuses: ["done", "failed", "pending", "running"] }).pipe(
+          const page = yield* store.resultsPage(run.id, {
+            afterSeq: urlParams.after ?? -1,
+            limit,
+            statuses: ["done", "failed", "pending", "running"]
+          }).pipe(
             Effect.mapError(storeFailure)
           )
           const items = page.map((record): typeof ItemView.Type => ({
@@ -59,7 +63,9 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
           }))
           const last = page[page.length - 1]
           // The report reads the whole run: by default it comes with the first page only, so paging stays linear.
-          const wantsReport = urlParams.report === undefined ? urlParams.after === undefined : urlParams.report === "true"
+          const wantsReport = urlParams.report === undefined
+            ? urlParams.after === undefined
+            : urlParams.report === "true"
           const report = wantsReport ? yield* runReport(run.id).pipe(Effect.mapError(storeFailure)) : undefined
           return {
             run: toRunView(run, tenant, yield* runs.isActive(run.id)),
