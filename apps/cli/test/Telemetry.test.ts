@@ -1,5 +1,5 @@
 import { start } from "@deepnote/llm-sim"
-import { type ReceivedSpan, startOtlpReceiver } from "@deepnote/telemetry"
+import { type ReceivedSpan, startOtlpReceiver } from "@deepnote/telemetry/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"

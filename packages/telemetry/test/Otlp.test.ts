@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import * as Http from "node:http"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
-import { otlpLayer, type OtlpSettings, readTraceFile, startOtlpReceiver, traceFileLayer } from "../src/index.js"
+import { otlpLayer, type OtlpSettings, readTraceFile, traceFileLayer } from "../src/index.js"
+import { startOtlpReceiver } from "../src/testing.js"
 
 const settings = (url: string): OtlpSettings => ({
   tracesUrl: Option.some(`${url}/v1/traces`),

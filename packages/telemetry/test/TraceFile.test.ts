@@ -1,6 +1,8 @@
+import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
+import { SystemError } from "@effect/platform/Error"
 import { assert, describe, it } from "@effect/vitest"
-import { Data, Effect, Layer } from "effect"
+import { Data, Effect, Layer, Logger } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
@@ -51,6 +53,43 @@ describe("trace file", () => {
       // appending: a second execution adds lines
       yield* program.pipe(Effect.provide(traceFileLayer(file).pipe(Layer.provide(NodeContext.layer))))
       assert.strictEqual(readFileSync(file, "utf8").trim().split("\n").length, 6)
+    }))
+
+  it.scopedLive("keeps span lines whose write failed and writes them on the next flush, with a warning", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = Path.join(dir, "trace.jsonl")
+      let failures = 2
+      // the real file system, except that the first two writes of the trace file fail (a full disk, a lost mount)
+      const flaky = Layer.effect(
+        FileSystem.FileSystem,
+        Effect.map(FileSystem.FileSystem, (fs) => ({
+          ...fs,
+          open: (path: string, options?: FileSystem.OpenFileOptions) =>
+            Effect.map(fs.open(path, options), (opened) => {
+              const wrapped: FileSystem.File = Object.create(opened)
+              return Object.assign(wrapped, {
+                writeAll: (bytes: Uint8Array) =>
+                  failures-- > 0
+                    ? Effect.fail(new SystemError({ reason: "Unknown", module: "FileSystem", method: "writeAll" }))
+                    : opened.writeAll(bytes)
+              })
+            })
+        }))
+      ).pipe(Layer.provide(NodeContext.layer))
+      const logs: Array<string> = []
+      const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void logs.push(String(message))))
+      yield* Effect.gen(function*() {
+        yield* program
+        // two periodic flushes fail, the third writes everything
+        while (failures > 0) yield* Effect.sleep("20 millis")
+      }).pipe(
+        Effect.provide(traceFileLayer(file, { flushInterval: "10 millis" }).pipe(Layer.provide(flaky))),
+        Effect.provide(logger)
+      )
+      const { spans } = yield* readTraceFile(file).pipe(Effect.provide(NodeContext.layer))
+      assert.deepStrictEqual(spans.map((s) => s.name), ["Child.work", "Child.work", "parent"])
+      assert.isTrue(logs.some((line) => line.includes("kept for the next try")), logs.join("\n"))
     }))
 
   it("reports bad lines as file:line with the field", () => {

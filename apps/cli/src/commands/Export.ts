@@ -1,11 +1,51 @@
 import { exportRun } from "@deepnote/runs"
 import { Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
+import { NodeSink } from "@effect/platform-node"
 import { Console, Effect, Option, Stream } from "effect"
-import { createWriteStream } from "node:fs"
-import { CommandFailed } from "../Errors.js"
+import * as Path from "node:path"
+import { CommandFailed, UsageError } from "../Errors.js"
 import { runServices } from "../runs/RunServices.js"
 import { homeOption } from "./Common.js"
 import { runIdArg } from "./Resume.js"
+
+/**
+ * Writes the lines to a file atomically: into a temporary file beside it, renamed over the target once complete, so a
+ * failed or interrupted export never leaves a truncated file. Writes follow the file's pace (a sink with
+ * back-pressure), so memory does not grow with the run.
+ */
+const writeLinesTo = (path: string, lines: Stream.Stream<string, unknown>) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const directory = Path.dirname(Path.resolve(path))
+    const info = yield* fs.stat(directory).pipe(Effect.option)
+    if (Option.isNone(info) || info.value.type !== "Directory") {
+      return yield* new UsageError({ message: `--output ${path}: the directory ${directory} does not exist` })
+    }
+    const temporary = Path.join(directory, `.${Path.basename(path)}.${process.pid}.tmp`)
+    let count = 0
+    const bytes = lines.pipe(
+      Stream.map((line) => (count++, `${line}\n`)),
+      Stream.encodeText
+    )
+    yield* Stream.run(bytes, fs.sink(temporary)).pipe(
+      Effect.zipRight(fs.rename(temporary, path)),
+      Effect.onError(() => fs.remove(temporary).pipe(Effect.ignore)),
+      Effect.mapError((error) =>
+        error instanceof UsageError || error instanceof CommandFailed
+          ? error
+          : new CommandFailed({ message: `cannot write ${path}: ${messageOf(error)}` })
+      )
+    )
+    return count
+  })
+
+const isBrokenPipe = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "cause" in error && typeof error.cause === "object" &&
+  error.cause !== null && "code" in error.cause && error.cause.code === "EPIPE"
+
+const messageOf = (error: unknown) =>
+  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
 
 /** `deepnote export RUN_ID`: JSONL, one question per line with its answer, best note and trace. */
 export const exportCommand = Command.make(
@@ -15,21 +55,22 @@ export const exportCommand = Command.make(
     output: Options.file("output", { exists: "either" }).pipe(
       Options.withAlias("o"),
       Options.optional,
-      Options.withDescription("write to FILE instead of stdout")
+      Options.withDescription("write to FILE instead of stdout (written atomically: complete or not at all)")
     ),
     home: homeOption
   },
   (opts) =>
     Effect.gen(function*() {
       const lines = yield* exportRun(opts.runId)
-      if (Option.isNone(opts.output)) return yield* Stream.runForEach(lines, (line) => Console.log(line))
-      const path = opts.output.value
-      const count = yield* Effect.acquireUseRelease(
-        Effect.sync(() => createWriteStream(path)),
-        (out) => Stream.runFold(lines, 0, (n, line) => (out.write(`${line}\n`), n + 1)),
-        (out) => Effect.async<void>((resume) => void out.end(() => resume(Effect.void)))
-      )
-      yield* Console.error(`wrote ${count} lines to ${path}`)
+      if (Option.isNone(opts.output)) {
+        return yield* Stream.run(lines.pipe(Stream.map((line) => `${line}\n`)), NodeSink.stdout).pipe(
+          // the reader went away (`deepnote export … | head`): stop quietly, as Unix tools do
+          Effect.catchIf(isBrokenPipe, () => Effect.void),
+          Effect.mapError((error) => new CommandFailed({ message: `cannot write to stdout: ${messageOf(error)}` }))
+        )
+      }
+      const count = yield* writeLinesTo(opts.output.value, lines)
+      yield* Console.error(`wrote ${count} lines to ${opts.output.value}`)
     }).pipe(
       Effect.catchTags({
         RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}"` }),

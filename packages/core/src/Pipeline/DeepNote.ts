@@ -19,6 +19,7 @@ import { paperLoop } from "./PaperLoop.js"
 import { observeQuestion } from "./QuestionMetrics.js"
 import { Recorder } from "./Recorder.js"
 import { answerStage } from "./Stages.js"
+import { traceOf } from "./Trace.js"
 
 export interface AnswerOptions {
   /** Recorded on every call context and span (journal, ledger, telemetry). */
@@ -106,7 +107,7 @@ export const answerQuestion = (question: Question, config: RunConfig, options: A
       answer: outcome.answer,
       ...(outcome.best === undefined ? {} : { bestNote: outcome.best }),
       stopReason: outcome.reason,
-      trace: { queries: recorder.queries, passages: recorder.passages, notes: recorder.notes },
+      trace: traceOf(recorder.events),
       counters: recorder.counters(),
       elapsedMs
     })

@@ -1,24 +1,21 @@
 import { Clock, Effect } from "effect"
 import type { Answer } from "../Domain/Answer.js"
-import type { Note } from "../Domain/Note.js"
 import type { Passage } from "../Domain/Passage.js"
 import type { PipelineEvent } from "../Domain/PipelineEvent.js"
 import type { Counters } from "../Domain/PipelineResult.js"
 import type { Role } from "../Domain/Profile.js"
 import type { StopReason } from "../Domain/StopReason.js"
-import type { Verdict } from "../Domain/Verdict.js"
 import { EventSink } from "../Services/EventSink.js"
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 /**
- * The trace and counters of one question as it runs, and the events it publishes.
- * One recorder per question; it lives inside that question's fiber only.
+ * The events and counters of one question as it runs. Every event is kept (the question's trace is a fold over them,
+ * `traceOf`) and published to the `EventSink` in context. One recorder per question; it lives inside that question's
+ * fiber only.
  */
 export class Recorder {
-  readonly queries: Array<{ step: number; query: string }> = []
-  readonly passages: Array<{ step: number; passage: Passage }> = []
-  readonly notes: Array<{ step: number; note: Note; verdict?: Verdict; best: boolean }> = []
+  readonly events: Array<PipelineEvent> = []
   readonly llm: Mutable<Counters["llm"]> = { init: 0, plan: 0, update: 0, judge: 0, answer: 0, total: 0 }
   readonly seen = new Set<string>()
   retrievals = 0
@@ -44,7 +41,11 @@ export class Recorder {
 
   emit(event: (common: { questionId: string; step: number; elapsedMs: number }) => PipelineEvent, step: number) {
     return this.elapsed.pipe(
-      Effect.flatMap((elapsedMs) => EventSink.emit(event({ questionId: this.questionId, step, elapsedMs })))
+      Effect.flatMap((elapsedMs) => {
+        const published = event({ questionId: this.questionId, step, elapsedMs })
+        this.events.push(published)
+        return EventSink.emit(published)
+      })
     )
   }
 
@@ -53,12 +54,9 @@ export class Recorder {
     this.llm.total += 1
   }
 
-  addPassages(step: number, passages: ReadonlyArray<Passage>): void {
+  addPassages(passages: ReadonlyArray<Passage>): void {
     this.retrievals += 1
-    for (const passage of passages) {
-      this.passages.push({ step, passage })
-      this.seen.add(passage.id)
-    }
+    for (const passage of passages) this.seen.add(passage.id)
   }
 
   counters(): Counters {

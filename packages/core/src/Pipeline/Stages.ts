@@ -28,7 +28,7 @@ export const retrieveStage = (
       durationMs
     )
     const passages = filter(found)
-    recorder.addPassages(context.step, passages)
+    recorder.addPassages(passages)
     yield* recorder.emit(
       (c) => ({ _tag: "Retrieved", ...c, queries: request.queries, passages, durationMs }),
       context.step
@@ -46,7 +46,6 @@ export const initNoteStage = (
     const writer = yield* NoteWriter
     recorder.countCall("init")
     const [note, durationMs] = yield* recorder.timed(writer.init({ question, passages, context }))
-    recorder.notes.push({ step: 0, note, best: true })
     yield* recorder.emit((c) => ({ _tag: "NoteInitialised", ...c, note, durationMs }), 0)
     return note
   })
@@ -62,7 +61,6 @@ export const planStage = (
     recorder.countCall("plan")
     const [plan, durationMs] = yield* recorder.timed(planner.plan({ ...input, context }))
     const { dropped, kept } = select(plan)
-    for (const query of kept) recorder.queries.push({ step: context.step, query })
     yield* recorder.emit((c) => ({ _tag: "QueriesPlanned", ...c, queries: kept, dropped, durationMs }), context.step)
     return { plan, kept }
   })
@@ -99,7 +97,6 @@ export const decide = (
 ) =>
   Effect.gen(function*() {
     if (!verdict.better) recorder.failures += 1
-    recorder.notes.push({ step, note: candidate, verdict, best: verdict.better })
     yield* Effect.annotateCurrentSpan("deepnote.verdict", verdict.better ? "better" : "not-better")
     yield* Metric.increment(withTags(PipelineMetrics.verdicts, { verdict: verdict.better ? "better" : "not-better" }))
     yield* recorder.emit((c) => ({ _tag: "Judged", ...c, verdict, failures: recorder.failures, durationMs }), step)

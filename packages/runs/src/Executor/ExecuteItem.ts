@@ -8,8 +8,8 @@ import {
   withTags
 } from "@deepnote/core"
 import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
-import { Context, Effect, Either, Layer, Metric } from "effect"
-import { journaledRoles, stopMessage } from "../Journal/JournaledRoles.js"
+import { Cause, type Context, Effect, Either, Exit, Layer, Metric } from "effect"
+import { journaledRoles } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"
 import { RunEvents } from "./RunEvents.js"
 import type { RunPlan } from "./RunPlan.js"
@@ -53,16 +53,21 @@ export const executeItem = (
         Effect.zipRight(hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event }))
       )
     )
-    const outcome: Either.Either<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(
+    const exit: Exit.Exit<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(
       item.question,
       plan.config,
       { runId }
     ).pipe(
       Effect.provide(Layer.merge(journaledRoles(replay, plan.configHash, stopping), sink)),
       Effect.provide(engine),
-      Effect.either
+      Effect.exit
     )
     const stats = yield* replay.stats
+    if (Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
+      // stopped between two calls: everything finished is journaled; the item stays `running` and is resumed later
+      return { itemId: item.itemId, ok: false, stopped: true, ...stats } satisfies ItemOutcome
+    }
+    const outcome = yield* Effect.either(exit)
     if (Either.isRight(outcome)) {
       const result = outcome.right
       yield* store.completeItem({ runId, itemId: item.itemId, result, elapsedMs: result.elapsedMs })
@@ -73,9 +78,6 @@ export const executeItem = (
         llmCalls: result.counters.llm.total,
         elapsedMs: result.elapsedMs
       })
-    } else if (outcome.left.message === stopMessage && (yield* stopping)) {
-      // stopped between two calls: everything finished is journaled; the item stays `running` and is resumed later
-      return { itemId: item.itemId, ok: false, stopped: true, ...stats } satisfies ItemOutcome
     } else {
       const error = outcome.left
       yield* store.failItem({ runId, itemId: item.itemId, error: { tag: error._tag, message: error.message } })

@@ -40,9 +40,6 @@ const usageBetween = (before: UsageTotals | undefined, after: UsageTotals | unde
   }
 }
 
-/** The message of the error a question ends with when the run stops before its next call. */
-export const stopMessage = "the run is stopping"
-
 /**
  * Wraps the five services in context so that every call of one question goes through its journal: calls already
  * journaled (same position, same request hash) are answered from the store without reaching the engine or the
@@ -69,16 +66,12 @@ const journaledLayers = (
   stopping: Effect.Effect<boolean>,
   ledger: UsageLedger["Type"] | undefined
 ) => {
-  /** Once the run is stopping, no new call starts: the question ends at its next call boundary (and is resumed later). */
-  const admit = (kind: Kind) =>
-    Effect.flatMap(stopping, (stop) =>
-      stop
-        ? Effect.fail(
-          kind === "retrieve"
-            ? new RetrievalError({ message: stopMessage })
-            : new RoleError({ role: kind, message: stopMessage })
-        )
-        : Effect.void)
+  /**
+   * Once the run is stopping, no new call starts: the question is interrupted at its next call boundary (calls in
+   * flight finish and are journaled) and is resumed later. Interruption is Effect's cancellation signal, so the
+   * executor tells a stopped question from a failed one by its exit, not by an error's text.
+   */
+  const admit = Effect.flatMap(stopping, (stop) => stop ? Effect.interrupt : Effect.void)
   const through = <A, I>(
     kind: Kind,
     input: { readonly context: CallContext },
@@ -98,7 +91,7 @@ const journaledLayers = (
       requestHash: requestHash(kind, input, input.context, configHash),
       schema,
       usage: () => usage
-    }, Effect.zipRight(admit(kind), metered)).pipe(
+    }, Effect.zipRight(admit, metered)).pipe(
       Effect.catchTags({
         JournalMismatch: (e) =>
           Effect.fail(

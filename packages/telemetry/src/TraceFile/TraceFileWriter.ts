@@ -8,6 +8,8 @@ import { encodeSpanLine } from "./SpanRecord.js"
 export interface TraceFileOptions {
   /** How often buffered span lines are appended to the file. Default 250 ms; the rest is written when the layer closes. */
   readonly flushInterval?: Duration.DurationInput
+  /** Span lines held while writes fail; beyond it spans are counted as dropped and reported when the layer closes. */
+  readonly maxBufferedSpans?: number
 }
 
 /**
@@ -25,19 +27,43 @@ export const traceFileLayer = (
     yield* fs.makeDirectory(Path.dirname(Path.resolve(path)), { recursive: true })
     const file = yield* fs.open(path, { flag: "a" })
     const encoder = new TextEncoder()
+    const maxBuffered = options.maxBufferedSpans ?? 100_000
     let buffer: Array<string> = []
+    let dropped = 0
+    // Lines leave the buffer only once they are written: a failed write keeps them for the next flush, and is logged.
     const flush = Effect.suspend(() => {
       if (buffer.length === 0) return Effect.void
-      const chunk = buffer.join("")
-      buffer = []
-      return file.writeAll(encoder.encode(chunk))
+      const count = buffer.length
+      return file.writeAll(encoder.encode(buffer.slice(0, count).join(""))).pipe(
+        Effect.tap(() => Effect.sync(() => void (buffer = buffer.slice(count))))
+      )
     })
-    yield* Effect.addFinalizer(() => Effect.ignore(flush))
+    const reportFailure = (when: string) => (error: PlatformError) =>
+      Effect.logWarning(
+        `trace file ${path}: ${when} failed (${buffer.length} span(s) kept for the next try): ${error.message}`
+      )
+    yield* Effect.addFinalizer(() =>
+      flush.pipe(
+        Effect.catchAll((error) =>
+          Effect.logError(`trace file ${path}: ${buffer.length} span(s) could not be written: ${error.message}`)
+        ),
+        Effect.zipRight(
+          Effect.suspend(() =>
+            dropped > 0
+              ? Effect.logError(`trace file ${path}: ${dropped} span(s) dropped while writes were failing`)
+              : Effect.void
+          )
+        )
+      )
+    )
     yield* flush.pipe(
-      Effect.ignore,
+      Effect.catchAll(reportFailure("a periodic write")),
       Effect.repeat(Schedule.spaced(options.flushInterval ?? Duration.millis(250))),
       Effect.forkScoped
     )
     const inner = yield* Effect.tracer
-    return Layer.setTracer(recordingTracer(inner, (record) => void buffer.push(`${encodeSpanLine(record)}\n`)))
+    return Layer.setTracer(recordingTracer(inner, (record) => {
+      if (buffer.length >= maxBuffered) dropped++
+      else buffer.push(`${encodeSpanLine(record)}\n`)
+    }))
   }))

@@ -1,0 +1,5 @@
+/**
+ * Test support for `@deepnote/telemetry`: a local OTLP/HTTP receiver. Imported from `@deepnote/telemetry/testing`,
+ * never from the main entry, so production code does not ship a test server.
+ */
+export * from "./Testing/OtlpReceiver.js"
