@@ -1,7 +1,8 @@
+import { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync } from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -37,9 +38,12 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> 
   })
 
 /** A fresh data directory removed when the scope closes. */
-export const tempHome = Effect.acquireRelease(
-  Effect.sync(() => mkdtempSync(Path.join(tmpdir(), "deepnote-cli-"))),
-  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+export const tempHome = Effect.flatMap(
+  FileSystem.FileSystem,
+  (fs) => fs.makeTempDirectoryScoped({ prefix: "deepnote-cli-" })
+).pipe(
+  Effect.provide(NodeContext.layer),
+  Effect.orDie
 )
 
 export const sampleCorpus = [

@@ -3,12 +3,10 @@ import { defaultRunConfig, Home, type RunConfig } from "@deepnote/core"
 import { LlmSettings } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
 import { ApiKeys } from "@deepnote/store"
-import { HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
-import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
+import { FileSystem, HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { NodeContext, NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Redacted } from "effect"
-import * as Fs from "node:fs"
 import { createServer } from "node:http"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import {
   defaultLimits,
@@ -23,9 +21,12 @@ export const sampleCorpus = Path.join(sampleDir, "corpus/hotpotqa-paragraphs.jso
 export const sampleQuestions = Path.join(sampleDir, "questions/hotpotqa.jsonl")
 
 /** A fresh home directory, removed when the test's scope closes. */
-export const makeHome = Effect.acquireRelease(
-  Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-server-"))),
-  (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+export const makeHome = Effect.flatMap(
+  FileSystem.FileSystem,
+  (fs) => fs.makeTempDirectoryScoped({ prefix: "deepnote-server-" })
+).pipe(
+  Effect.provide(NodeContext.layer),
+  Effect.orDie
 )
 
 export const settings = (

@@ -1,8 +1,8 @@
-import { NodeFileSystem } from "@effect/platform-node"
+import { FileSystem } from "@effect/platform"
+import { NodeContext, NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { formatBadLine, loadDataset } from "../src/index.js"
@@ -12,15 +12,13 @@ const load = (...args: Parameters<typeof loadDataset>) =>
   loadDataset(...args).pipe(Effect.provide(NodeFileSystem.layer))
 
 const tempFile = (name: string, content: string) =>
-  Effect.acquireRelease(
-    Effect.sync(() => {
-      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-eval-"))
-      const file = Path.join(dir, name)
-      Fs.writeFileSync(file, content)
-      return file
-    }),
-    (file) => Effect.sync(() => Fs.rmSync(Path.dirname(file), { recursive: true, force: true }))
-  )
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const dir = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-eval-" })
+    const file = Path.join(dir, name)
+    yield* fs.writeFileString(file, content)
+    return file
+  }).pipe(Effect.provide(NodeContext.layer), Effect.orDie)
 
 describe("loadDataset on the real files", () => {
   const cases = [

@@ -1,11 +1,9 @@
 import { LlmMetrics, withTags } from "@deepnote/core"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Metric, Option, Redacted } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
 import * as Http from "node:http"
-import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { otlpLayer, type OtlpSettings, readTraceFile, traceFileLayer } from "../src/index.js"
 import { startOtlpReceiver } from "../src/testing.js"
@@ -58,10 +56,10 @@ describe("OTLP export", () => {
   it.scopedLive("sends spans with parent links, metrics and logs when the layer closes; the trace file has the same spans", () =>
     Effect.gen(function*() {
       const receiver = yield* startOtlpReceiver
-      const dir = yield* Effect.acquireRelease(
-        Effect.sync(() => mkdtempSync(Path.join(tmpdir(), "otlp-"))),
-        (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
-      )
+      const dir = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped({ prefix: "otlp-" }))
+        .pipe(
+          Effect.provide(NodeContext.layer)
+        )
       const file = Path.join(dir, "t.jsonl")
       // the file tracer wraps the OTLP tracer: provided inside it, built after it
       yield* question.pipe(

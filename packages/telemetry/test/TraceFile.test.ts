@@ -3,14 +3,16 @@ import { NodeContext } from "@effect/platform-node"
 import { SystemError } from "@effect/platform/Error"
 import { assert, describe, it } from "@effect/vitest"
 import { Data, Effect, Layer, Logger } from "effect"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
 import { formatBadLine, parseTraceFile, readTraceFile, traceFileLayer } from "../src/index.js"
 
-const tempDir = Effect.acquireRelease(
-  Effect.sync(() => mkdtempSync(Path.join(tmpdir(), "deepnote-telemetry-"))),
-  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+const tempDir = Effect.flatMap(
+  FileSystem.FileSystem,
+  (fs) => fs.makeTempDirectoryScoped({ prefix: "deepnote-telemetry-" })
+).pipe(
+  Effect.provide(NodeContext.layer),
+  Effect.orDie
 )
 
 class Boom extends Data.TaggedError("Boom")<{ readonly message: string }> {}
