@@ -1,0 +1,103 @@
+import { PersistedQueue } from "@effect/experimental"
+import { SqlPersistedQueue } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
+import { Context, Duration, Effect, Layer, type ParseResult, Predicate, Schema } from "effect"
+import { createHash } from "node:crypto"
+
+/** One question of one run: the unit of work a queue worker takes. */
+export const QuestionJob = Schema.Struct({
+  runId: Schema.String,
+  itemId: Schema.String,
+  /** The run's enqueue generation: a resume enqueues the unfinished questions again under a new generation. */
+  generation: Schema.Int
+})
+export type QuestionJob = typeof QuestionJob.Type
+
+/** The job's id in the queue (at most 36 characters): the same question of the same generation is enqueued once. */
+export const jobId = (job: QuestionJob): string =>
+  createHash("sha256").update(`${job.runId}\u0000${job.itemId}\u0000${job.generation}`).digest("hex").slice(0, 32)
+
+export interface WorkQueueSettings {
+  /** How long a taken job stays locked without a heartbeat before another worker may take it. Default 30 s. */
+  readonly lockExpiration?: Duration.DurationInput
+  /** How often a worker renews the locks of the jobs it holds. Default a third of `lockExpiration`. */
+  readonly lockRefreshInterval?: Duration.DurationInput
+  /** How often an idle worker looks for new jobs. Default 500 ms. */
+  readonly pollInterval?: Duration.DurationInput
+}
+
+export interface WorkQueueService {
+  /** Enqueues jobs; a job already enqueued (same id) is not added again. Runs in the caller's transaction, if any. */
+  readonly offer: (jobs: ReadonlyArray<QuestionJob>) => Effect.Effect<void, WorkQueueError>
+  /**
+   * Takes the next job (waiting while there is none) and runs `handle` on it under a lock that this process renews.
+   * The job is done when `handle` succeeds; if it fails, the job returns to the queue with one more attempt counted;
+   * if it is interrupted (the worker stops), the job returns to the queue with no attempt counted.
+   */
+  readonly take: <A, E, R>(
+    handle: (job: QuestionJob, meta: { readonly attempts: number }) => Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | WorkQueueError, R>
+}
+
+/** The queue's database could not be reached or refused a statement. */
+export class WorkQueueError extends Schema.TaggedError<WorkQueueError>()("WorkQueueError", {
+  message: Schema.String
+}) {}
+
+/** The table the queue lives in, beside the run store's tables (same database). */
+export const queueTable = "deepnote_queue"
+
+/**
+ * Jobs a handler may fail before the queue gives up on them. Handlers do not fail for a failed question (that is a
+ * result); they fail only when the store is unreachable, so this is generous. Questions that crash their worker are
+ * counted by the run store (`items.attempts`), which the queue cannot see.
+ */
+const maxHandlerFailures = 100
+
+/**
+ * The work queue of question jobs, over `@effect/sql`'s `SqlPersistedQueue` (a pull queue in the run store's own
+ * database: `FOR UPDATE SKIP LOCKED` on Postgres, a single writer on SQLite). It is wrapped here so that another
+ * queue (pg-boss) could replace it behind the same two methods; docs/scale-out.md gives the choice and its measurements.
+ */
+export class WorkQueue extends Context.Tag("@deepnote/runs/WorkQueue")<WorkQueue, WorkQueueService>() {
+  static readonly make: Effect.Effect<WorkQueueService, never, PersistedQueue.PersistedQueueFactory> = Effect
+    .gen(function*() {
+      const queue = yield* PersistedQueue.make({ name: "questions", schema: QuestionJob })
+      const offer = Effect.fn("WorkQueue.offer")(function*(jobs: ReadonlyArray<QuestionJob>) {
+        yield* Effect.annotateCurrentSpan("deepnote.jobs", jobs.length)
+        yield* Effect.forEach(jobs, (job) => queue.offer(job, { id: jobId(job) }), { discard: true }).pipe(
+          Effect.mapError((e) => new WorkQueueError({ message: `enqueueing questions failed: ${e.message}` }))
+        )
+      })
+      const take = <A, E, R>(
+        handle: (job: QuestionJob, meta: { readonly attempts: number }) => Effect.Effect<A, E, R>
+      ): Effect.Effect<A, E | WorkQueueError, R> =>
+        queue.take((job, meta) => handle(job, meta), { maxAttempts: maxHandlerFailures }).pipe(
+          Effect.catchIf(
+            (e): e is PersistedQueue.PersistedQueueError | ParseResult.ParseError =>
+              Predicate.isTagged(e, "PersistedQueueError") || Predicate.isTagged(e, "ParseError"),
+            (e) => Effect.fail(new WorkQueueError({ message: `taking a question failed: ${e.message}` }))
+          )
+        )
+      return WorkQueue.of({ offer, take })
+    })
+
+  /** The queue in the run store's database (needs its `SqlClient`). */
+  static readonly layer = (
+    settings: WorkQueueSettings = {}
+  ): Layer.Layer<WorkQueue, WorkQueueError, SqlClient.SqlClient> => {
+    const lockExpiration = Duration.decode(settings.lockExpiration ?? "30 seconds")
+    return Layer.effect(WorkQueue, WorkQueue.make).pipe(
+      Layer.provide(PersistedQueue.layer),
+      Layer.provide(
+        SqlPersistedQueue.layerStore({
+          tableName: queueTable,
+          lockExpiration,
+          lockRefreshInterval: settings.lockRefreshInterval ?? Duration.millis(Duration.toMillis(lockExpiration) / 3),
+          pollInterval: settings.pollInterval ?? "500 millis"
+        })
+      ),
+      Layer.mapError((e) => new WorkQueueError({ message: `the work queue could not start: ${e.message}` }))
+    )
+  }
+}

@@ -1,0 +1,52 @@
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Layer, Ref } from "effect"
+import { type QuestionJob, WorkQueue } from "../src/Queue/WorkQueue.js"
+
+const QueueLive = WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
+  Layer.provide(SqliteClient.layer({ filename: ":memory:" }))
+)
+
+const job = (itemId: string, generation = 0): QuestionJob => ({ runId: "r-1", itemId, generation })
+
+describe("WorkQueue over SqlPersistedQueue (SQLite)", () => {
+  it.scopedLive("each job is taken once; the same job offered twice is enqueued once", () =>
+    Effect.gen(function*() {
+      const queue = yield* WorkQueue
+      yield* queue.offer([job("a"), job("b"), job("c"), job("a")])
+      const seen = yield* Ref.make<Array<string>>([])
+      const takers = yield* Effect.forEach(
+        [1, 2],
+        () => Effect.fork(Effect.forever(queue.take((j) => Ref.update(seen, (s) => [...s, j.itemId])))),
+        { concurrency: 2 }
+      )
+      while ((yield* Ref.get(seen)).length < 3) yield* Effect.sleep("20 millis")
+      yield* Effect.sleep("100 millis")
+      yield* Effect.forEach(takers, Fiber.interrupt)
+      assert.deepStrictEqual([...(yield* Ref.get(seen))].sort(), ["a", "b", "c"])
+      // a new generation of the same question is a new job (a resume enqueues again)
+      yield* queue.offer([job("a", 1)])
+      const again = yield* queue.take((j) => Effect.succeed(`${j.itemId}@${j.generation}`))
+      assert.strictEqual(again, "a@1")
+    }).pipe(Effect.provide(QueueLive)))
+
+  it.scopedLive("a failed handler returns the job with one more attempt; an interrupted one with none", () =>
+    Effect.gen(function*() {
+      const queue = yield* WorkQueue
+      yield* queue.offer([job("x")])
+      const failed = yield* Effect.either(queue.take(() => Effect.fail("store unreachable")))
+      assert.isTrue(failed._tag === "Left")
+      const attempts = yield* queue.take((_, meta) => Effect.succeed(meta.attempts))
+      assert.strictEqual(attempts, 1)
+
+      yield* queue.offer([job("y")])
+      const started = yield* Deferred.make<void>()
+      const holder = yield* Effect.fork(
+        queue.take(() => Effect.zipRight(Deferred.succeed(started, undefined), Effect.never))
+      )
+      yield* Deferred.await(started)
+      yield* Fiber.interrupt(holder)
+      const after = yield* queue.take((j, meta) => Effect.succeed([j.itemId, meta.attempts] as const))
+      assert.deepStrictEqual(after, ["y", 0])
+    }).pipe(Effect.provide(QueueLive)))
+})
