@@ -1,6 +1,6 @@
 import { Home } from "@deepnote/core"
 import { Options } from "@effect/cli"
-import { Option } from "effect"
+import { Option, Schema } from "effect"
 
 /** `--home DIR`: the data directory (else DEEPNOTE_HOME, else ./.deepnote). */
 export const homeOption = Options.text("home").pipe(
@@ -12,6 +12,17 @@ export const homeOption = Options.text("home").pipe(
 
 export const homeLayer = (home: Option.Option<string>) =>
   Option.match(home, { onNone: () => Home.layerConfig, onSome: Home.layer })
+
+/** An integer flag within [min, max]; anything else is a usage error (exit 2) that names the flag and the range. */
+export const boundedInteger = (name: string, min: number, max: number) =>
+  Options.integer(name).pipe(
+    Options.withSchema(
+      Schema.Int.pipe(Schema.between(min, max, { message: () => `--${name} must be between ${min} and ${max}` }))
+    )
+  )
+
+/** The most questions one process keeps in flight (each a fiber; the LLM endpoints' limits apply below this). */
+export const maxConcurrency = 4096
 
 export const jsonOption = Options.boolean("json").pipe(
   Options.withDescription("print one JSON document instead of text")

@@ -9,7 +9,7 @@ import { runEngineLayer } from "../runs/RunEngine.js"
 import { runServices } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
-import { homeOption } from "./Common.js"
+import { boundedInteger, homeOption, maxConcurrency } from "./Common.js"
 import { defaultConcurrency, quietOption } from "./RunCommand.js"
 
 export const runIdArg = Args.text({ name: "run-id" }).pipe(Args.withDescription("a run id (see `deepnote status`)"))
@@ -19,7 +19,7 @@ export const resumeCommand = Command.make(
   "resume",
   {
     runId: runIdArg,
-    concurrency: Options.integer("concurrency").pipe(
+    concurrency: boundedInteger("concurrency", 1, maxConcurrency).pipe(
       Options.withDescription(
         `questions in flight at once (default: what the run was started with, else ${defaultConcurrency})`
       ),

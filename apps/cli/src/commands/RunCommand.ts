@@ -14,12 +14,12 @@ import { runServices } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
 import { collectionName, requireCollection } from "./AskSupport.js"
-import { collectionOption, configFileOption, homeOption } from "./Common.js"
+import { boundedInteger, collectionOption, configFileOption, homeOption, maxConcurrency } from "./Common.js"
 
 /** Questions in flight at once when nothing says otherwise. */
 export const defaultConcurrency = 16
 
-export const concurrencyOption = Options.integer("concurrency").pipe(
+export const concurrencyOption = boundedInteger("concurrency", 1, maxConcurrency).pipe(
   Options.withDescription(`questions in flight at once (each its own fiber; default ${defaultConcurrency})`),
   Options.withDefault(defaultConcurrency)
 )
@@ -38,7 +38,10 @@ const runOptions = {
     Options.withDefault("auto" as const),
     Options.withDescription("dataset format (default: detected)")
   ),
-  limit: Options.integer("limit").pipe(Options.optional, Options.withDescription("only the first N questions")),
+  limit: boundedInteger("limit", 1, Number.MAX_SAFE_INTEGER).pipe(
+    Options.optional,
+    Options.withDescription("only the first N questions")
+  ),
   skipBadLines: Options.boolean("skip-bad-lines").pipe(
     Options.withDescription("skip invalid dataset records (reported) instead of refusing the dataset")
   ),

@@ -2,7 +2,7 @@ import { Home } from "@deepnote/core"
 import { serverLayer, ServerSettings } from "@deepnote/server"
 import { Command, Options } from "@effect/cli"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Predicate } from "effect"
 import { createServer } from "node:http"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
@@ -23,6 +23,20 @@ const messageOf = (error: unknown): string =>
  * engine flags set the server's defaults; limits come from `DEEPNOTE_SERVER_*`. SIGINT/SIGTERM drain in-flight
  * requests and interrupt runs (marked interrupted; resumed on the next start).
  */
+/** Why the listener could not start, in words: the address in use or not allowed, else the error's own message. */
+const listenFailure = (error: unknown, host: string, port: number): string => {
+  const cause = Predicate.hasProperty(error, "cause") ? error.cause : undefined
+  const code = Predicate.hasProperty(cause, "code") ? String(cause.code) : undefined
+  if (code === "EADDRINUSE") return `cannot listen on ${host}:${port}: the address is already in use (EADDRINUSE)`
+  if (code === "EACCES") {
+    return `cannot listen on ${host}:${port}: permission denied (EACCES; ports below 1024 need privileges)`
+  }
+  if (code === "EADDRNOTAVAIL") {
+    return `cannot listen on ${host}:${port}: no such address on this machine (EADDRNOTAVAIL)`
+  }
+  return `the server stopped: ${messageOf(error)}`
+}
+
 export const serveCommand = Command.make(
   "serve",
   {
@@ -77,7 +91,7 @@ export const serveCommand = Command.make(
         Effect.catchAll((e): Effect.Effect<never, UsageError | CommandFailed> =>
           e instanceof UsageError
             ? Effect.fail(e)
-            : Effect.fail(new CommandFailed({ message: `the server stopped: ${messageOf(e)}` }))
+            : Effect.fail(new CommandFailed({ message: listenFailure(e, opts.host, opts.port) }))
         )
       )
     })
