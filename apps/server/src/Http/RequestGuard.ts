@@ -1,9 +1,15 @@
-import { PayloadTooLarge, RequestTimeout, Unavailable } from "@deepnote/api"
+import { PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "@deepnote/api"
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { ServerSettings } from "../ServerSettings.js"
 import { errorResponse, logIfInternal, toApiError } from "./ErrorResponses.js"
+import { jsonDepth, maxJsonDepth } from "./JsonDepth.js"
 import { Lifecycle } from "./Lifecycle.js"
+import { drainBody, lingerOnDestroy } from "./LingeringBody.js"
+
+const hasBody = (method: string) => method === "POST" || method === "PUT" || method === "PATCH"
+
+const isJson = (contentType: string | undefined) => contentType === undefined || contentType.includes("json")
 
 const isUpload = (method: string, url: string) =>
   method === "POST" && (/^\/v1\/collections\/[^/]+\/documents(?:\?|$)/u.test(url) || /^\/v1\/runs(?:\?|$)/u.test(url))
@@ -33,6 +39,18 @@ export const RequestGuard = HttpApiBuilder.middleware(
         if (Number.isFinite(declared) && declared > limit) {
           return errorResponse(PayloadTooLarge.of(limit), { connection: "close" })
         }
+        if (request.headers["content-length"] === undefined && hasBody(request.method)) lingerOnDestroy(request)
+        const tooDeep = hasBody(request.method) && !isUpload(request.method, request.url) &&
+            isJson(request.headers["content-type"])
+          ? request.text.pipe(
+            Effect.map((text) => jsonDepth(text) > maxJsonDepth),
+            Effect.orElseSucceed(() => false), // an unreadable body is the handler's to report
+            HttpIncomingMessage.withMaxBodySize(Option.some(limit))
+          )
+          : Effect.succeed(false)
+        if (yield* tooDeep) {
+          return errorResponse(ValidationError.of(`the JSON body is nested deeper than ${maxJsonDepth} levels`))
+        }
         return yield* app.pipe(
           HttpIncomingMessage.withMaxBodySize(Option.some(limit)),
           Effect.timeoutFail({
@@ -42,8 +60,13 @@ export const RequestGuard = HttpApiBuilder.middleware(
           Effect.catchAllCause((cause) => {
             const error = toApiError(cause)
             if (error === undefined) return Effect.interrupt
-            const shown = error._tag === "PayloadTooLarge" ? PayloadTooLarge.of(limit) : error
-            return Effect.as(logIfInternal(shown, cause), errorResponse(shown))
+            if (error._tag === "PayloadTooLarge") {
+              return Effect.as(
+                drainBody(request, "10 seconds"),
+                errorResponse(PayloadTooLarge.of(limit), { connection: "close" })
+              )
+            }
+            return Effect.as(logIfInternal(error, cause), errorResponse(error))
           }),
           lifecycle.track
         )
