@@ -27,8 +27,10 @@ const cacheLayer = (file: string | undefined): Layer.Layer<LlmCache> =>
   file === undefined ? LlmCache.layerDisabled : LlmCache.layerSqlite(file)
 
 const cache = Layer.unwrapEffect(
-  Effect.map(Effect.all([LlmSettings, Effect.serviceOption(Home)]), ([settings, home]) =>
-    cacheLayer(cacheFile(settings, home)))
+  Effect.map(
+    Effect.all([LlmSettings, Effect.serviceOption(Home)]),
+    ([settings, home]) => cacheLayer(cacheFile(settings, home))
+  )
 )
 
 /** LlmClient + UsageLedger + LlmCache from the settings, over the pooled undici HttpClient. */
