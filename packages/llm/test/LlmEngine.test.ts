@@ -7,7 +7,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import * as Path from "node:path"
 
 /** Nothing listens there; building the engine opens no connection (health probes fail quietly in the background). */
-const endpoints = [{ url: "http://127.0.0.1:9/v1" }]
+const endpoints: LlmSettingsInput["endpoints"] = [{ url: "http://127.0.0.1:9/v1" }]
 
 const settings = (input: Partial<LlmSettingsInput> = {}) =>
   Schema.decodeUnknownSync(LlmSettingsSchema)({ endpoints, ...input })
