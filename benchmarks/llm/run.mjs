@@ -6,7 +6,17 @@
 // Writes benchmarks/llm/results.json and results.md.
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { answerQuestion, defaultRunConfig, RunConfig, samplingFor } from "@deepnote/core"
-import { httpClientLayer, LlmCache, LlmClient, LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
+import {
+  httpClientLayer,
+  LlmAnswerer,
+  LlmCache,
+  LlmClient,
+  LlmJudge,
+  LlmNoteWriter,
+  LlmQueryPlanner,
+  LlmSettings,
+  UsageLedger
+} from "@deepnote/llm"
 import { Context, Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -119,7 +129,7 @@ const retriever = retrieverLayer(passages)
 const phase = (label, drive, replies) =>
   withSim(["--step-base-ms", STEP_MS, "--tokens-per-step", TOKENS_PER_STEP, "--content", CONTENT, ...replies], (sim) =>
     Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const ctx = yield* Layer.build(LlmEngine.layerRoles.pipe(Layer.provideMerge(clientStack(sim.url)), Layer.merge(retriever)))
+      const ctx = yield* Layer.build(Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer).pipe(Layer.provideMerge(clientStack(sim.url)), Layer.merge(retriever)))
       const limit = (yield* Context.get(ctx, LlmClient).endpoints)[0].limit
       const one = (q) => answerQuestion(q, config).pipe(Effect.provide(ctx), Effect.option, Effect.map((o) => (o._tag === "Some" ? o.value : undefined)))
       let unfinished = questions.length

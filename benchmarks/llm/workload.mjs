@@ -51,7 +51,7 @@ export const retrieverLayer = (passages) => {
       list.push(i)
     }
   })
-  return Retriever.layerFrom({
+  return Retriever.layerTest({
     search: (request) =>
       Effect.sync(() => {
         const scores = new Map()

@@ -1,10 +1,10 @@
 import { answerQuestion, Passage, Question, Retriever, RunConfig, type RunConfigInput } from "@deepnote/core"
-import { LlmEngine } from "@deepnote/llm"
+import { LlmEngine, LlmSettings } from "@deepnote/llm"
 import { tokenize } from "@deepnote/text"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { start } from "../src/index.js"
-import { clientStack, fast } from "./support.js"
+import { fast } from "./support.js"
 
 const english = [
   [
@@ -31,7 +31,7 @@ const chinese = [
 const retrieverOver = (rows: ReadonlyArray<readonly [string, string]>) => {
   const passages = rows.map(([title, text], i) => new Passage({ id: `p${i}`, title, text, source: "test", score: 0 }))
   const terms = passages.map((p) => new Set(tokenize(`${p.title} ${p.text}`)))
-  return Retriever.layerFrom({
+  return Retriever.layerTest({
     search: (request) =>
       Effect.sync(() => {
         const query = new Set(request.queries.flatMap((q) => tokenize(q)))
@@ -48,8 +48,8 @@ const retrieverOver = (rows: ReadonlyArray<readonly [string, string]>) => {
 const run = (rows: ReadonlyArray<readonly [string, string]>, question: Question, config: RunConfigInput) =>
   Effect.gen(function*() {
     const sim = yield* start({})
-    const layer = LlmEngine.layerRoles.pipe(
-      Layer.provideMerge(clientStack({ endpoints: [{ url: sim.url }], ...fast })),
+    const layer = LlmEngine.layer.pipe(
+      Layer.provide(LlmSettings.layer({ endpoints: [{ url: sim.url }], ...fast, cache: false })),
       Layer.merge(retrieverOver(rows))
     )
     const decoded = yield* Schema.decodeUnknown(RunConfig)(config)

@@ -1,9 +1,9 @@
 import { type CallContext, defaultRunConfig, Judge, Note, NoteWriter, QueryPlanner, RoleError } from "@deepnote/core"
-import { LlmEngine, UsageLedger } from "@deepnote/llm"
+import { LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { start } from "../src/index.js"
-import { clientStack, fast } from "./support.js"
+import { fast } from "./support.js"
 
 const context = (profile: "deepnote" | "paper" = "deepnote"): CallContext => ({
   questionId: "q",
@@ -14,7 +14,9 @@ const context = (profile: "deepnote" | "paper" = "deepnote"): CallContext => ({
 })
 
 const roles = (url: string, extra: Record<string, unknown> = {}) =>
-  Layer.build(LlmEngine.layerRoles.pipe(Layer.provideMerge(clientStack({ endpoints: [{ url }], ...fast, ...extra }))))
+  Layer.build(
+    LlmEngine.layer.pipe(Layer.provide(LlmSettings.layer({ endpoints: [{ url }], ...fast, cache: false, ...extra })))
+  )
 
 describe("LLM roles: malformed replies are reported, never crash", () => {
   it.scopedLive("a judge reply that says neither True nor False is a RoleError and a counted parse failure", () =>

@@ -6,8 +6,8 @@ import { RunEvents, RunExecutor } from "@deepnote/runs"
 import { HttpApiBuilder, HttpApiSwagger, type HttpRouter, HttpServer } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
+import { Ask } from "./Ask/Ask.js"
 import { AskLimiter } from "./Ask/AskLimiter.js"
-import { AskService } from "./Ask/AskService.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
 import { TenantRateLimiter } from "./Auth/TenantRateLimiter.js"
 import { IngestJobs } from "./Collections/IngestJobs.js"
@@ -20,7 +20,7 @@ import { OpenAiHandlers } from "./Http/Handlers/OpenAiHandlers.js"
 import { RunsHandlers } from "./Http/Handlers/RunsHandlers.js"
 import { Lifecycle } from "./Http/Lifecycle.js"
 import { RequestGuard } from "./Http/RequestGuard.js"
-import { Runs } from "./Runs/Runs.js"
+import { RunManager } from "./Runs/RunManager.js"
 import { ServerSettings, type ServerSettingsData } from "./ServerSettings.js"
 import { serverStoreLayer } from "./ServerStore.js"
 
@@ -53,7 +53,7 @@ const services = <E>(options: ServerOptions<E>) => {
   )
   const engine = Layer.mergeAll(ServerEngine.layer(options.llmSettings), TenantCollections.layer, RunExecutor.layer)
     .pipe(Layer.provideMerge(base))
-  const features = Layer.mergeAll(AskService.layer, IngestJobs.layer, Runs.layer).pipe(Layer.provideMerge(engine))
+  const features = Layer.mergeAll(Ask.layer, IngestJobs.layer, RunManager.layer).pipe(Layer.provideMerge(engine))
   return features
 }
 

@@ -12,6 +12,7 @@ import {
   Sweeps
 } from "@deepnote/store"
 import { Effect, Layer } from "effect"
+import * as Path from "node:path"
 import { KeyPepper } from "./Auth/KeyPepper.js"
 
 /** The store services the server uses, over `<home>/deepnote.sqlite` (the CLI's store), API keys included. */
@@ -40,7 +41,7 @@ export const serverStoreLayer: Layer.Layer<ServerStoreServices, StoreError, Home
       ApiKeys.layer(pepper),
       IngestJobLog.layer
     ).pipe(
-      Layer.provide(StoreDatabase.layer({ filename: home.storeFile }))
+      Layer.provide(StoreDatabase.layer({ filename: Path.join(home.root, "deepnote.sqlite") }))
     )
   })
 ).pipe(Layer.provide(KeyPepper.layer))

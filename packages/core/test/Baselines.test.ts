@@ -75,7 +75,7 @@ describe("events", () => {
       const events: Array<PipelineEvent> = []
       const { layer } = scripted({ verdicts: [] })
       const { Retriever, RetrievalError } = yield* Effect.promise(() => import("@deepnote/core"))
-      const broken = Retriever.layerFrom({
+      const broken = Retriever.layerTest({
         search: () => Effect.fail(new RetrievalError({ message: "index missing" }))
       })
       const sink = EventSink.layer((event) => Effect.sync(() => void events.push(event)))

@@ -44,7 +44,7 @@ export const scripted = (script: Script) => {
   const calls: Calls = { retrievals: [], inits: [], updates: [], plans: [], compares: [], answers: [] }
   let fresh = 0
   const layer = Layer.mergeAll(
-    Retriever.layerFrom({
+    Retriever.layerTest({
       search: (request) =>
         Effect.sync(() => {
           const index = calls.retrievals.length
@@ -54,12 +54,12 @@ export const scripted = (script: Script) => {
           return ids.map(passage).filter((p) => !request.exclude.has(p.id))
         })
     }),
-    NoteWriter.layerFrom({
+    NoteWriter.layerTest({
       init: (input) => Effect.sync(() => (calls.inits.push(input), new Note({ text: "note-0" }))),
       update: (input) =>
         Effect.sync(() => (calls.updates.push(input), new Note({ text: `note-${input.context.step}\nline` })))
     }),
-    QueryPlanner.layerFrom({
+    QueryPlanner.layerTest({
       plan: (input) =>
         Effect.sync(() => {
           const index = calls.plans.length
@@ -68,7 +68,7 @@ export const scripted = (script: Script) => {
           return { queries, raw: queries.map((q, i) => `${i + 1}. ${q}`).join("\n") }
         })
     }),
-    Judge.layerFrom({
+    Judge.layerTest({
       compare: (input) =>
         Effect.sync(() => {
           const better = script.verdicts[calls.compares.length] ?? false
@@ -76,7 +76,7 @@ export const scripted = (script: Script) => {
           return new Verdict({ better, parsed: "rule" })
         })
     }),
-    Answerer.layerFrom({
+    Answerer.layerTest({
       answer: (input) => Effect.sync(() => (calls.answers.push(input), new Answer({ text: "the answer" })))
     })
   )

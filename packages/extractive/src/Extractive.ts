@@ -1,22 +1,38 @@
-import { Answer, Answerer, Judge, Note, NoteWriter, QueryPlanner, Verdict } from "@deepnote/core"
-import { Effect, Layer } from "effect"
+import {
+  Answer,
+  Answerer,
+  type AnswererService,
+  Judge,
+  type JudgeService,
+  Note,
+  NoteWriter,
+  type NoteWriterService,
+  QueryPlanner,
+  type QueryPlannerService,
+  Verdict
+} from "@deepnote/core"
+import { Context, Effect, Layer } from "effect"
 import { answerFrom } from "./Answerer.js"
 import { judgeNotes } from "./Judge.js"
 import { updateNote, writeInitialNote } from "./NoteWriter.js"
 import type { ExtractiveOptions } from "./Options.js"
 import { planQueries, planText } from "./Planner.js"
 
-/** The engine's name, for manifests, logs and outputs: this is a non-neural baseline, not a language model. */
-export const engineName = "extractive"
+/** The four role implementations of the extractive engine. */
+export interface ExtractiveRoles {
+  readonly noteWriter: NoteWriterService
+  readonly queryPlanner: QueryPlannerService
+  readonly judge: JudgeService
+  readonly answerer: AnswererService
+}
 
 /**
- * The four roles (note writer, query planner, judge, answerer) as core services, built from the plain functions of
- * this package. Each call runs synchronously inside `Effect.sync`; spans (`NoteWriter.init`, …) come from the core
- * tags' `make`. The call context supplies the language and the task.
+ * The four roles (note writer, query planner, judge, answerer) built from the plain functions of this package. Each
+ * call runs synchronously inside `Effect.sync`; the call context supplies the language and the task.
  */
-export const layerWith = (options: ExtractiveOptions = {}) =>
-  Layer.mergeAll(
-    NoteWriter.layerFrom({
+export const make = (options: ExtractiveOptions = {}): Effect.Effect<ExtractiveRoles> =>
+  Effect.sync(() => ({
+    noteWriter: {
       init: (input) =>
         Effect.sync(() =>
           new Note({
@@ -32,8 +48,8 @@ export const layerWith = (options: ExtractiveOptions = {}) =>
             })
           })
         )
-    }),
-    QueryPlanner.layerFrom({
+    },
+    queryPlanner: {
       plan: (input) =>
         Effect.sync(() => {
           const queries = planQueries(input.question, input.bestNote.text, input.queryLog, input.count, {
@@ -42,8 +58,8 @@ export const layerWith = (options: ExtractiveOptions = {}) =>
           })
           return { queries, raw: planText(queries) }
         })
-    }),
-    Judge.layerFrom({
+    },
+    judge: {
       compare: (input) =>
         Effect.sync(() => {
           const judgement = judgeNotes(input.question, input.bestNote.text, input.candidate.text, {
@@ -52,8 +68,8 @@ export const layerWith = (options: ExtractiveOptions = {}) =>
           })
           return new Verdict({ better: judgement.better, parsed: "rule", raw: judgement.reason })
         })
-    }),
-    Answerer.layerFrom({
+    },
+    answerer: {
       answer: (input) =>
         Effect.sync(() =>
           new Answer({
@@ -64,8 +80,17 @@ export const layerWith = (options: ExtractiveOptions = {}) =>
             })
           })
         )
-    })
-  )
+    }
+  }))
 
-/** The engine with default options. */
-export const layer = layerWith()
+/**
+ * The engine with default options: the four core role tags, each wrapped in its tag's spans (`NoteWriter.init`, …).
+ */
+export const layer: Layer.Layer<NoteWriter | QueryPlanner | Judge | Answerer> = Layer.effectContext(
+  Effect.map(make(), (roles) =>
+    Context.make(NoteWriter, NoteWriter.make(roles.noteWriter)).pipe(
+      Context.add(QueryPlanner, QueryPlanner.make(roles.queryPlanner)),
+      Context.add(Judge, Judge.make(roles.judge)),
+      Context.add(Answerer, Answerer.make(roles.answerer))
+    ))
+)

@@ -86,6 +86,3 @@ export const updateNote = (
   )
   return render(withinBudget(candidates, opts).sort(byOrder).map((s) => s.unit))
 }
-
-/** The sentences of a note written by this engine (or any note), as the roles read them. */
-export const noteSentences = (note: string): ReadonlyArray<string> => noteUnits(note).map((u) => u.text)

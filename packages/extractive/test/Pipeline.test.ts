@@ -10,7 +10,7 @@ const retrieverOver = (docs: ReadonlyArray<{ title: string; text: string }>) => 
   const passages = docs.map((d, i) =>
     new Passage({ id: `p${i}`, title: d.title, text: d.text, source: "test", score: 0 })
   )
-  return Retriever.layerFrom({
+  return Retriever.layerTest({
     search: (request) =>
       Effect.sync(() => {
         const query = new Set(request.queries.flatMap((q) => termsOf(q)))

@@ -1,5 +1,5 @@
 import { HttpClient } from "@effect/platform"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { cacheKey } from "./CacheKey.js"
 import { observeCall } from "./Client/CallTelemetry.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
@@ -235,6 +235,13 @@ const make = Effect.gen(function*() {
 
 /** The client for OpenAI-compatible LLM servers (vLLM first). */
 export class LlmClient extends Context.Tag("@deepnote/llm/LlmClient")<LlmClient, LlmClientService>() {
-  /** Needs the settings, an HttpClient (see `LlmHttp`), the cache and the ledger. */
-  static readonly layer = Layer.scoped(LlmClient, make).pipe(Layer.provide(EndpointPool.layer))
+  /** Needs the settings, an endpoint pool, an HttpClient (see `LlmHttp`), the cache and the ledger. */
+  static readonly make: Effect.Effect<
+    LlmClientService,
+    never,
+    LlmSettings | EndpointPool | LlmCache | UsageLedger | HttpClient.HttpClient | Scope.Scope
+  > = make
+
+  /** Needs the settings, an HttpClient (see `LlmHttp`), the cache and the ledger; builds its own endpoint pool. */
+  static readonly layer = Layer.scoped(LlmClient, LlmClient.make).pipe(Layer.provide(EndpointPool.layer))
 }

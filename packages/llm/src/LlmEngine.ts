@@ -1,40 +1,49 @@
-import { Home } from "@deepnote/core"
+import { Home, type HomeService } from "@deepnote/core"
 import { Effect, Layer, Option } from "effect"
+import * as Path from "node:path"
 import { LlmCache } from "./LlmCache.js"
 import { LlmClient } from "./LlmClient.js"
 import { llmHttpClientLayer } from "./LlmHttp.js"
-import { LlmSettings } from "./LlmSettings.js"
-import { LlmAnswerer } from "./Roles/LlmAnswerer.js"
-import { LlmJudge } from "./Roles/LlmJudge.js"
-import { LlmNoteWriter } from "./Roles/LlmNoteWriter.js"
-import { LlmQueryPlanner } from "./Roles/LlmQueryPlanner.js"
+import { LlmSettings, type LlmSettingsData } from "./LlmSettings.js"
+import * as LlmAnswerer from "./Roles/LlmAnswerer.js"
+import * as LlmJudge from "./Roles/LlmJudge.js"
+import * as LlmNoteWriter from "./Roles/LlmNoteWriter.js"
+import * as LlmQueryPlanner from "./Roles/LlmQueryPlanner.js"
 import { UsageLedger } from "./UsageLedger.js"
 
-/** The cache the settings ask for: SQLite at `cacheFile`, else at `Home.llmCacheFile` (else `./.deepnote`), or off. */
-export const cacheFromSettings = Layer.unwrapEffect(Effect.gen(function*() {
-  const settings = yield* LlmSettings
-  if (!settings.cache) return LlmCache.layerDisabled
-  const home = yield* Effect.serviceOption(Home)
-  const file = settings.cacheFile ??
-    Option.getOrElse(Option.map(home, (h) => h.llmCacheFile), () => Home.make(".deepnote").llmCacheFile)
-  return LlmCache.layerSqlite(file)
-}))
-
-/** LlmClient + UsageLedger + LlmCache from the settings, over the pooled undici HttpClient. */
-const clientStack = LlmClient.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, cacheFromSettings, llmHttpClientLayer))
-)
-
-const roles = Layer.mergeAll(LlmNoteWriter, LlmQueryPlanner, LlmJudge, LlmAnswerer)
+/** The response cache's file under the home directory (this package's file there). */
+const cacheFileName = "llm-cache.sqlite"
 
 /**
- * The LLM engine: the four core role tags (NoteWriter, QueryPlanner, Judge, Answerer) backed by an LLM server.
- * - `layerRoles`: the roles over an LlmClient and UsageLedger already in context (tests, custom stacks);
- * - `layer`: roles + LlmClient + UsageLedger + LlmCache + HttpClient from `LlmSettings` (and `Home` when present);
- * - `layerConfig`: the same with the settings read from `Config` (`DEEPNOTE_LLM_URL`, …).
+ * Where the settings put the response cache: `cacheFile`, else `<home>/llm-cache.sqlite` (the `Home` in context, else
+ * `./.deepnote`); `undefined` when the cache is off.
  */
-export const LlmEngine = {
-  layerRoles: roles,
-  layer: roles.pipe(Layer.provideMerge(clientStack)),
-  layerConfig: roles.pipe(Layer.provideMerge(clientStack), Layer.provide(LlmSettings.layerConfig))
-} as const
+export const cacheFile = (settings: LlmSettingsData, home: Option.Option<HomeService>): string | undefined =>
+  settings.cache
+    ? settings.cacheFile ?? Path.join(Option.getOrElse(home, () => Home.make(".deepnote")).root, cacheFileName)
+    : undefined
+
+const cacheLayer = (file: string | undefined): Layer.Layer<LlmCache> =>
+  file === undefined ? LlmCache.layerDisabled : LlmCache.layerSqlite(file)
+
+const cache = Layer.unwrapEffect(
+  Effect.map(
+    Effect.all([LlmSettings, Effect.serviceOption(Home)]),
+    ([settings, home]) => cacheLayer(cacheFile(settings, home))
+  )
+)
+
+/** LlmClient + UsageLedger + LlmCache from the settings, over the pooled undici HttpClient. */
+const client = LlmClient.layer.pipe(Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, cache, llmHttpClientLayer)))
+
+const roles = Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer)
+
+/**
+ * The LLM engine: the four core role tags (NoteWriter, QueryPlanner, Judge, Answerer) backed by the LLM servers of
+ * `LlmSettings`, with the LlmClient, UsageLedger, LlmCache and HttpClient they share (the client and the ledger stay
+ * in the output, for status and usage reports). Reads `Home` when present, for the cache's default file.
+ */
+export const layer = roles.pipe(Layer.provideMerge(client))
+
+/** The same, with the settings read from `Config` (`DEEPNOTE_LLM_URL`, …; see `LlmSettings.layerConfig`). */
+export const layerConfig = layer.pipe(Layer.provide(LlmSettings.layerConfig))

@@ -77,7 +77,20 @@ export interface LedgerTags {
   readonly runId?: string | undefined
 }
 
-const makeLedger = () => {
+/**
+ * Prompt and completion tokens, latency and attempts per role, per question and per run; in memory. No spans: it is
+ * updated on every call's hot path, in memory, and never fails (the call's own span carries the same numbers).
+ */
+export interface UsageLedgerService {
+  readonly record: (entry: UsageEntry) => Effect.Effect<void>
+  readonly parseFailure: (tags: LedgerTags) => Effect.Effect<void>
+  readonly structuredFallback: (tags: LedgerTags) => Effect.Effect<void>
+  readonly snapshot: Effect.Effect<UsageSnapshot>
+  /** One question's totals within one run (cheap: no snapshot of the whole ledger). */
+  readonly question: (runId: string | undefined, questionId: string) => Effect.Effect<UsageTotals | undefined>
+}
+
+const makeLedger = (): UsageLedgerService => {
   const total = zero()
   const byRole = new Map<string, Mutable>()
   const byQuestion = new Map<string, Mutable>()
@@ -118,14 +131,9 @@ const makeLedger = () => {
   })
 }
 
-/** Prompt and completion tokens, latency and attempts per role, per question and per run; in memory. */
-export class UsageLedger extends Context.Tag("@deepnote/llm/UsageLedger")<UsageLedger, {
-  readonly record: (entry: UsageEntry) => Effect.Effect<void>
-  readonly parseFailure: (tags: LedgerTags) => Effect.Effect<void>
-  readonly structuredFallback: (tags: LedgerTags) => Effect.Effect<void>
-  readonly snapshot: Effect.Effect<UsageSnapshot>
-  /** One question's totals within one run (cheap: no snapshot of the whole ledger). */
-  readonly question: (runId: string | undefined, questionId: string) => Effect.Effect<UsageTotals | undefined>
-}>() {
-  static readonly layer = Layer.sync(UsageLedger, makeLedger)
+/** The usage ledger of one process (or one test). */
+export class UsageLedger extends Context.Tag("@deepnote/llm/UsageLedger")<UsageLedger, UsageLedgerService>() {
+  static readonly make: Effect.Effect<UsageLedgerService> = Effect.sync(makeLedger)
+
+  static readonly layer = Layer.effect(UsageLedger, UsageLedger.make)
 }

@@ -1,6 +1,7 @@
 import { Home } from "@deepnote/core"
 import { Context, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { attempt, ingestFiles } from "./Collections/IngestFiles.js"
 import type { CorpusDocument } from "./Domain/CorpusDocument.js"
 import { CollectionNotFound, type IndexError, type IngestError, InvalidCollectionName } from "./Domain/Errors.js"
@@ -69,13 +70,14 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
     Collections,
     Effect.gen(function*() {
       const home = yield* Home
+      const collectionsDir = Path.join(home.root, "collections")
       const open = new Map<string, FtsIndex>()
       const locks = new Map<string, Effect.Semaphore>()
       yield* Effect.addFinalizer(() => Effect.sync(() => open.forEach((index) => index.close())))
 
       const fileOf = (name: string) =>
         validName.test(name)
-          ? Effect.succeed(home.collectionFile(name))
+          ? Effect.succeed(Path.join(collectionsDir, `${name}.sqlite`))
           : Effect.fail(new InvalidCollectionName({ name }))
       const lock = (name: string) => {
         let semaphore = locks.get(name)
@@ -146,8 +148,8 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
           }))
         }),
         list: Effect.sync(() =>
-          Fs.existsSync(home.collectionsDir)
-            ? Fs.readdirSync(home.collectionsDir).filter((f) => f.endsWith(".sqlite")).map((f) =>
+          Fs.existsSync(collectionsDir)
+            ? Fs.readdirSync(collectionsDir).filter((f) => f.endsWith(".sqlite")).map((f) =>
               f.slice(0, -".sqlite".length)
             ).sort()
             : []

@@ -1,5 +1,3 @@
-export * from "./AdHocQuestion.js"
-export * from "./Engine/EngineLayers.js"
 export * from "./Executor/EngineServices.js"
 export * from "./Executor/RunEvents.js"
 export * from "./Executor/RunExecutor.js"

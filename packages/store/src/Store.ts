@@ -1,5 +1,6 @@
 import { Home } from "@deepnote/core"
 import { Effect, Layer } from "effect"
+import * as Path from "node:path"
 import type { StoreError } from "./Domain/Errors.js"
 import { EventLog } from "./EventLog.js"
 import { Journal } from "./Journal.js"
@@ -20,9 +21,9 @@ const services = Layer.mergeAll(RunStore.layer, Journal.layer, EventLog.layer, S
 export const layer = (options: StoreDatabase.StoreDatabaseOptions): Layer.Layer<StoreServices, StoreError> =>
   services.pipe(Layer.provide(StoreDatabase.layer(options)))
 
-/** The store at `Home.storeFile` (`<home>/deepnote.sqlite`). */
+/** The store at `<home>/deepnote.sqlite`. */
 export const layerHome: Layer.Layer<StoreServices, StoreError, Home> = Layer.unwrapEffect(
-  Effect.map(Home, (home) => layer({ filename: home.storeFile }))
+  Effect.map(Home, (home) => layer({ filename: Path.join(home.root, "deepnote.sqlite") }))
 )
 
 /** An in-memory store, for tests. */

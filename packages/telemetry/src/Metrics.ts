@@ -1,7 +1,8 @@
-import { LlmMetrics, PipelineMetrics, RunMetrics } from "@deepnote/core"
+import { PipelineMetrics, RunMetrics } from "@deepnote/core"
 
 /**
- * The metric catalogue. The metric objects live in `@deepnote/core` (`Observability/*Metrics.ts`) because the packages
- * that update them (core, llm, runs) all depend on core and none may depend on telemetry; this package exports them.
+ * The pipeline and run metrics, defined in `@deepnote/core` (`Observability/*Metrics.ts`) because the packages that
+ * update them depend on core and none may depend on telemetry. A package owns its own metrics (`@deepnote/llm`'s
+ * `LlmMetrics`); the OTLP layer exports every metric registered in the process, wherever it is defined.
  */
-export { LlmMetrics, PipelineMetrics, RunMetrics }
+export { PipelineMetrics, RunMetrics }

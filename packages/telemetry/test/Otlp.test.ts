@@ -1,4 +1,4 @@
-import { LlmMetrics, withTags } from "@deepnote/core"
+import { PipelineMetrics, withTags } from "@deepnote/core"
 import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -26,7 +26,7 @@ const settings = (url: string): OtlpSettings => ({
 const role = Effect.fn("NoteWriter.init")(function*() {
   yield* Effect.annotateCurrentSpan({ "deepnote.step": 0 })
   yield* Effect.logInfo("writing")
-  yield* Metric.increment(withTags(LlmMetrics.calls, { role: "init", model: "m", outcome: "ok" }))
+  yield* Metric.increment(withTags(PipelineMetrics.questions, { profile: "deepnote", outcome: "done" }))
 })
 
 const question = role().pipe(Effect.withSpan("deepnote.question", { attributes: { "deepnote.item.id": "q1" } }))
@@ -74,10 +74,12 @@ describe("OTLP export", () => {
       assert.strictEqual(child.traceId, root.traceId)
       assert.strictEqual(root.attributes["deepnote.item.id"], "q1")
       assert.strictEqual(child.attributes["deepnote.step"], 0)
-      const calls = receiver.metrics().get("deepnote_llm_calls_total")
-      assert.isDefined(calls)
+      const questions = receiver.metrics().get("deepnote_questions_total")
+      assert.isDefined(questions)
       assert.isTrue(
-        calls!.points.some((p) => p.attributes["role"] === "init" && p.attributes["outcome"] === "ok" && p.value >= 1)
+        questions!.points.some((p) =>
+          p.attributes["profile"] === "deepnote" && p.attributes["outcome"] === "done" && p.value >= 1
+        )
       )
       const log = receiver.logs().find((l) => l["body"] === "writing")
       assert.strictEqual(log?.["spanId"], child.spanId)

@@ -1,9 +1,8 @@
 import { answerQuestion, AnswerRecord, Home, QuestionText, type RunConfig } from "@deepnote/core"
+import { adHocQuestion, Engine } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
-import { adHocQuestion, retrieverLayer } from "@deepnote/runs"
-import { Effect, Layer, Option, Schema } from "effect"
-import { rolesLayer } from "../engine/EngineLayers.js"
-import type { LlmOptionValues } from "../engine/LlmOptions.js"
+import { Effect, Option, Schema } from "effect"
+import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 
 export interface AskInput {
@@ -13,8 +12,6 @@ export interface AskInput {
   readonly llm: LlmOptionValues
   readonly llmFromFile: unknown
 }
-
-/** A stable id for an ad-hoc question: the same text gets the same id (and the same LLM cache keys). */
 
 /** Fails with a clear message when the collection does not exist (instead of retrieving nothing). */
 export const requireCollection = (name: string) =>
@@ -42,12 +39,13 @@ export const askOnce = (input: AskInput) =>
     const needsRetrieval = input.config.profile !== "no-retrieval"
     if (needsRetrieval) yield* requireCollection(input.collection)
     const question = adHocQuestion(text)
-    const layers = Layer.mergeAll(
-      rolesLayer(input.config, input.llm, input.llmFromFile),
-      retrieverLayer(input.config, input.collection)
-    )
+    const engine = Engine.layer({
+      config: input.config,
+      collection: input.collection,
+      llm: llmSettingsLayer(input.llm, input.llmFromFile)
+    })
     const result = yield* answerQuestion(question, input.config).pipe(
-      Effect.provide(layers),
+      Effect.provide(engine),
       Effect.catchTags({
         RetrievalError: (e) => new CommandFailed({ message: `retrieval failed: ${e.message}` }),
         RoleError: (e) => new CommandFailed({ message: `${e.role} failed: ${e.message}` })

@@ -1,4 +1,5 @@
-import { checkResumable, collectionOf, createRunFromRun, promptSetHash, resumeConcurrency } from "@deepnote/runs"
+import { promptSetHash } from "@deepnote/engine"
+import { checkResumable, collectionOf, createRunFromRun, resumeConcurrency } from "@deepnote/runs"
 import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"

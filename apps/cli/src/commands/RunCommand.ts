@@ -1,5 +1,6 @@
 import { RunConfig } from "@deepnote/core"
-import { createRun, expandSweep, promptSetHash } from "@deepnote/runs"
+import { promptSetHash } from "@deepnote/engine"
+import { createRun, expandSweep } from "@deepnote/runs"
 import { Sweeps } from "@deepnote/store"
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"

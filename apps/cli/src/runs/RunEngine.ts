@@ -1,12 +1,11 @@
 import type { RunConfig } from "@deepnote/core"
+import { Engine } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
-import { retrieverLayer } from "@deepnote/runs"
 import { Layer, type Option } from "effect"
 import { homeLayer } from "../commands/Common.js"
-import { rolesLayer } from "../engine/EngineLayers.js"
-import type { LlmOptionValues } from "../engine/LlmOptions.js"
+import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
 
-/** The retriever over the run's collection and the roles of its engine, built once per execution. */
+/** The engine of a run (its roles and a retriever over its collection), built once per execution. */
 export const runEngineLayer = (
   config: RunConfig,
   collection: string,
@@ -14,7 +13,7 @@ export const runEngineLayer = (
   llmFromFile: unknown,
   home: Option.Option<string>
 ) =>
-  Layer.mergeAll(rolesLayer(config, llm, llmFromFile), retrieverLayer(config, collection)).pipe(
+  Engine.layer({ config, collection, llm: llmSettingsLayer(llm, llmFromFile) }).pipe(
     Layer.provide(Collections.layer),
     Layer.provide(homeLayer(home))
   )

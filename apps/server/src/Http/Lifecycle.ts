@@ -1,10 +1,7 @@
 import { Context, Deferred, Duration, Effect, Layer, Ref } from "effect"
 
-/**
- * Graceful shutdown: `drain` marks the server as stopping (new requests get 503 `shutting_down`, `/readyz` fails),
- * ends event streams, and waits for in-flight requests to finish (up to a timeout) before the listener closes.
- */
-export class Lifecycle extends Context.Tag("@deepnote/server/Lifecycle")<Lifecycle, {
+/** No spans on `track` (it wraps every request, whose own span is the HTTP server's). */
+export interface LifecycleService {
   readonly draining: Effect.Effect<boolean>
   /** Completes when draining starts: streams end with it. */
   readonly stopping: Deferred.Deferred<void>
@@ -12,34 +9,45 @@ export class Lifecycle extends Context.Tag("@deepnote/server/Lifecycle")<Lifecyc
   readonly track: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   readonly inFlight: Effect.Effect<number>
   readonly drain: (timeout: Duration.DurationInput) => Effect.Effect<void>
-}>() {
-  static readonly layer = Layer.effect(
-    Lifecycle,
-    Effect.gen(function*() {
-      const draining = yield* Ref.make(false)
-      const inFlight = yield* Ref.make(0)
-      const stopping = yield* Deferred.make<void>()
-      const waitIdle = Effect.gen(function*() {
-        while ((yield* Ref.get(inFlight)) > 0) yield* Effect.sleep("20 millis")
-      })
-      return {
-        draining: Ref.get(draining),
-        stopping,
-        inFlight: Ref.get(inFlight),
-        track: (effect) =>
-          Effect.acquireUseRelease(
-            Ref.update(inFlight, (n) => n + 1),
-            () => effect,
-            () => Ref.update(inFlight, (n) => n - 1)
-          ),
-        drain: (timeout) =>
-          Effect.gen(function*() {
-            yield* Ref.set(draining, true)
-            yield* Deferred.succeed(stopping, undefined)
-            yield* Effect.logInfo(`draining: ${yield* Ref.get(inFlight)} request(s) in flight`)
-            yield* waitIdle.pipe(Effect.timeout(Duration.decode(timeout)), Effect.ignore)
-          })
-      }
+}
+
+/**
+ * Graceful shutdown: `drain` marks the server as stopping (new requests get 503 `shutting_down`, `/readyz` fails),
+ * ends event streams, and waits for in-flight requests to finish (up to a timeout) before the listener closes.
+ */
+export class Lifecycle extends Context.Tag("@deepnote/server/Lifecycle")<Lifecycle, LifecycleService>() {
+  static readonly make: Effect.Effect<LifecycleService> = Effect.gen(function*() {
+    const draining = yield* Ref.make(false)
+    const inFlight = yield* Ref.make(0)
+    const stopping = yield* Deferred.make<void>()
+    const waitIdle = Effect.gen(function*() {
+      while ((yield* Ref.get(inFlight)) > 0) yield* Effect.sleep("20 millis")
     })
-  )
+    return Lifecycle.of({
+      draining: Ref.get(draining),
+      stopping,
+      inFlight: Ref.get(inFlight),
+      track: (effect) =>
+        Effect.acquireUseRelease(
+          Ref.update(inFlight, (n) => n + 1),
+          () => effect,
+          () => Ref.update(inFlight, (n) => n - 1)
+        ),
+      drain: (timeout) =>
+        Effect.gen(function*() {
+          yield* Ref.set(draining, true)
+          yield* Deferred.succeed(stopping, undefined)
+          yield* Effect.logInfo(`draining: ${yield* Ref.get(inFlight)} request(s) in flight`)
+          yield* waitIdle.pipe(
+            Effect.timeout(Duration.decode(timeout)),
+            Effect.catchTag("TimeoutException", () =>
+              Ref.get(inFlight).pipe(
+                Effect.flatMap((n) => Effect.logWarning(`drain timed out: closing with ${n} request(s) in flight`))
+              ))
+          )
+        })
+    })
+  })
+
+  static readonly layer = Layer.effect(Lifecycle, Lifecycle.make)
 }

@@ -1,6 +1,6 @@
 import type { ChatMessage } from "@deepnote/api"
 import { Stream } from "effect"
-import type { AskStreamItem } from "../Ask/AskService.js"
+import type { AskStreamItem } from "../Ask/Ask.js"
 import type { SseItem } from "../Http/SseResponse.js"
 import { encodeExtension, extensionOf, usageOf } from "./ChatCompletions.js"
 

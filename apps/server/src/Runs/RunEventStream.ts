@@ -4,7 +4,7 @@ import { EventLog, RunStore } from "@deepnote/store"
 import { Deferred, Effect, Option, Schema, Stream } from "effect"
 import { Lifecycle } from "../Http/Lifecycle.js"
 import type { SseItem } from "../Http/SseResponse.js"
-import { Runs } from "./Runs.js"
+import { RunManager } from "./RunManager.js"
 import { toRunView } from "./RunView.js"
 
 const encodeEvent = Schema.encodeSync(PipelineEvent)
@@ -23,7 +23,7 @@ type Step = { readonly afterSeq: number; readonly idle: number; readonly done: b
  */
 export const runEventStream = (tenant: Tenant, runId: string, afterSeq: number) =>
   Effect.gen(function*() {
-    const runs = yield* Runs
+    const runs = yield* RunManager
     const eventLog = yield* EventLog
     const store = yield* RunStore
     const lifecycle = yield* Lifecycle

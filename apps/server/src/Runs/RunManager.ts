@@ -4,13 +4,16 @@ import {
   InternalError,
   NotFound,
   RateLimited,
+  type RunView,
   type Tenant,
   ValidationError
 } from "@deepnote/api"
+import { promptSetHash } from "@deepnote/engine"
 import type { DatasetFormat } from "@deepnote/eval"
 import { checkResumable, collectionOf, createRun, resumeConcurrency, RunExecutor } from "@deepnote/runs"
 import { type Run, RunOwners, RunStore } from "@deepnote/store"
-import { Effect, FiberMap, Option, Ref } from "effect"
+import { FileSystem } from "@effect/platform"
+import { Context, Effect, FiberMap, Layer, Option, Ref, type Scope } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
 import { resolveRequestConfig } from "../Engine/RequestConfig.js"
@@ -30,6 +33,30 @@ export interface NewRunInput {
   readonly config?: ConfigPatch | undefined
 }
 
+/** The server's runs, each owned by one tenant: every method refuses runs of other tenants as not found. */
+export interface RunManagerService {
+  /** Creates a run from an uploaded dataset and starts it (202). */
+  readonly create: (
+    tenant: Tenant,
+    input: NewRunInput
+  ) => Effect.Effect<RunView, InternalError | NotFound | ValidationError | RateLimited>
+  readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<RunView>, InternalError>
+  readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, InternalError | NotFound>
+  /** The stored run if the tenant owns it. */
+  readonly owned: (tenant: Tenant, runId: string) => Effect.Effect<Run, InternalError | NotFound>
+  readonly resume: (
+    tenant: Tenant,
+    runId: string
+  ) => Effect.Effect<RunView, InternalError | Conflict | NotFound | RateLimited>
+  /** Stops the run's execution (it drains) and keeps it from being resumed at startup. */
+  readonly cancel: (tenant: Tenant, runId: string) => Effect.Effect<RunView, InternalError | NotFound>
+  /** Whether this server is executing the run now. */
+  readonly isActive: (runId: string) => Effect.Effect<boolean>
+  readonly activeCount: Effect.Effect<number>
+  /** Resumes every unfinished run the server started and did not cancel (failures are logged). */
+  readonly resumeUnfinished: Effect.Effect<void>
+}
+
 const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
 
 /**
@@ -40,9 +67,21 @@ const storeFailure = (e: { readonly message: string }) => InternalError.of(e.mes
  * not cancelled is resumed (its journal replays finished calls). A cancelled run stays `interrupted` until a resume
  * request. Shutting down interrupts the executions, which drain in-flight questions and mark the runs `interrupted`.
  */
-export const makeRunManager = Effect.gen(function*() {
+const make: Effect.Effect<
+  RunManagerService,
+  never,
+  | ServerSettings
+  | RunStore
+  | RunOwners
+  | RunExecutor
+  | ServerEngine
+  | TenantCollections
+  | FileSystem.FileSystem
+  | Scope.Scope
+> = Effect.gen(function*() {
   const settings = yield* ServerSettings
   const store = yield* RunStore
+  const fs = yield* FileSystem.FileSystem
   const owners = yield* RunOwners
   const executor = yield* RunExecutor
   const engine = yield* ServerEngine
@@ -125,7 +164,7 @@ export const makeRunManager = Effect.gen(function*() {
           `run ${run.id} uses the ${run.manifest.config.engine} engine; this server runs ${engine.engine}`
         )
       }
-      return yield* checkResumable(run, { promptSetHash: engine.promptSetHash(run.manifest.config) }).pipe(
+      return yield* checkResumable(run, { promptSetHash: promptSetHash(run.manifest.config) }).pipe(
         Effect.as(Option.none<string>()),
         Effect.catchTag("ResumeRefused", (e) => Effect.succeed(Option.some(e.message)))
       )
@@ -146,10 +185,12 @@ export const makeRunManager = Effect.gen(function*() {
         onBadLine: input.skipBadLines === true ? "skip" : "fail",
         config,
         collection: stored,
-        promptSetHash: engine.promptSetHash(config),
+        promptSetHash: promptSetHash(config),
         label: input.label,
         concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency)
       }).pipe(
+        Effect.provideService(RunStore, store),
+        Effect.provideService(FileSystem.FileSystem, fs),
         Effect.catchTags({
           DatasetError: (e) =>
             ValidationError.of(
@@ -237,5 +278,19 @@ export const makeRunManager = Effect.gen(function*() {
 
   const activeCount = FiberMap.size(fibers)
 
-  return { create, list, get, owned, resume, cancel, isActive, activeCount, resumeUnfinished }
+  return RunManager.of({ create, list, get, owned, resume, cancel, isActive, activeCount, resumeUnfinished })
 })
+
+/** The run manager; on startup it resumes the unfinished runs the server started (`resumeOnStart`). */
+export class RunManager extends Context.Tag("@deepnote/server/RunManager")<RunManager, RunManagerService>() {
+  static readonly make = make
+
+  static readonly layer = Layer.scoped(
+    RunManager,
+    Effect.gen(function*() {
+      const manager = yield* RunManager.make
+      if ((yield* ServerSettings).resumeOnStart) yield* Effect.forkScoped(manager.resumeUnfinished)
+      return manager
+    })
+  )
+}

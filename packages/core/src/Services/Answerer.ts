@@ -23,6 +23,7 @@ export interface AnswererService {
 
 /** Answers the question in the task's style from the evidence it is given, and only from that. */
 export class Answerer extends Context.Tag("@deepnote/core/Answerer")<Answerer, AnswererService>() {
+  /** Wraps an implementation so every call is a `Answerer.answer` span with the call's ids. */
   static readonly make = (impl: AnswererService): AnswererService => ({
     answer: Effect.fn("Answerer.answer")(function*(input: AnswerInput) {
       yield* Effect.annotateCurrentSpan({
@@ -34,5 +35,6 @@ export class Answerer extends Context.Tag("@deepnote/core/Answerer")<Answerer, A
     })
   })
 
-  static readonly layerFrom = (impl: AnswererService) => Layer.succeed(Answerer, Answerer.make(impl))
+  /** A test double's layer: the implementation wrapped in the same spans as a real one. */
+  static readonly layerTest = (impl: AnswererService) => Layer.succeed(Answerer, Answerer.make(impl))
 }

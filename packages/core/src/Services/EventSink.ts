@@ -1,12 +1,14 @@
 import { Context, Effect, Layer } from "effect"
 import type { PipelineEvent } from "../Domain/PipelineEvent.js"
 
-/** Receives pipeline events as they happen. Optional: without it, events are dropped. */
-export class EventSink extends Context.Tag("@deepnote/core/EventSink")<EventSink, {
+export interface EventSinkService {
   readonly publish: (event: PipelineEvent) => Effect.Effect<void>
-}>() {
+}
+
+/** Receives pipeline events as they happen. Optional: without it, events are dropped. */
+export class EventSink extends Context.Tag("@deepnote/core/EventSink")<EventSink, EventSinkService>() {
   static readonly layer = (publish: (event: PipelineEvent) => Effect.Effect<void>) =>
-    Layer.succeed(EventSink, { publish })
+    Layer.succeed(EventSink, EventSink.of({ publish }))
 
   /** Publishes to the sink in context, if any. */
   static readonly emit = (event: PipelineEvent): Effect.Effect<void> =>

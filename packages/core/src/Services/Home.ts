@@ -1,31 +1,18 @@
 import { Config, Context, Effect, Layer } from "effect"
 import * as Path from "node:path"
 
+/** The data directory. Each package names its own files under it (the store its database, retrieval its collections). */
+export interface HomeService {
+  /** Absolute path of the directory. */
+  readonly root: string
+}
+
 /**
  * The data directory that holds all state: collections, runs, caches and keys.
  * Chosen by `--home DIR`, else `DEEPNOTE_HOME`, else `./.deepnote`.
  */
-export class Home extends Context.Tag("@deepnote/core/Home")<Home, {
-  readonly root: string
-  /** `<root>/collections/<name>.sqlite`: one index file per collection. */
-  readonly collectionFile: (name: string) => string
-  readonly collectionsDir: string
-  /** `<root>/deepnote.sqlite`: runs, items, journal, keys. */
-  readonly storeFile: string
-  /** `<root>/llm-cache.sqlite`: the content-addressed LLM response cache. */
-  readonly llmCacheFile: string
-}>() {
-  static readonly make = (root: string): Home["Type"] => {
-    const absolute = Path.resolve(root)
-    const collectionsDir = Path.join(absolute, "collections")
-    return {
-      root: absolute,
-      collectionsDir,
-      collectionFile: (name) => Path.join(collectionsDir, `${name}.sqlite`),
-      storeFile: Path.join(absolute, "deepnote.sqlite"),
-      llmCacheFile: Path.join(absolute, "llm-cache.sqlite")
-    }
-  }
+export class Home extends Context.Tag("@deepnote/core/Home")<Home, HomeService>() {
+  static readonly make = (root: string): HomeService => Home.of({ root: Path.resolve(root) })
 
   static readonly layer = (root: string) => Layer.succeed(Home, Home.make(root))
 

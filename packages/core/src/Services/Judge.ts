@@ -17,6 +17,7 @@ export interface JudgeService {
 
 /** Decides whether a candidate note is significantly better than the best note (adaptive retrieval decision). */
 export class Judge extends Context.Tag("@deepnote/core/Judge")<Judge, JudgeService>() {
+  /** Wraps an implementation so every call is a `Judge.compare` span with the call's ids. */
   static readonly make = (impl: JudgeService): JudgeService => ({
     compare: Effect.fn("Judge.compare")(function*(input: CompareInput) {
       yield* Effect.annotateCurrentSpan({
@@ -29,5 +30,6 @@ export class Judge extends Context.Tag("@deepnote/core/Judge")<Judge, JudgeServi
     })
   })
 
-  static readonly layerFrom = (impl: JudgeService) => Layer.succeed(Judge, Judge.make(impl))
+  /** A test double's layer: the implementation wrapped in the same spans as a real one. */
+  static readonly layerTest = (impl: JudgeService) => Layer.succeed(Judge, Judge.make(impl))
 }

@@ -25,6 +25,7 @@ export interface NoteWriterService {
 }
 
 export class NoteWriter extends Context.Tag("@deepnote/core/NoteWriter")<NoteWriter, NoteWriterService>() {
+  /** Wraps an implementation so every call is a `NoteWriter.init` span (and `NoteWriter.update`) with the call's ids. */
   static readonly make = (impl: NoteWriterService): NoteWriterService => ({
     init: Effect.fn("NoteWriter.init")(function*(input: NoteInitInput) {
       yield* annotate(input.context, input.passages.length)
@@ -36,7 +37,8 @@ export class NoteWriter extends Context.Tag("@deepnote/core/NoteWriter")<NoteWri
     })
   })
 
-  static readonly layerFrom = (impl: NoteWriterService) => Layer.succeed(NoteWriter, NoteWriter.make(impl))
+  /** A test double's layer: the implementation wrapped in the same spans as a real one. */
+  static readonly layerTest = (impl: NoteWriterService) => Layer.succeed(NoteWriter, NoteWriter.make(impl))
 }
 
 const annotate = (context: CallContext, passages: number) =>

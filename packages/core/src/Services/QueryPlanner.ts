@@ -26,6 +26,7 @@ export interface QueryPlannerService {
 
 /** Proposes new queries from the question, the best note and the query log (query refinement). */
 export class QueryPlanner extends Context.Tag("@deepnote/core/QueryPlanner")<QueryPlanner, QueryPlannerService>() {
+  /** Wraps an implementation so every call is a `QueryPlanner.plan` span with the call's ids. */
   static readonly make = (impl: QueryPlannerService): QueryPlannerService => ({
     plan: Effect.fn("QueryPlanner.plan")(function*(input: PlanInput) {
       yield* Effect.annotateCurrentSpan({
@@ -37,5 +38,6 @@ export class QueryPlanner extends Context.Tag("@deepnote/core/QueryPlanner")<Que
     })
   })
 
-  static readonly layerFrom = (impl: QueryPlannerService) => Layer.succeed(QueryPlanner, QueryPlanner.make(impl))
+  /** A test double's layer: the implementation wrapped in the same spans as a real one. */
+  static readonly layerTest = (impl: QueryPlannerService) => Layer.succeed(QueryPlanner, QueryPlanner.make(impl))
 }

@@ -38,5 +38,6 @@ export class Retriever extends Context.Tag("@deepnote/core/Retriever")<Retriever
     })
   })
 
-  static readonly layerFrom = (impl: RetrieverService) => Layer.succeed(Retriever, Retriever.make(impl))
+  /** A test double's layer: the implementation wrapped in the same spans as a real one. */
+  static readonly layerTest = (impl: RetrieverService) => Layer.succeed(Retriever, Retriever.make(impl))
 }

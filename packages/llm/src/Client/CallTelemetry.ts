@@ -1,8 +1,9 @@
-import { LlmMetrics, TraceContent, withTags } from "@deepnote/core"
+import { TraceContent, withTags } from "@deepnote/core"
 import { Cause, Clock, Effect, Exit, Option } from "effect"
 import type { CallTags, Usage } from "../Domain/Chat.js"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
-import type { UsageLedger } from "../UsageLedger.js"
+import { LlmMetrics } from "../LlmMetrics.js"
+import type { UsageLedgerService } from "../UsageLedger.js"
 
 /** A failed attempt's class, the `class` tag of the failure metrics. */
 export const failureClass = (error: LlmAttemptError): string => {
@@ -71,7 +72,7 @@ interface CallOutcome {
  * prompt and completion as `gen_ai.input.messages` / `gen_ai.output.messages`).
  */
 export const observeCall =
-  <A extends CallOutcome>(ledger: UsageLedger["Type"], info: CallInfo, output: (a: A) => unknown) =>
+  <A extends CallOutcome>(ledger: UsageLedgerService, info: CallInfo, output: (a: A) => unknown) =>
   <R>(self: Effect.Effect<A, LlmCallError, R>): Effect.Effect<A, LlmCallError, R> =>
     Effect.flatMap(Clock.currentTimeMillis, (start) =>
       Effect.onExit(self, (exit) =>

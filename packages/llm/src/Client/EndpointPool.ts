@@ -1,5 +1,5 @@
 import { HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import { Clock, Context, Deferred, Effect, Exit, Layer, Redacted, Schedule, Schema } from "effect"
+import { Clock, Context, Deferred, Effect, Exit, Layer, Redacted, Schedule, Schema, type Scope } from "effect"
 import { LlmUnavailable } from "../Domain/LlmError.js"
 import { ModelList } from "../Domain/Wire.js"
 import { baseUrl, LlmSettings, type LlmSettingsData } from "../LlmSettings.js"
@@ -202,7 +202,14 @@ const make = Effect.gen(function*() {
   } satisfies EndpointPoolService
 })
 
-/** The endpoint pool: per-endpoint limits, sticky and least-loaded routing, ejection and half-open recovery. */
+/**
+ * The endpoint pool: per-endpoint limits, sticky and least-loaded routing, ejection and half-open recovery. No spans:
+ * `acquire`/`release` run twice per attempt on the client's hot path; the attempt span records the endpoint chosen.
+ */
 export class EndpointPool extends Context.Tag("@deepnote/llm/EndpointPool")<EndpointPool, EndpointPoolService>() {
-  static readonly layer = Layer.scoped(EndpointPool, make)
+  /** Needs the settings and an HttpClient (health probes, `/v1/models`); probes run until the scope closes. */
+  static readonly make: Effect.Effect<EndpointPoolService, never, LlmSettings | HttpClient.HttpClient | Scope.Scope> =
+    make
+
+  static readonly layer = Layer.scoped(EndpointPool, EndpointPool.make)
 }

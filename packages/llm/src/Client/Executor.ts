@@ -3,7 +3,7 @@ import { Cause, Effect, Exit, Option, Random, RateLimiter, type Scope } from "ef
 import type { CallTags } from "../Domain/Chat.js"
 import { type LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
-import type { UsageLedger } from "../UsageLedger.js"
+import type { UsageLedgerService } from "../UsageLedger.js"
 import { type AttemptReply, type AttemptRequest, runAttempt } from "./Attempt.js"
 import { backoffMs } from "./Backoff.js"
 import { observeAttempt } from "./CallTelemetry.js"
@@ -56,7 +56,7 @@ export const makeExecutor = (deps: {
   readonly settings: LlmSettingsData
   readonly http: HttpClient.HttpClient
   readonly pool: EndpointPoolService
-  readonly ledger: UsageLedger["Type"]
+  readonly ledger: UsageLedgerService
   readonly headers: Record<string, string>
 }): Effect.Effect<(call: Call) => Effect.Effect<Executed, LlmCallError>, never, Scope.Scope> =>
   Effect.gen(function*() {

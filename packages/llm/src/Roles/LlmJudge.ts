@@ -1,4 +1,4 @@
-import { Judge, Verdict } from "@deepnote/core"
+import { Judge, type JudgeService, Verdict } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
 import { judgePrompt } from "../Prompts/Prompts.js"
@@ -12,42 +12,45 @@ import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
  * - otherwise: a structured choice of "True"/"False", read tolerantly; a reply that says neither is a RoleError.
  * Readings other than the intended format count as parse failures.
  */
-export const LlmJudge = Layer.effect(
-  Judge,
-  Effect.gen(function*() {
-    const client = yield* LlmClient
-    const ledger = yield* UsageLedger
-    return Judge.make({
-      compare: (input) =>
-        Effect.gen(function*() {
-          const { context } = input
-          const paper = context.config.profile === "paper"
-          const messages = judgePrompt(
-            context.language,
-            input.question,
-            input.bestNote.text,
-            input.candidate.text,
-            paper ? "json" : "word"
-          )
-          const reply = yield* roleChat(
-            client,
-            "judge",
-            context,
-            messages,
-            paper ? undefined : { _tag: "Choice", choices: ["True", "False"] }
-          )
-          if (paper) {
-            const verdict = parseJudgePaper(reply.content)
-            if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge", context)
-            return new Verdict({ ...verdict, raw: reply.content })
-          }
-          const verdict = parseJudgeWord(reply.content)
-          if (verdict === undefined) {
-            return yield* unreadable(ledger, "judge", context, "the judge said neither True nor False", reply.content)
-          }
+export const make: Effect.Effect<JudgeService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
+  const client = yield* LlmClient
+  const ledger = yield* UsageLedger
+  return {
+    compare: (input) =>
+      Effect.gen(function*() {
+        const { context } = input
+        const paper = context.config.profile === "paper"
+        const messages = judgePrompt(
+          context.language,
+          input.question,
+          input.bestNote.text,
+          input.candidate.text,
+          paper ? "json" : "word"
+        )
+        const reply = yield* roleChat(
+          client,
+          "judge",
+          context,
+          messages,
+          paper ? undefined : { _tag: "Choice", choices: ["True", "False"] }
+        )
+        if (paper) {
+          const verdict = parseJudgePaper(reply.content)
           if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge", context)
           return new Verdict({ ...verdict, raw: reply.content })
-        })
-    })
-  })
+        }
+        const verdict = parseJudgeWord(reply.content)
+        if (verdict === undefined) {
+          return yield* unreadable(ledger, "judge", context, "the judge said neither True nor False", reply.content)
+        }
+        if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge", context)
+        return new Verdict({ ...verdict, raw: reply.content })
+      })
+  }
+})
+
+/** The `Judge` over the `LlmClient` and `UsageLedger` in context; calls are `Judge.compare` spans (`Judge.make`). */
+export const layer: Layer.Layer<Judge, never, LlmClient | UsageLedger> = Layer.effect(
+  Judge,
+  Effect.map(make, Judge.make)
 )

@@ -1,4 +1,4 @@
-import { Note, NoteWriter } from "@deepnote/core"
+import { Note, NoteWriter, type NoteWriterService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
 import { initPrompt, updatePrompt } from "../Prompts/Prompts.js"
@@ -7,42 +7,45 @@ import { cleanReply } from "./Parse.js"
 import { roleChat, toPromptPassages, unreadable } from "./RoleCall.js"
 
 /** Note initialisation and knowledge accumulation through the LLM. An empty note is a malformed reply. */
-export const LlmNoteWriter = Layer.effect(
+export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
+  const client = yield* LlmClient
+  const ledger = yield* UsageLedger
+  return {
+    init: (input) =>
+      Effect.gen(function*() {
+        const { context } = input
+        const reply = yield* roleChat(
+          client,
+          "init",
+          context,
+          initPrompt(context.language, input.question, toPromptPassages(input.passages))
+        )
+        const text = cleanReply(reply.content)
+        if (text.length === 0) {
+          return yield* unreadable(ledger, "init", context, "the note writer returned an empty note", reply.content)
+        }
+        return new Note({ text })
+      }),
+    update: (input) =>
+      Effect.gen(function*() {
+        const { context } = input
+        const reply = yield* roleChat(
+          client,
+          "update",
+          context,
+          updatePrompt(context.language, input.question, input.bestNote.text, toPromptPassages(input.passages))
+        )
+        const text = cleanReply(reply.content)
+        if (text.length === 0) {
+          return yield* unreadable(ledger, "update", context, "the note writer returned an empty note", reply.content)
+        }
+        return new Note({ text })
+      })
+  }
+})
+
+/** The `NoteWriter` over the `LlmClient` and `UsageLedger` in context, in the tag's spans (`NoteWriter.make`). */
+export const layer: Layer.Layer<NoteWriter, never, LlmClient | UsageLedger> = Layer.effect(
   NoteWriter,
-  Effect.gen(function*() {
-    const client = yield* LlmClient
-    const ledger = yield* UsageLedger
-    return NoteWriter.make({
-      init: (input) =>
-        Effect.gen(function*() {
-          const { context } = input
-          const reply = yield* roleChat(
-            client,
-            "init",
-            context,
-            initPrompt(context.language, input.question, toPromptPassages(input.passages))
-          )
-          const text = cleanReply(reply.content)
-          if (text.length === 0) {
-            return yield* unreadable(ledger, "init", context, "the note writer returned an empty note", reply.content)
-          }
-          return new Note({ text })
-        }),
-      update: (input) =>
-        Effect.gen(function*() {
-          const { context } = input
-          const reply = yield* roleChat(
-            client,
-            "update",
-            context,
-            updatePrompt(context.language, input.question, input.bestNote.text, toPromptPassages(input.passages))
-          )
-          const text = cleanReply(reply.content)
-          if (text.length === 0) {
-            return yield* unreadable(ledger, "update", context, "the note writer returned an empty note", reply.content)
-          }
-          return new Note({ text })
-        })
-    })
-  })
+  Effect.map(make, NoteWriter.make)
 )

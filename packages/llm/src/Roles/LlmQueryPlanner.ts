@@ -1,4 +1,4 @@
-import { QueryPlanner } from "@deepnote/core"
+import { QueryPlanner, type QueryPlannerService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
 import { planPrompt } from "../Prompts/Prompts.js"
@@ -7,7 +7,7 @@ import { cleanReply, parseQueriesJson, parseQueryLines } from "./Parse.js"
 import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
 
 /** The JSON schema the `deepnote` planner is held to: exactly `count` non-empty queries. */
-export const plannerSchema = (count: number) => ({
+const plannerSchema = (count: number) => ({
   type: "object",
   properties: { queries: { type: "array", items: { type: "string", minLength: 1 }, minItems: count, maxItems: count } },
   required: ["queries"],
@@ -19,47 +19,50 @@ export const plannerSchema = (count: number) => ({
  * - `paper`: free text; `raw` is the reply as produced (retrieved with verbatim, even when empty), `queries` its lines.
  * - otherwise: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
  */
-export const LlmQueryPlanner = Layer.effect(
+export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
+  const client = yield* LlmClient
+  const ledger = yield* UsageLedger
+  return {
+    plan: (input) =>
+      Effect.gen(function*() {
+        const { context } = input
+        const paper = context.config.profile === "paper"
+        const messages = planPrompt(
+          context.language,
+          input.question,
+          input.bestNote.text,
+          input.queryLog,
+          input.count,
+          paper ? "text" : "json"
+        )
+        const reply = yield* roleChat(
+          client,
+          "plan",
+          context,
+          messages,
+          paper ? undefined : { _tag: "Json", name: "queries", schema: plannerSchema(input.count) }
+        )
+        if (paper) {
+          // As in the reference, the raw text is used whatever it holds (an empty reply retrieves with the question alone).
+          const raw = cleanReply(reply.content)
+          if (raw.length === 0) yield* countParseFailure(ledger, "plan", context)
+          return { raw, queries: parseQueryLines(raw) }
+        }
+        const fromJson = parseQueriesJson(reply.content)
+        // A readable empty list is an answer ("nothing left to ask"): the loop stops with no-new-queries.
+        if (fromJson !== undefined) return { raw: reply.content, queries: fromJson.slice(0, input.count) }
+        yield* countParseFailure(ledger, "plan", context)
+        const queries = parseQueryLines(reply.content).slice(0, input.count)
+        if (queries.length === 0) {
+          return yield* unreadable(ledger, "plan", context, "the planner returned no readable queries", reply.content)
+        }
+        return { raw: reply.content, queries }
+      })
+  }
+})
+
+/** The `QueryPlanner` over the `LlmClient` and `UsageLedger` in context, in the tag's spans (`QueryPlanner.make`). */
+export const layer: Layer.Layer<QueryPlanner, never, LlmClient | UsageLedger> = Layer.effect(
   QueryPlanner,
-  Effect.gen(function*() {
-    const client = yield* LlmClient
-    const ledger = yield* UsageLedger
-    return QueryPlanner.make({
-      plan: (input) =>
-        Effect.gen(function*() {
-          const { context } = input
-          const paper = context.config.profile === "paper"
-          const messages = planPrompt(
-            context.language,
-            input.question,
-            input.bestNote.text,
-            input.queryLog,
-            input.count,
-            paper ? "text" : "json"
-          )
-          const reply = yield* roleChat(
-            client,
-            "plan",
-            context,
-            messages,
-            paper ? undefined : { _tag: "Json", name: "queries", schema: plannerSchema(input.count) }
-          )
-          if (paper) {
-            // As in the reference, the raw text is used whatever it holds (an empty reply retrieves with the question alone).
-            const raw = cleanReply(reply.content)
-            if (raw.length === 0) yield* countParseFailure(ledger, "plan", context)
-            return { raw, queries: parseQueryLines(raw) }
-          }
-          const fromJson = parseQueriesJson(reply.content)
-          // A readable empty list is an answer ("nothing left to ask"): the loop stops with no-new-queries.
-          if (fromJson !== undefined) return { raw: reply.content, queries: fromJson.slice(0, input.count) }
-          yield* countParseFailure(ledger, "plan", context)
-          const queries = parseQueryLines(reply.content).slice(0, input.count)
-          if (queries.length === 0) {
-            return yield* unreadable(ledger, "plan", context, "the planner returned no readable queries", reply.content)
-          }
-          return { raw: reply.content, queries }
-        })
-    })
-  })
+  Effect.map(make, QueryPlanner.make)
 )

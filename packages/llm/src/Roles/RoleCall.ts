@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { ChatMessage, ChatResult, StructuredOutput } from "../Domain/Chat.js"
 import type { LlmClientService } from "../LlmClient.js"
 import type { PromptPassage } from "../Prompts/Sections.js"
-import type { UsageLedger } from "../UsageLedger.js"
+import type { UsageLedgerService } from "../UsageLedger.js"
 
 /** A role's call: its sampling from RunConfig, its tags, and any client failure turned into a RoleError. */
 export const roleChat = (
@@ -24,7 +24,7 @@ export const roleChat = (
 
 /** Records a reply the role could not read, then fails with a message that quotes it. */
 export const unreadable = (
-  ledger: UsageLedger["Type"],
+  ledger: UsageLedgerService,
   role: Role,
   context: CallContext,
   what: string,
@@ -38,7 +38,7 @@ export const unreadable = (
     )
   )
 
-export const countParseFailure = (ledger: UsageLedger["Type"], role: Role, context: CallContext) =>
+export const countParseFailure = (ledger: UsageLedgerService, role: Role, context: CallContext) =>
   ledger.parseFailure({ role, questionId: context.questionId, runId: context.runId })
 
 export const toPromptPassages = (passages: ReadonlyArray<Passage>): Array<PromptPassage> =>

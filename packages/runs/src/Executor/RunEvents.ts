@@ -16,13 +16,15 @@ export type RunEvent =
   | { readonly _tag: "ItemFailed"; readonly runId: string; readonly itemId: string; readonly message: string }
   | { readonly _tag: "RunFinished"; readonly runId: string; readonly status: string }
 
-/** An in-process hub of run events (sliding: a slow observer loses old events, never blocks the run). */
-export class RunEvents extends Context.Tag("@deepnote/runs/RunEvents")<RunEvents, {
+export interface RunEventsService {
   readonly publish: (event: RunEvent) => Effect.Effect<void>
   /** Events from now on; the queue lives as long as the scope. */
   readonly subscribe: Effect.Effect<Queue.Dequeue<RunEvent>, never, Scope.Scope>
   readonly stream: Stream.Stream<RunEvent>
-}>() {
+}
+
+/** An in-process hub of run events (sliding: a slow observer loses old events, never blocks the run). */
+export class RunEvents extends Context.Tag("@deepnote/runs/RunEvents")<RunEvents, RunEventsService>() {
   static readonly layer = Layer.scoped(
     RunEvents,
     Effect.gen(function*() {

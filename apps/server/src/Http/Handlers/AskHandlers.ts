@@ -2,7 +2,7 @@ import { Api, CurrentTenant } from "@deepnote/api"
 import { AnswerRecord } from "@deepnote/core"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Schema, Stream } from "effect"
-import { AskService, type AskStreamItem } from "../../Ask/AskService.js"
+import { Ask, type AskStreamItem } from "../../Ask/Ask.js"
 import { type SseItem, sseResponse, wantsEventStream } from "../SseResponse.js"
 
 const encodeRecord = Schema.encodeSync(AnswerRecord)
@@ -20,7 +20,7 @@ const toSse = (item: AskStreamItem): SseItem => {
 
 export const AskHandlers = HttpApiBuilder.group(Api, "ask", (handlers) =>
   Effect.gen(function*() {
-    const ask = yield* AskService
+    const ask = yield* Ask
     return handlers.handle("ask", ({ payload, request }) =>
       Effect.gen(function*() {
         const tenant = yield* CurrentTenant

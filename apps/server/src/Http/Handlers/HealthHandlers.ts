@@ -4,14 +4,14 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { AskLimiter } from "../../Ask/AskLimiter.js"
 import { ServerEngine } from "../../Engine/ServerEngine.js"
-import { Runs } from "../../Runs/Runs.js"
+import { RunManager } from "../../Runs/RunManager.js"
 import { Lifecycle } from "../Lifecycle.js"
 
 export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function*() {
     const lifecycle = yield* Lifecycle
     const store = yield* RunStore
-    const runs = yield* Runs
+    const runs = yield* RunManager
     const limiter = yield* AskLimiter
     const engine = yield* ServerEngine
     return handlers

@@ -2,14 +2,14 @@ import { Api, CurrentTenant } from "@deepnote/api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { randomBytes } from "node:crypto"
-import { AskService } from "../../Ask/AskService.js"
+import { Ask } from "../../Ask/Ask.js"
 import { completionOf, configPatchFor, modelIds, profileOfModel, questionOf } from "../../OpenAi/ChatCompletions.js"
 import { chatChunks } from "../../OpenAi/ChatStream.js"
 import { sseResponse } from "../SseResponse.js"
 
 export const OpenAiHandlers = HttpApiBuilder.group(Api, "openai", (handlers) =>
   Effect.gen(function*() {
-    const ask = yield* AskService
+    const ask = yield* Ask
     const started = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     return handlers
       .handle("chatCompletions", ({ payload }) =>

@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { readRunRequest } from "../../Runs/CreateRunBody.js"
 import { datasetFile } from "../../Runs/DatasetSource.js"
 import { runEventStream } from "../../Runs/RunEventStream.js"
-import { Runs } from "../../Runs/Runs.js"
+import { RunManager } from "../../Runs/RunManager.js"
 import { toRunView } from "../../Runs/RunView.js"
 import { sseResponse } from "../SseResponse.js"
 
@@ -20,7 +20,7 @@ const lastEventId = (header: string | undefined) => {
 
 export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
   Effect.gen(function*() {
-    const runs = yield* Runs
+    const runs = yield* RunManager
     const store = yield* RunStore
     return handlers
       .handleRaw("create", ({ request, urlParams }) =>

@@ -1,5 +1,4 @@
-import { Question } from "@deepnote/core"
-import { sha256Hex } from "@deepnote/store"
+import { Question, sha256Hex } from "@deepnote/core"
 
 /**
  * A question asked on its own (CLI `ask`, HTTP `ask`, the chat facade), outside any dataset: its id is derived from

@@ -1,0 +1,89 @@
+import type { Answerer, Judge, NoteWriter, QueryPlanner, Retriever, RunConfig } from "@deepnote/core"
+import { Extractive } from "@deepnote/extractive"
+import { LlmEngine, type LlmSettings } from "@deepnote/llm"
+import { Collections, FtsRetriever, Reranker } from "@deepnote/retrieval"
+import type { HttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import { type ConfigError, Effect, Layer, type Scope } from "effect"
+
+/** The four roles of an engine. */
+export type Roles = NoteWriter | QueryPlanner | Judge | Answerer
+
+/** What a question is answered with: the retriever and the four roles. */
+export type EngineServices = Retriever | Roles
+
+/** Which engine answers: the offline extractive baseline or LLM servers. */
+export type Name = RunConfig["engine"]
+
+export interface Options<E> {
+  /** The configuration: its `engine` picks the roles, its `reranker` the retriever's reranking. */
+  readonly config: RunConfig
+  /** The collection the retriever searches (a name `Collections` knows). */
+  readonly collection: string
+  /** The LLM servers' settings: only built when `config.engine` is `llm`. */
+  readonly llm: Layer.Layer<LlmSettings, E>
+  /** The reranker's HTTP client (`config.reranker` is `http`); default: a connection pool of its own. */
+  readonly rerankerHttp?: Layer.Layer<HttpClient.HttpClient> | undefined
+}
+
+const roles = <E>(engine: Name, llm: Layer.Layer<LlmSettings, E>): Layer.Layer<Roles, E> =>
+  engine === "extractive" ? Extractive.layer : LlmEngine.layer.pipe(Layer.provide(llm))
+
+const retriever = (
+  config: RunConfig,
+  collection: string,
+  rerankerHttp: Layer.Layer<HttpClient.HttpClient>
+): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> =>
+  config.reranker === "http"
+    ? FtsRetriever.layerFromCollections({ collection }).pipe(
+      Layer.provide(Reranker.layerConfig),
+      Layer.provide(rerankerHttp)
+    )
+    : FtsRetriever.layerFromCollections({ collection })
+
+/**
+ * The engine of one question or one run: the four roles of `config.engine` and the retriever over `collection` (with
+ * the HTTP reranker when `config.reranker` is `http`, configured by `RERANKER_*`). The LLM engine's client, usage
+ * ledger and cache stay in the built context (a run journals each call's tokens from the ledger).
+ */
+export const layer = <E>(
+  options: Options<E>
+): Layer.Layer<EngineServices, E | ConfigError.ConfigError, Collections> =>
+  Layer.merge(
+    roles(options.config.engine, options.llm),
+    retriever(options.config, options.collection, options.rerankerHttp ?? NodeHttpClient.layerUndici)
+  )
+
+/** An engine whose roles are built once and shared by many questions and runs (the HTTP app). */
+export interface Shared {
+  readonly engine: Name
+  /**
+   * The shared roles and a retriever over `collection`, for one question or run; `config.engine` must be the shared
+   * engine's (the roles are not rebuilt).
+   */
+  readonly layerFor: (config: RunConfig, collection: string) => Layer.Layer<EngineServices, ConfigError.ConfigError>
+}
+
+export interface SharedOptions<E> {
+  readonly engine: Name
+  /** The LLM servers' settings: only built when `engine` is `llm`. */
+  readonly llm: Layer.Layer<LlmSettings, E>
+  /** The reranker's HTTP client; default: one connection pool, built here and shared by every retriever. */
+  readonly rerankerHttp?: Layer.Layer<HttpClient.HttpClient> | undefined
+}
+
+/**
+ * Builds the roles once (one LLM client pool, one cache) and the reranker's connection pool once, for the scope's
+ * lifetime; each `layerFor` adds a retriever over the `Collections` in context here.
+ */
+export const make = <E>(options: SharedOptions<E>): Effect.Effect<Shared, E, Collections | Scope.Scope> =>
+  Effect.gen(function*() {
+    const shared = Layer.succeedContext(yield* Layer.build(roles(options.engine, options.llm)))
+    const collections = Layer.succeed(Collections, yield* Collections)
+    const rerankerHttp = Layer.succeedContext(yield* Layer.build(options.rerankerHttp ?? NodeHttpClient.layerUndici))
+    return {
+      engine: options.engine,
+      layerFor: (config, collection) =>
+        Layer.merge(shared, retriever(config, collection, rerankerHttp).pipe(Layer.provide(collections)))
+    }
+  })

@@ -1,0 +1,60 @@
+import { Home, Question, RunConfig } from "@deepnote/core"
+import { Collections } from "@deepnote/retrieval"
+import { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Layer, Schema } from "effect"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+
+/** Four passages about mines; "gold" is only in mine B, which the reranker of the tests prefers. */
+export const mines = [
+  { id: "a", title: "Mine A", text: "Mine A is a copper mine in Chile, opened in 1910." },
+  { id: "b", title: "Mine B", text: "Mine B is a gold mine in Ghana, opened in 1897." },
+  { id: "c", title: "Mine C", text: "Mine C is an iron mine in Sweden, opened in 1890." },
+  { id: "d", title: "Mine D", text: "Mine D is a coal mine in Wales, opened in 1850." }
+]
+
+/** `Collections` over a temporary home holding the `mines` collection (real SQLite FTS5). */
+export const MinesCollection = Layer.effectDiscard(
+  Effect.flatMap(Collections, (collections) => collections.add("mines", mines)).pipe(Effect.orDie)
+).pipe(
+  Layer.provideMerge(Collections.layer),
+  Layer.provideMerge(
+    Layer.unwrapScoped(
+      Effect.map(Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped()), Home.layer)
+    )
+  ),
+  Layer.provide(NodeContext.layer)
+)
+
+export const config = (input: Record<string, unknown> = {}): RunConfig =>
+  Schema.decodeUnknownSync(RunConfig)({ topK: 2, recallK: 4, maxStep: 1, maxFailure: 1, ...input })
+
+export const question = new Question({ id: "q1", text: "Which mine in Ghana was opened in 1897?" })
+
+/** A TEI-style reranker on 127.0.0.1 that scores a document by whether it says "gold"; records every request. */
+export const goldReranker = Effect.acquireRelease(
+  Effect.async<{ readonly url: string; readonly requests: Array<unknown>; readonly server: Http.Server }>((resume) => {
+    const requests: Array<unknown> = []
+    const server = Http.createServer((req, res) => {
+      const chunks: Array<Buffer> = []
+      req.on("data", (c: Buffer) => chunks.push(c))
+      req.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { texts: Array<string> }
+        requests.push(body)
+        const scores = body.texts.map((text, index) => ({ index, score: text.includes("gold") ? 0.9 : 0.1 }))
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end(JSON.stringify(scores))
+      })
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      resume(Effect.succeed({ url: `http://127.0.0.1:${port}`, requests, server }))
+    })
+  }),
+  ({ server }) =>
+    Effect.async<void>((resume) => {
+      server.closeAllConnections()
+      server.close(() => resume(Effect.void))
+    })
+)
