@@ -1,12 +1,12 @@
-import { Home } from "@deepnote/core"
+import type { Home } from "@deepnote/core"
 import {
   ApiKeys,
   EventLog,
   IngestJobLog,
+  type InvalidStoreUrl,
   Journal,
   RunOwners,
   RunStore,
-  SharedCache,
   StoreDatabase,
   type StoreError,
   Sweeps
@@ -19,28 +19,26 @@ export type ServerStoreServices =
   | RunStore
   | Journal
   | EventLog
-  | SharedCache
   | Sweeps
   | RunOwners
   | ApiKeys
   | IngestJobLog
 
-/** Opens the home's store (checked and migrated) with API keys peppered by `KeyPepper`. */
-export const serverStoreLayer: Layer.Layer<ServerStoreServices, StoreError, Home> = Layer.unwrapEffect(
-  Effect.gen(function*() {
-    const home = yield* Home
-    const pepper = yield* KeyPepper
-    return Layer.mergeAll(
-      RunStore.layer,
-      Journal.layer,
-      EventLog.layer,
-      SharedCache.layer,
-      Sweeps.layer,
-      RunOwners.layer,
-      ApiKeys.layer(pepper),
-      IngestJobLog.layer
-    ).pipe(
-      Layer.provide(StoreDatabase.layer({ filename: home.storeFile }))
-    )
-  })
-).pipe(Layer.provide(KeyPepper.layer))
+/** Opens the store (`DEEPNOTE_STORE`, else the home's; checked and migrated) with API keys peppered by `KeyPepper`. */
+export const serverStoreLayer: Layer.Layer<ServerStoreServices, StoreError | InvalidStoreUrl, Home> = Layer
+  .unwrapEffect(
+    Effect.gen(function*() {
+      const pepper = yield* KeyPepper
+      return Layer.mergeAll(
+        RunStore.layer,
+        Journal.layer,
+        EventLog.layer,
+        Sweeps.layer,
+        RunOwners.layer,
+        ApiKeys.layer(pepper),
+        IngestJobLog.layer
+      ).pipe(
+        Layer.provide(StoreDatabase.layerConfig)
+      )
+    })
+  ).pipe(Layer.provide(KeyPepper.layer))

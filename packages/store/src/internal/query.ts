@@ -1,0 +1,56 @@
+import { type SqlError, SqlSchema } from "@effect/sql"
+import { Effect, type Option, ParseResult, type Schema } from "effect"
+import { StoreError } from "../Domain/Errors.js"
+import { storeFailure } from "./sql.js"
+
+/**
+ * Typed queries: `@effect/sql`'s `SqlSchema` with a `Request` and a `Result` schema, whose failures are `StoreError`s
+ * naming the table and the operation (a database failure, or a stored row that no longer decodes).
+ */
+interface QueryOptions<IA, II, IR, A, AI, AR, R> {
+  /** The table the rows come from, for messages. */
+  readonly table: string
+  /** What the query does, for messages: "reading a run". */
+  readonly action: string
+  readonly Request: Schema.Schema<IA, II, IR>
+  readonly Result: Schema.Schema<A, AI, AR>
+  readonly execute: (request: II) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError, R>
+}
+
+const toStoreError =
+  (table: string, action: string) => (error: SqlError.SqlError | ParseResult.ParseError): StoreError =>
+    error._tag === "ParseError"
+      ? new StoreError({
+        message: `a stored ${table} row does not decode (${action}): ${
+          ParseResult.TreeFormatter.formatErrorSync(error)
+        }`
+      })
+      : storeFailure(action)(error)
+
+/** Every row of the result. */
+export const findAll = <IA, II, IR, A, AI, AR, R>(options: QueryOptions<IA, II, IR, A, AI, AR, R>) => {
+  const query = SqlSchema.findAll(options)
+  const failure = toStoreError(options.table, options.action)
+  return (request: IA): Effect.Effect<ReadonlyArray<A>, StoreError, R | IR | AR> =>
+    Effect.mapError(query(request), failure)
+}
+
+/** The first row of the result, if any. */
+export const findOne = <IA, II, IR, A, AI, AR, R>(options: QueryOptions<IA, II, IR, A, AI, AR, R>) => {
+  const query = SqlSchema.findOne(options)
+  const failure = toStoreError(options.table, options.action)
+  return (request: IA): Effect.Effect<Option.Option<A>, StoreError, R | IR | AR> =>
+    Effect.mapError(query(request), failure)
+}
+
+/** A statement whose result is not read. */
+export const execute = <IA, II, IR, R>(options: {
+  readonly table: string
+  readonly action: string
+  readonly Request: Schema.Schema<IA, II, IR>
+  readonly execute: (request: II) => Effect.Effect<unknown, SqlError.SqlError, R>
+}) => {
+  const query = SqlSchema.void(options)
+  const failure = toStoreError(options.table, options.action)
+  return (request: IA): Effect.Effect<void, StoreError, R | IR> => Effect.mapError(query(request), failure)
+}
