@@ -3,8 +3,8 @@ import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { ApiKeyRecord, InvalidTenant, KeyNotFound, TenantId, TenantQuota, TenantRecord } from "./Domain/ApiKey.js"
 import type { StoreError } from "./Domain/Errors.js"
-import { execute, findAll, findOne } from "./internal/query.js"
-import { byteOrder, now, nowIso, orUndefined } from "./internal/sql.js"
+import { makeKeyQueries, toKey, toTenant } from "./internal/apiKeyRows.js"
+import { now, nowIso } from "./internal/sql.js"
 
 /** A key that was just created: `key` is shown once and never stored. */
 export interface CreatedKey {
@@ -37,91 +37,9 @@ export interface ApiKeysService {
   readonly verify: (key: Redacted.Redacted<string>) => Effect.Effect<Option.Option<Principal>, StoreError>
 }
 
-const KeyRow = Schema.Struct({
-  id: Schema.String,
-  tenant_id: Schema.String,
-  hash: Schema.String,
-  label: Schema.NullOr(Schema.String),
-  created_at: Schema.Date,
-  revoked_at: Schema.NullOr(Schema.Date)
-})
-const TenantRow = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  quota: Schema.NullOr(Schema.parseJson(TenantQuota)),
-  created_at: Schema.Date
-})
 const validTenant = Schema.is(TenantId)
-
 const keyPattern = /^dn_([a-z0-9]{10})_([A-Za-z0-9_-]{43})$/u
 const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-
-const toKey = (r: typeof KeyRow.Type) =>
-  new ApiKeyRecord({
-    id: r.id,
-    tenantId: r.tenant_id,
-    label: orUndefined(r.label),
-    createdAt: r.created_at,
-    revokedAt: orUndefined(r.revoked_at)
-  })
-
-const toTenant = (r: typeof TenantRow.Type) =>
-  new TenantRecord({ id: r.id, name: r.name, quota: r.quota ?? {}, createdAt: r.created_at })
-
-/** The `tenants` and `api_keys` queries. */
-const makeQueries = (sql: SqlClient.SqlClient) => {
-  const text = byteOrder(sql)
-  return {
-    tenant: findOne({
-      table: "tenants",
-      action: "reading a tenant",
-      Request: Schema.String,
-      Result: TenantRow,
-      execute: (id) => sql`SELECT id, name, quota, created_at FROM tenants WHERE id = ${id}`
-    }),
-    insertTenant: execute({
-      table: "tenants",
-      action: "creating a tenant",
-      Request: TenantRow,
-      execute: (row) => sql`INSERT INTO tenants ${sql.insert(row)} ON CONFLICT (id) DO NOTHING`
-    }),
-    setQuota: execute({
-      table: "tenants",
-      action: "updating a tenant",
-      Request: Schema.Struct({ id: Schema.String, quota: Schema.parseJson(TenantQuota) }),
-      execute: (r) => sql`UPDATE tenants SET quota = ${r.quota} WHERE id = ${r.id}`
-    }),
-    insertKey: execute({
-      table: "api_keys",
-      action: "creating an API key",
-      Request: KeyRow,
-      execute: (row) => sql`INSERT INTO api_keys ${sql.insert(row)}`
-    }),
-    keys: findAll({
-      table: "api_keys",
-      action: "listing API keys",
-      Request: Schema.Struct({ tenantId: Schema.optional(Schema.String) }),
-      Result: KeyRow,
-      execute: (r) =>
-        sql`SELECT * FROM api_keys${r.tenantId === undefined ? sql.literal("") : sql` WHERE tenant_id = ${r.tenantId}`}
-          ORDER BY created_at${text} DESC, id${text}`
-    }),
-    key: findOne({
-      table: "api_keys",
-      action: "reading an API key",
-      Request: Schema.Struct({ id: Schema.String, live: Schema.Boolean }),
-      Result: KeyRow,
-      execute: (r) =>
-        sql`SELECT * FROM api_keys WHERE id = ${r.id}${r.live ? sql` AND revoked_at IS NULL` : sql.literal("")}`
-    }),
-    revoke: execute({
-      table: "api_keys",
-      action: "revoking an API key",
-      Request: Schema.Struct({ id: Schema.String, now: Schema.String }),
-      execute: (r) => sql`UPDATE api_keys SET revoked_at = ${r.now} WHERE id = ${r.id} AND revoked_at IS NULL`
-    })
-  }
-}
 
 /**
  * API keys of the HTTP app (`tenants` and `api_keys` tables). A key is `dn_<id>_<secret>` with a 256-bit random
@@ -133,7 +51,7 @@ export class ApiKeys extends Context.Tag("@deepnote/store/ApiKeys")<ApiKeys, Api
     pepper: Redacted.Redacted<string>
   ): Effect.Effect<ApiKeysService, never, SqlClient.SqlClient> =>
     Effect.gen(function*() {
-      const q = makeQueries(yield* SqlClient.SqlClient)
+      const q = makeKeyQueries(yield* SqlClient.SqlClient)
       const hashOf = (secret: string) => createHmac("sha256", Redacted.value(pepper)).update(secret).digest("hex")
 
       const getTenant = Effect.fn("ApiKeys.getTenant")(function*(tenantId: string) {

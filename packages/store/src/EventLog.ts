@@ -3,8 +3,8 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { StoreError } from "./Domain/Errors.js"
 import type { StoredEvent } from "./Domain/StoredEvent.js"
-import { execute, findAll, findOne } from "./internal/query.js"
-import { chunks, DbInt, now, sqlFailure } from "./internal/sql.js"
+import { makeQueries } from "./internal/query.js"
+import { chunks, DbInt, now } from "./internal/sql.js"
 
 /** The run event log, so the HTTP app can stream a run's events and resume a stream with `Last-Event-ID`. */
 export interface EventLogService {
@@ -37,6 +37,7 @@ const EventRow = Schema.Struct({
 export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, EventLogService>() {
   static readonly make: Effect.Effect<EventLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { execute, findAll, findOne, transaction } = makeQueries(sql)
     // Takes `count` numbers from the run's counter under the run row's lock (Postgres: the row lock, held to commit;
     // SQLite: the write lock). The next appender waits for this transaction, so numbers are committed in order.
     const reserve = findOne({
@@ -93,7 +94,7 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
         }))
         for (const batch of chunks(rows)) yield* insert(batch)
         return rows.map((row) => row.seq)
-      }).pipe(sql.withTransaction, sqlFailure("appending events"))
+      }).pipe(transaction("appending events"))
     })
     const since = Effect.fn("EventLog.since")(function*(
       runId: string,

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { StoreError } from "./Domain/Errors.js"
-import { execute, findAll, findOne } from "./internal/query.js"
+import { makeQueries } from "./internal/query.js"
 import { byteOrder, nowIso, orUndefined } from "./internal/sql.js"
 
 export const IngestJobStatus = Schema.Literal("queued", "running", "done", "failed", "interrupted")
@@ -68,6 +68,7 @@ const interruptedMessage =
 export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<IngestJobLog, IngestJobLogService>() {
   static readonly make: Effect.Effect<IngestJobLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { execute, findAll, findOne } = makeQueries(sql)
     const insert = execute({
       table: "ingest_jobs",
       action: "recording an ingest job",

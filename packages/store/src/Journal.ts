@@ -3,8 +3,8 @@ import { Context, Effect, Layer, Schema } from "effect"
 import type { JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { JournalEntry, JournalTotals } from "./Domain/JournalEntry.js"
 import { type JournalAppend, JournalRow, makeInsertEntries, toJournalEntry } from "./internal/journalRows.js"
-import { findAll } from "./internal/query.js"
-import { byteOrder, DbInt, DbNumber, sqlFailure } from "./internal/sql.js"
+import { makeQueries } from "./internal/query.js"
+import { byteOrder, DbInt, DbNumber } from "./internal/sql.js"
 import { makeReplay, type PersistMode, type Replay } from "./Replay.js"
 
 export type { JournalAppend }
@@ -49,6 +49,7 @@ const TotalsRow = Schema.Struct({
 export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, JournalService>() {
   static readonly make: Effect.Effect<JournalService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { findAll, transaction } = makeQueries(sql)
     const insertEntries = makeInsertEntries(sql)
     const selectEntries = findAll({
       table: "journal",
@@ -76,7 +77,7 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
       return (yield* selectEntries({ runId, itemId })).map(toJournalEntry)
     })
     const appendAll = Effect.fn("Journal.appendAll")(function*(batch: ReadonlyArray<JournalAppend>) {
-      yield* insertEntries(batch).pipe(sql.withTransaction, sqlFailure("writing the journal"))
+      yield* insertEntries(batch).pipe(transaction("writing the journal"))
     })
     const append = Effect.fn("Journal.append")(function*(entry: JournalAppend) {
       yield* Effect.annotateCurrentSpan({
@@ -84,7 +85,7 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
         "deepnote.item.id": entry.itemId,
         "deepnote.journal.seq": entry.seq
       })
-      yield* insertEntries([entry]).pipe(sql.withTransaction, sqlFailure("writing the journal"))
+      yield* insertEntries([entry]).pipe(transaction("writing the journal"))
     })
     const totals = Effect.fn("Journal.totals")(function*(runId: string) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })

@@ -2,8 +2,18 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { RunNotFound, type StoreError } from "./Domain/Errors.js"
 import { type Lease, LeaseAcquisition, LeaseLost, type LeaseOwner } from "./Domain/Lease.js"
-import { findOne } from "./internal/query.js"
-import { DbInt, DbMillis } from "./internal/sql.js"
+import {
+  CurrentRow,
+  leaseColumns,
+  leaseOf,
+  LeaseRow,
+  Lookup,
+  ownerOf,
+  Release,
+  Renewal,
+  Take
+} from "./internal/leaseRows.js"
+import { makeQueries } from "./internal/query.js"
 
 /** One owner per run: a lease that its holder renews while it runs the run, and that others take over once expired. */
 export interface RunLeasesService {
@@ -28,55 +38,11 @@ export interface RunLeasesService {
   readonly get: (runId: string) => Effect.Effect<Option.Option<Lease>, RunNotFound | StoreError>
 }
 
-const LeaseRow = Schema.Struct({
-  lease_owner_id: Schema.String,
-  lease_owner_host: Schema.String,
-  lease_owner_pid: Schema.Int,
-  lease_owner_label: Schema.NullOr(Schema.String),
-  lease_heartbeat_at: DbMillis,
-  lease_expires_at: DbMillis
-})
-/** The lease columns of a run, whoever holds it; `live` is 1 while a lease is held and unexpired. */
-const CurrentRow = Schema.Struct({
-  lease_owner_id: Schema.NullOr(Schema.String),
-  lease_owner_host: Schema.NullOr(Schema.String),
-  lease_owner_pid: Schema.NullOr(Schema.Int),
-  lease_owner_label: Schema.NullOr(Schema.String),
-  lease_heartbeat_at: Schema.NullOr(DbMillis),
-  lease_expires_at: Schema.NullOr(DbMillis),
-  live: DbInt
-})
-
-const ownerOf = (id: string, host: string, pid: number, label: string | null): LeaseOwner =>
-  label === null ? { id, host, pid } : { id, host, pid, label }
-
-const leaseOf = (runId: string, r: typeof LeaseRow.Type): Lease => ({
-  runId,
-  owner: ownerOf(r.lease_owner_id, r.lease_owner_host, r.lease_owner_pid, r.lease_owner_label),
-  heartbeatAt: r.lease_heartbeat_at,
-  expiresAt: r.lease_expires_at
-})
-
-const Take = Schema.Struct({
-  runId: Schema.String,
-  ownerId: Schema.String,
-  host: Schema.String,
-  pid: Schema.Int,
-  label: Schema.NullOr(Schema.String),
-  ttlMs: Schema.Int,
-  nowMs: Schema.Int
-})
-const Renewal = Schema.Struct({ runId: Schema.String, ownerId: Schema.String, ttlMs: Schema.Int, nowMs: Schema.Int })
-const Lookup = Schema.Struct({ runId: Schema.String, nowMs: Schema.Int })
-const Release = Schema.Struct({ runId: Schema.String, ownerId: Schema.String })
-
-const leaseColumns = "lease_owner_id, lease_owner_host, lease_owner_pid, lease_owner_label, " +
-  "lease_heartbeat_at, lease_expires_at"
-
 /** The lease columns of `runs`. Each operation is one atomic statement. */
 export class RunLeases extends Context.Tag("@deepnote/store/RunLeases")<RunLeases, RunLeasesService>() {
   static readonly make: Effect.Effect<RunLeasesService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { findOne } = makeQueries(sql)
     // The lease clock, in epoch milliseconds. Postgres: the database's clock (`now()`), because the machines sharing a
     // store disagree about the time and the database is the one clock they all see. SQLite: the Clock service — one
     // machine, one clock, and tests drive expiry with TestClock instead of waiting.

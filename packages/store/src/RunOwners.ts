@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { StoreError } from "./Domain/Errors.js"
-import { execute, findAll, findOne } from "./internal/query.js"
+import { makeQueries } from "./internal/query.js"
 import { byteOrder, DbFlag, nowIso } from "./internal/sql.js"
 
 /** Who started a run through the HTTP app, and whether the server resumes it when it starts. */
@@ -36,6 +36,7 @@ const toOwner = (r: typeof OwnerRow.Type): RunOwner => ({
 export class RunOwners extends Context.Tag("@deepnote/store/RunOwners")<RunOwners, RunOwnersService>() {
   static readonly make: Effect.Effect<RunOwnersService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { execute, findAll, findOne } = makeQueries(sql)
     const text = byteOrder(sql)
     const insert = execute({
       table: "run_owners",

@@ -6,7 +6,9 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import * as Path from "node:path"
 import { StoreError } from "./Domain/Errors.js"
-import { findOne } from "./internal/query.js"
+import { corruptionDiagnosis } from "./internal/corruption.js"
+import { attachDiagnosis } from "./internal/diagnosis.js"
+import { makeQueries } from "./internal/query.js"
 import { causeMessage, DbInt } from "./internal/sql.js"
 import { migrations, migrationsTable, schemaVersion } from "./Migrations.js"
 import { StoreConfig } from "./StoreConfig.js"
@@ -26,6 +28,7 @@ const Count = Schema.Struct({ n: DbInt })
 const refuseNewer = (name: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { findOne } = makeQueries(sql)
     const tables = yield* findOne({
       table: "catalog",
       action: "looking for the migrations table",
@@ -105,6 +108,7 @@ const sqlite = (filename: string, busyTimeout: Duration.DurationInput) =>
     }).pipe(
       Effect.mapError((e) => new StoreError({ message: `cannot open the store ${filename}${causeMessage(e.cause)}` }))
     )
+    if (state._tag !== "Memory") attachDiagnosis(client, yield* corruptionDiagnosis(filename))
     // a read-only store is at this build's version (checked above): reads work, writes fail with a StoreError
     if (!readOnly) yield* Effect.provideService(migrate(filename), SqlClient.SqlClient, client)
     return Context.make(SqlClient.SqlClient, client)

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { StoreError } from "./Domain/Errors.js"
+import { corrupted, errorCode, firstLine, headerDamage } from "./internal/corruption.js"
 import { applicationId, migrationsTable, schemaVersion } from "./Migrations.js"
 
 /** What a store file turned out to be. `readOnly`: the process cannot write the file, so it is opened read-only. */
@@ -21,11 +22,6 @@ const newer = (filename: string, version: number) =>
     message: `${filename} was written by a newer DeepNote (schema version ${version}; this build knows up to ` +
       `${schemaVersion}); it was left untouched`
   })
-
-const errorCode = (cause: unknown): string =>
-  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : ""
-
-const firstLine = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
 
 /** The first 100 bytes: the magic string, `user_version` at offset 60 and `application_id` at 68 (big-endian). */
 const readHeader = (filename: string): Buffer => {
@@ -57,16 +53,10 @@ interface Probe {
   readonly tables: ReadonlyArray<string>
   /** The newest migration recorded in the migrations table, 0 when none. */
   readonly latestMigration: number
-  /** `PRAGMA quick_check`'s first finding, or "ok". */
-  readonly check: string
 }
 
-/**
- * Reads table names, the migrations table and `PRAGMA quick_check` through a read-only connection: never writes to
- * the database file. quick_check costs about 0.15–0.5 s on a 125 MB store on a busy 2-core machine
- * (`packages/store/benchmarks/quick-check.mjs`), under the 1 s we allow on open, so it runs on every open of a store.
- */
-const probe = (filename: string, ours: boolean): Probe => {
+/** Reads table names and the migrations table through a read-only connection: never writes to the database file. */
+const probe = (filename: string): Probe => {
   const db = new Sqlite(filename, { readonly: true, fileMustExist: true })
   try {
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()
@@ -74,8 +64,7 @@ const probe = (filename: string, ours: boolean): Probe => {
     const latest = tables.includes(migrationsTable)
       ? db.prepare(`SELECT coalesce(max(migration_id), 0) FROM ${migrationsTable}`).pluck().get()
       : 0
-    const check = ours ? db.prepare("PRAGMA quick_check(1)").pluck().get() : "ok"
-    return { tables, latestMigration: Number(latest), check: String(check) }
+    return { tables, latestMigration: Number(latest) }
   } finally {
     db.close()
   }
@@ -92,10 +81,7 @@ const unreadable = (filename: string, ours: boolean, cause: unknown): StoreError
     })
   }
   if (ours && (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB")) {
-    return new StoreError({
-      message: `${filename} is corrupted (${firstLine(cause)}); it was left untouched: restore it from a backup`,
-      cause
-    })
+    return corrupted(filename, firstLine(cause), cause)
   }
   return notAStore(filename, `unreadable SQLite database: ${firstLine(cause)}`, cause)
 }
@@ -139,17 +125,12 @@ export const inspectStoreFile = (filename: string): Effect.Effect<StoreFileState
     const userVersion = header.readUInt32BE(60)
     const ours = fileAppId === applicationId
     if (ours && userVersion > schemaVersion) return yield* newer(filename, userVersion)
-    const found = yield* Effect.try({
-      try: () => probe(filename, ours),
-      catch: (cause) => unreadable(filename, ours, cause)
-    })
     if (ours) {
-      if (found.check !== "ok") {
-        return yield* new StoreError({
-          message: `${filename} is corrupted (quick_check: ${found.check.split("\n")[0]}); it was left untouched: ` +
-            "restore it from a backup"
-        })
-      }
+      const damage = headerDamage(filename, header, stat.size)
+      if (damage !== undefined) return yield* corrupted(filename, damage)
+    }
+    const found = yield* Effect.try({ try: () => probe(filename), catch: (cause) => unreadable(filename, ours, cause) })
+    if (ours) {
       if (found.latestMigration > schemaVersion) return yield* newer(filename, found.latestMigration)
       if (readOnly && userVersion < schemaVersion) {
         return yield* new StoreError({

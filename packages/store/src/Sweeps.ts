@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { type StoreError, SweepNotFound } from "./Domain/Errors.js"
 import { Sweep } from "./Domain/Sweep.js"
-import { execute, findAll, findOne } from "./internal/query.js"
+import { makeQueries } from "./internal/query.js"
 import { byteOrder, now, orUndefined } from "./internal/sql.js"
 import { makeSweepId } from "./RunIds.js"
 
@@ -34,6 +34,7 @@ const toSweep = (r: typeof SweepRow.Type) =>
 export class Sweeps extends Context.Tag("@deepnote/store/Sweeps")<Sweeps, SweepsService>() {
   static readonly make: Effect.Effect<SweepsService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { execute, findAll, findOne } = makeQueries(sql)
     const selectOne = findOne({
       table: "sweeps",
       action: "reading a sweep",

@@ -1,6 +1,7 @@
 import { describe, it } from "@effect/vitest"
 import { dialects } from "./layers.js"
 import { eventLogSuite } from "./suites/EventLogSuite.js"
+import { itemsSuite } from "./suites/ItemsSuite.js"
 import { journalSuite } from "./suites/JournalSuite.js"
 import { runLeasesSuite } from "./suites/RunLeasesSuite.js"
 import { runStoreSuite } from "./suites/RunStoreSuite.js"
@@ -11,6 +12,7 @@ describe("store", () => {
   for (const [dialect, layer] of dialects) {
     it.layer(layer, { timeout: "60 seconds" })(dialect, (it) => {
       runStoreSuite(it)
+      itemsSuite(it)
       journalSuite(it)
       eventLogSuite(it)
       runLeasesSuite(it)

@@ -4,9 +4,10 @@ import { Effect, Option, Schema } from "effect"
 import { ItemNotFound, type JournalMismatch, RunNotFound, type StoreError } from "../Domain/Errors.js"
 import { ItemError, ItemRecord, ItemStatus, type PendingItem } from "../Domain/Item.js"
 import type { ItemCounts } from "../Domain/Run.js"
+import { makeAddItems } from "./addItems.js"
 import { type JournalAppend, makeInsertEntries } from "./journalRows.js"
-import { execute, findAll, findOne } from "./query.js"
-import { chunks, DbInt, nowIso, orUndefined, sqlFailure } from "./sql.js"
+import { makeQueries } from "./query.js"
+import { DbInt, nowIso, orUndefined } from "./sql.js"
 
 const ItemRow = Schema.Struct({
   run_id: Schema.String,
@@ -37,12 +38,6 @@ const toItemRecord = (r: typeof ItemRow.Type): ItemRecord =>
     elapsedMs: orUndefined(r.elapsed_ms)
   })
 
-const NewItem = Schema.Struct({
-  run_id: Schema.String,
-  item_id: Schema.String,
-  seq: Schema.Int,
-  question: Schema.parseJson(Question)
-})
 const ItemKey = Schema.Struct({ runId: Schema.String, itemId: Schema.String })
 const Outcome = Schema.Struct({
   ...ItemKey.fields,
@@ -83,62 +78,12 @@ export const makeItemOps = (
   sql: SqlClient.SqlClient,
   runExists: (runId: string) => Effect.Effect<void, RunNotFound | StoreError>
 ) => {
+  const { findAll, findOne, transaction } = makeQueries(sql)
   const insertEntries = makeInsertEntries(sql)
   const notFound = (runId: string, itemId: string) =>
     Effect.zipRight(runExists(runId), Effect.fail(new ItemNotFound({ runId, itemId })))
 
-  // Locks the run row for the transaction (a no-op update: Postgres row-locks it, SQLite takes the write lock), so
-  // concurrent `addItems` of one run number their items one after the other, never from the same `next_item_seq`.
-  const lockNextSeq = findOne({
-    table: "runs",
-    action: "adding items",
-    Request: Schema.String,
-    Result: Schema.Struct({ next_item_seq: Schema.Int }),
-    execute: (runId) => sql`UPDATE runs SET next_item_seq = next_item_seq WHERE id = ${runId} RETURNING next_item_seq`
-  })
-  const setNextSeq = execute({
-    table: "runs",
-    action: "adding items",
-    Request: Schema.Struct({ runId: Schema.String, next: Schema.Int }),
-    execute: ({ next, runId }) => sql`UPDATE runs SET next_item_seq = ${next} WHERE id = ${runId}`
-  })
-  const knownIds = findAll({
-    table: "items",
-    action: "adding items",
-    Request: Schema.Struct({ runId: Schema.String, ids: Schema.Array(Schema.String) }),
-    Result: Schema.Struct({ item_id: Schema.String }),
-    execute: ({ ids, runId }) => sql`SELECT item_id FROM items WHERE run_id = ${runId} AND ${sql.in("item_id", ids)}`
-  })
-  const insertItems = execute({
-    table: "items",
-    action: "adding items",
-    Request: Schema.Array(NewItem),
-    execute: (rows) => sql`INSERT INTO items ${sql.insert(rows)}`
-  })
-
-  const addItems = (runId: string, questions: ReadonlyArray<Question>) =>
-    Effect.gen(function*() {
-      const locked = yield* lockNextSeq(runId)
-      if (Option.isNone(locked)) return yield* new RunNotFound({ runId })
-      let next = locked.value.next_item_seq
-      const seen = new Set<string>()
-      for (const batch of chunks(questions)) {
-        const fresh = batch.filter((q) => !seen.has(q.id) && seen.add(q.id))
-        if (fresh.length === 0) continue
-        const known = new Set((yield* knownIds({ runId, ids: fresh.map((q) => q.id) })).map((r) => r.item_id))
-        const rows = fresh.filter((q) => !known.has(q.id)).map((question, i) => ({
-          run_id: runId,
-          item_id: question.id,
-          seq: next + i,
-          question
-        }))
-        if (rows.length > 0) yield* insertItems(rows)
-        next += rows.length
-      }
-      const added = next - locked.value.next_item_seq
-      if (added > 0) yield* setNextSeq({ runId, next })
-      return { added, skipped: questions.length - added }
-    }).pipe(sql.withTransaction, sqlFailure("adding items"))
+  const addItems = makeAddItems(sql)
 
   const selectItems = findAll({
     table: "items",
@@ -206,7 +151,7 @@ export const makeItemOps = (
       const updated = yield* saveOutcome({ runId, itemId, ...ending, now, elapsedMs: outcome.elapsedMs ?? null })
       if (Option.isNone(updated)) return yield* notFound(runId, itemId)
       yield* insertEntries(outcome.journal ?? [])
-    }).pipe(sql.withTransaction, sqlFailure("finishing an item"))
+    }).pipe(transaction("finishing an item"))
 
   const completeItem = (outcome: ItemOutcome & { readonly result: PipelineResult }) =>
     finish(outcome, { status: "done", result: outcome.result, error: null })

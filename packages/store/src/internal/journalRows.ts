@@ -2,7 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { JournalMismatch, type StoreError } from "../Domain/Errors.js"
 import { JournalEntry, Usage } from "../Domain/JournalEntry.js"
-import { findAll } from "./query.js"
+import { makeQueries } from "./query.js"
 import { chunks, now, orUndefined } from "./sql.js"
 
 /** What a caller supplies to journal a call; the store adds `createdAt`. */
@@ -61,6 +61,7 @@ const keyOf = (k: typeof Key.Type) => `${k.run_id}\u0000${k.item_id}\u0000${k.se
  * a mismatch leaves nothing behind.
  */
 export const makeInsertEntries = (sql: SqlClient.SqlClient) => {
+  const { findAll } = makeQueries(sql)
   const insert = findAll({
     table: "journal",
     action: "writing the journal",

@@ -3,7 +3,7 @@ import { Effect, Option, Schema } from "effect"
 import { RunNotFound, StoreError, SweepNotFound } from "../Domain/Errors.js"
 import { Run, RunManifest, RunStatus } from "../Domain/Run.js"
 import { makeRunId } from "../RunIds.js"
-import { findAll, findOne } from "./query.js"
+import { makeQueries } from "./query.js"
 import { byteOrder, DbInt, nowIso, orUndefined } from "./sql.js"
 
 const RunRow = Schema.Struct({
@@ -79,6 +79,7 @@ export interface CreateRunInput {
 
 /** Run-level operations over the `runs` table. */
 export const makeRunOps = (sql: SqlClient.SqlClient) => {
+  const { findAll, findOne } = makeQueries(sql)
   const count = (status: string | undefined) =>
     status === undefined
       ? sql`(SELECT count(*) FROM items i WHERE i.run_id = r.id)`

@@ -1,21 +1,10 @@
 import type { SqlClient, SqlError } from "@effect/sql"
-import { Clock, Effect, Predicate, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { StoreError } from "../Domain/Errors.js"
 
 /** Turns database failures into `StoreError` naming the operation. */
 export const storeFailure = (operation: string) => (cause: SqlError.SqlError) =>
   new StoreError({ message: `${operation} failed: ${cause.message}${causeMessage(cause.cause)}`, cause })
-
-/** Maps only the `SqlError`s of an effect to `StoreError`, keeping its other errors. */
-export const sqlFailure = (operation: string) =>
-<A, E, R>(
-  self: Effect.Effect<A, E, R>
-): Effect.Effect<A, Exclude<E, Extract<E, SqlError.SqlError>> | StoreError, R> =>
-  Effect.catchIf(
-    self,
-    (e): e is Extract<E, SqlError.SqlError> => Predicate.isTagged(e, "SqlError"),
-    (e) => Effect.fail(storeFailure(operation)(e))
-  )
 
 /** The message of an error's cause on one line (`AggregateError`s, e.g. every address refused, list theirs). */
 export const causeMessage = (cause: unknown): string => {
