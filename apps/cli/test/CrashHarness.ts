@@ -54,7 +54,7 @@ export const journaledLlmCalls = (home: string, runId: string) =>
     const journal = yield* Journal
     const totals = yield* journal.totals(runId)
     return totals.reduce((sum, t) => sum + t.llmCalls, 0)
-  }).pipe(Effect.provide(Store.layer({ filename: Path.join(home, "deepnote.sqlite") })), Effect.orDie)
+  }).pipe(Effect.provide(Store.layer({ url: Path.join(home, "deepnote.sqlite") })), Effect.orDie)
 
 /**
  * Kills the child with `signal` and returns how many LLM calls it had in flight when it died: calls the simulator

@@ -7,7 +7,7 @@ import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
 import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
 
 const services = Layer.mergeAll(
-  RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layerMemory, RunEvents.layer))),
+  RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layer({ url: "sqlite::memory:" }), RunEvents.layer))),
   NodeContext.layer
 )
 

@@ -1,13 +1,17 @@
 import { PipelineEvent } from "@deepnote/core"
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Schema } from "effect"
-import type { StoreError } from "./Domain/Errors.js"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { StoreError } from "./Domain/Errors.js"
 import type { StoredEvent } from "./Domain/StoredEvent.js"
-import { decodeRowWith, fromJson, nowIso, sqlFailure, toJson } from "./internal/sql.js"
+import { makeQueries } from "./internal/query.js"
+import { chunks, DbInt, now } from "./internal/sql.js"
 
 /** The run event log, so the HTTP app can stream a run's events and resume a stream with `Last-Event-ID`. */
 export interface EventLogService {
-  /** Appends events of one item in one transaction; returns their `seq`s. */
+  /**
+   * Appends events of one item in one transaction; returns their `seq`s. A run's events are numbered 1, 2, 3, …
+   * without gaps in commit order, so a reader on any machine that follows "seq > last seen" misses none.
+   */
   readonly append: (
     runId: string,
     itemId: string,
@@ -23,60 +27,92 @@ export interface EventLogService {
 }
 
 const EventRow = Schema.Struct({
-  seq: Schema.Int,
   run_id: Schema.String,
+  seq: Schema.Int,
   item_id: Schema.String,
-  event: Schema.String,
-  created_at: Schema.String
+  event: Schema.parseJson(PipelineEvent),
+  created_at: Schema.Date
 })
-const decodeRow = decodeRowWith(EventRow, "event row")
-const decodeEvent = fromJson(PipelineEvent, "event")
-const encodeEvent = toJson(PipelineEvent)
 
 export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, EventLogService>() {
-  static readonly make = Effect.gen(function*() {
+  static readonly make: Effect.Effect<EventLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { execute, findAll, findOne, transaction } = makeQueries(sql)
+    // Takes `count` numbers from the run's counter under the run row's lock (Postgres: the row lock, held to commit;
+    // SQLite: the write lock). The next appender waits for this transaction, so numbers are committed in order.
+    const reserve = findOne({
+      table: "runs",
+      action: "appending events",
+      Request: Schema.Struct({ runId: Schema.String, count: Schema.Int }),
+      Result: Schema.Struct({ next_event_seq: Schema.Int }),
+      execute: ({ count, runId }) =>
+        sql`UPDATE runs SET next_event_seq = next_event_seq + ${count} WHERE id = ${runId} RETURNING next_event_seq`
+    })
+    const insert = execute({
+      table: "events",
+      action: "appending events",
+      Request: Schema.Array(EventRow),
+      execute: (rows) => sql`INSERT INTO events ${sql.insert(rows)}`
+    })
+    const select = findAll({
+      table: "events",
+      action: "reading events",
+      Request: Schema.Struct({ runId: Schema.String, afterSeq: Schema.Int, limit: Schema.Int }),
+      Result: EventRow,
+      execute: (r) =>
+        sql`SELECT run_id, seq, item_id, event, created_at FROM events WHERE run_id = ${r.runId} AND seq > ${r.afterSeq}
+          ORDER BY seq LIMIT ${r.limit}`
+    })
+    const count = findOne({
+      table: "events",
+      action: "counting events",
+      Request: Schema.Struct({ runId: Schema.String, itemId: Schema.String }),
+      Result: Schema.Struct({ n: DbInt }),
+      execute: (r) => sql`SELECT count(*) AS n FROM events WHERE run_id = ${r.runId} AND item_id = ${r.itemId}`
+    })
+
     const append = Effect.fn("EventLog.append")(function*(
       runId: string,
       itemId: string,
       events: ReadonlyArray<PipelineEvent>
     ) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
-      const createdAt = yield* nowIso
-      return yield* Effect.forEach(events, (event) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<{ seq: number }>`INSERT INTO events ${
-            sql.insert({ run_id: runId, item_id: itemId, event: yield* encodeEvent(event), created_at: createdAt })
-          } RETURNING seq`
-          return rows[0]?.seq ?? 0
-        })).pipe(sql.withTransaction, sqlFailure("appending events"))
+      if (events.length === 0) return []
+      return yield* Effect.gen(function*() {
+        const reserved = yield* reserve({ runId, count: events.length })
+        if (Option.isNone(reserved)) {
+          return yield* new StoreError({ message: `appending events failed: run ${runId} not found` })
+        }
+        const first = reserved.value.next_event_seq - events.length
+        const createdAt = yield* now
+        const rows = events.map((event, i) => ({
+          run_id: runId,
+          seq: first + i,
+          item_id: itemId,
+          event,
+          created_at: createdAt
+        }))
+        for (const batch of chunks(rows)) yield* insert(batch)
+        return rows.map((row) => row.seq)
+      }).pipe(transaction("appending events"))
     })
     const since = Effect.fn("EventLog.since")(function*(
       runId: string,
       options?: { readonly afterSeq?: number; readonly limit?: number }
     ) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
-      const rows = yield* sql`SELECT * FROM events WHERE run_id = ${runId} AND seq > ${options?.afterSeq ?? 0}
-        ORDER BY seq LIMIT ${options?.limit ?? 1000}`.pipe(sqlFailure("reading events"))
-      return yield* Effect.forEach(rows, (row) =>
-        Effect.gen(function*() {
-          const r = yield* decodeRow(row)
-          return {
-            seq: r.seq,
-            runId: r.run_id,
-            itemId: r.item_id,
-            event: yield* decodeEvent(r.event),
-            createdAt: new Date(r.created_at)
-          }
-        }))
+      const rows = yield* select({ runId, afterSeq: options?.afterSeq ?? 0, limit: options?.limit ?? 1000 })
+      return rows.map((r): StoredEvent => ({
+        seq: r.seq,
+        runId: r.run_id,
+        itemId: r.item_id,
+        event: r.event,
+        createdAt: r.created_at
+      }))
     })
     const countForItem = Effect.fn("EventLog.countForItem")(function*(runId: string, itemId: string) {
-      const rows = yield* sql<
-        { n: number }
-      >`SELECT count(*) AS n FROM events WHERE run_id = ${runId} AND item_id = ${itemId}`.pipe(
-        sqlFailure("counting events")
-      )
-      return Number(rows[0]?.n ?? 0)
+      yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
+      return Option.match(yield* count({ runId, itemId }), { onNone: () => 0, onSome: (row) => row.n })
     })
     return EventLog.of({ append, since, countForItem })
   })

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { StoreError } from "./Domain/Errors.js"
-import { decodeRowWith, nowIso, sqlFailure } from "./internal/sql.js"
+import { makeQueries } from "./internal/query.js"
+import { byteOrder, nowIso, orUndefined } from "./internal/sql.js"
 
 export const IngestJobStatus = Schema.Literal("queued", "running", "done", "failed", "interrupted")
 export type IngestJobStatus = typeof IngestJobStatus.Type
@@ -44,38 +45,85 @@ const JobRow = Schema.Struct({
   tenant_id: Schema.String,
   collection: Schema.String,
   status: IngestJobStatus,
-  received: Schema.Number,
-  added: Schema.Number,
-  skipped: Schema.Number,
+  received: Schema.Int,
+  added: Schema.Int,
+  skipped: Schema.Int,
   message: Schema.NullOr(Schema.String),
   created_at: Schema.String,
   finished_at: Schema.NullOr(Schema.String)
 })
-const decodeRow = decodeRowWith(JobRow, "ingest job row")
+
+const Progress = Schema.Struct({
+  status: Schema.optional(IngestJobStatus),
+  added: Schema.optional(Schema.Int),
+  skipped: Schema.optional(Schema.Int),
+  message: Schema.optional(Schema.String),
+  finished_at: Schema.optional(Schema.String)
+})
+
+const interruptedMessage =
+  "the server stopped before this upload finished; upload it again (documents already added are skipped)"
 
 /** The `ingest_jobs` table: status of the HTTP app's background uploads, across restarts. */
 export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<IngestJobLog, IngestJobLogService>() {
-  static readonly make = Effect.gen(function*() {
+  static readonly make: Effect.Effect<IngestJobLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { execute, findAll, findOne } = makeQueries(sql)
+    const insert = execute({
+      table: "ingest_jobs",
+      action: "recording an ingest job",
+      Request: JobRow,
+      execute: (row) => sql`INSERT INTO ingest_jobs ${sql.insert(row)}`
+    })
+    const update = execute({
+      table: "ingest_jobs",
+      action: "updating an ingest job",
+      Request: Schema.Struct({ id: Schema.String, columns: Progress }),
+      execute: ({ columns, id }) => sql`UPDATE ingest_jobs SET ${sql.update(columns)} WHERE id = ${id}`
+    })
+    const select = findOne({
+      table: "ingest_jobs",
+      action: "reading an ingest job",
+      Request: Schema.String,
+      Result: JobRow,
+      execute: (id) => sql`SELECT * FROM ingest_jobs WHERE id = ${id}`
+    })
+    const interrupt = findAll({
+      table: "ingest_jobs",
+      action: "interrupting unfinished ingest jobs",
+      Request: Schema.Struct({ finishedAt: Schema.String, message: Schema.String }),
+      Result: Schema.Struct({ id: Schema.String }),
+      execute: (r) =>
+        sql`UPDATE ingest_jobs SET status = 'interrupted', finished_at = ${r.finishedAt}, message = ${r.message}
+          WHERE status IN ('queued', 'running') RETURNING id`
+    })
+    const prune = findAll({
+      table: "ingest_jobs",
+      action: "pruning ingest jobs",
+      Request: Schema.Int,
+      Result: Schema.Struct({ id: Schema.String }),
+      execute: (keep) =>
+        sql`DELETE FROM ingest_jobs WHERE id NOT IN
+          (SELECT id FROM ingest_jobs ORDER BY created_at${byteOrder(sql)} DESC LIMIT ${keep}) RETURNING id`
+    })
     return IngestJobLog.of({
       create: Effect.fn("IngestJobLog.create")(function*(job: IngestJobRecord) {
         yield* Effect.annotateCurrentSpan({ "deepnote.job.id": job.id, "deepnote.tenant.id": job.tenantId })
-        yield* sql`INSERT INTO ingest_jobs ${
-          sql.insert({
-            id: job.id,
-            tenant_id: job.tenantId,
-            collection: job.collection,
-            status: job.status,
-            received: job.received,
-            added: job.added,
-            skipped: job.skipped,
-            message: job.message ?? null,
-            created_at: job.createdAt,
-            finished_at: job.finishedAt ?? null
-          })
-        }`.pipe(sqlFailure("recording an ingest job"))
+        yield* insert({
+          id: job.id,
+          tenant_id: job.tenantId,
+          collection: job.collection,
+          status: job.status,
+          received: job.received,
+          added: job.added,
+          skipped: job.skipped,
+          message: job.message ?? null,
+          created_at: job.createdAt,
+          finished_at: job.finishedAt ?? null
+        })
       }),
       update: Effect.fn("IngestJobLog.update")(function*(id: string, progress: IngestJobProgress) {
+        yield* Effect.annotateCurrentSpan({ "deepnote.job.id": id })
         const columns = {
           ...(progress.status === undefined ? {} : { status: progress.status }),
           ...(progress.added === undefined ? {} : { added: progress.added }),
@@ -84,15 +132,11 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
           ...(progress.finishedAt === undefined ? {} : { finished_at: progress.finishedAt })
         }
         if (Object.keys(columns).length === 0) return
-        yield* sql`UPDATE ingest_jobs SET ${sql.update(columns)} WHERE id = ${id}`.pipe(
-          sqlFailure("updating an ingest job")
-        )
+        yield* update({ id, columns })
       }),
       get: Effect.fn("IngestJobLog.get")(function*(id: string) {
-        const rows = yield* sql`SELECT * FROM ingest_jobs WHERE id = ${id}`.pipe(sqlFailure("reading an ingest job"))
-        if (rows[0] === undefined) return Option.none()
-        const r = yield* decodeRow(rows[0])
-        return Option.some<IngestJobRecord>({
+        yield* Effect.annotateCurrentSpan({ "deepnote.job.id": id })
+        return Option.map(yield* select(id), (r): IngestJobRecord => ({
           id: r.id,
           tenantId: r.tenant_id,
           collection: r.collection,
@@ -100,26 +144,17 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
           received: r.received,
           added: r.added,
           skipped: r.skipped,
-          message: r.message ?? undefined,
+          message: orUndefined(r.message),
           createdAt: r.created_at,
-          finishedAt: r.finished_at ?? undefined
-        })
+          finishedAt: orUndefined(r.finished_at)
+        }))
       }),
       interruptUnfinished: Effect.gen(function*() {
-        const finishedAt = yield* nowIso
-        const rows = yield* sql<
-          { id: string }
-        >`UPDATE ingest_jobs SET status = 'interrupted', finished_at = ${finishedAt},
-          message = 'the server stopped before this upload finished; upload it again (documents already added are skipped)'
-          WHERE status IN ('queued', 'running') RETURNING id`.pipe(sqlFailure("interrupting unfinished ingest jobs"))
+        const rows = yield* interrupt({ finishedAt: yield* nowIso, message: interruptedMessage })
         return rows.length
       }).pipe(Effect.withSpan("IngestJobLog.interruptUnfinished")),
       prune: Effect.fn("IngestJobLog.prune")(function*(keep: number) {
-        const rows = yield* sql<{ id: string }>`DELETE FROM ingest_jobs WHERE id NOT IN
-          (SELECT id FROM ingest_jobs ORDER BY created_at DESC LIMIT ${keep}) RETURNING id`.pipe(
-          sqlFailure("pruning ingest jobs")
-        )
-        return rows.length
+        return (yield* prune(keep)).length
       })
     })
   })

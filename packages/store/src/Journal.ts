@@ -2,8 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import type { JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { JournalEntry, JournalTotals } from "./Domain/JournalEntry.js"
-import { insertEntries, type JournalAppend, journalEntryFromRow } from "./internal/journalRows.js"
-import { decodeRowWith, sqlFailure } from "./internal/sql.js"
+import { type JournalAppend, JournalRow, makeInsertEntries, toJournalEntry } from "./internal/journalRows.js"
+import { makeQueries } from "./internal/query.js"
+import { byteOrder, DbInt, DbNumber } from "./internal/sql.js"
 import { makeReplay, type PersistMode, type Replay } from "./Replay.js"
 
 export type { JournalAppend }
@@ -38,26 +39,45 @@ export interface JournalService {
 
 const TotalsRow = Schema.Struct({
   item_id: Schema.String,
-  calls: Schema.Int,
-  llm_calls: Schema.Int,
-  prompt_tokens: Schema.Int,
-  completion_tokens: Schema.Int,
-  latency_ms: Schema.Number
+  calls: DbInt,
+  llm_calls: DbInt,
+  prompt_tokens: DbInt,
+  completion_tokens: DbInt,
+  latency_ms: DbNumber
 })
-const decodeTotals = decodeRowWith(TotalsRow, "journal totals")
 
 export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, JournalService>() {
-  static readonly make = Effect.gen(function*() {
+  static readonly make: Effect.Effect<JournalService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { findAll, transaction } = makeQueries(sql)
+    const insertEntries = makeInsertEntries(sql)
+    const selectEntries = findAll({
+      table: "journal",
+      action: "reading the journal",
+      Request: Schema.Struct({ runId: Schema.String, itemId: Schema.String }),
+      Result: JournalRow,
+      execute: ({ itemId, runId }) =>
+        sql`SELECT * FROM journal WHERE run_id = ${runId} AND item_id = ${itemId} ORDER BY seq`
+    })
+    const selectTotals = findAll({
+      table: "journal",
+      action: "summing the journal",
+      Request: Schema.String,
+      Result: TotalsRow,
+      execute: (runId) =>
+        sql`SELECT item_id, count(*) AS calls,
+          sum(CASE WHEN kind <> 'retrieve' THEN 1 ELSE 0 END) AS llm_calls,
+          coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
+          coalesce(sum(completion_tokens), 0) AS completion_tokens,
+          coalesce(sum(latency_ms), 0) AS latency_ms
+        FROM journal WHERE run_id = ${runId} GROUP BY item_id ORDER BY item_id${byteOrder(sql)}`
+    })
     const entries = Effect.fn("Journal.entries")(function*(runId: string, itemId: string) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
-      const rows = yield* sql`SELECT * FROM journal WHERE run_id = ${runId} AND item_id = ${itemId} ORDER BY seq`.pipe(
-        sqlFailure("reading the journal")
-      )
-      return yield* Effect.forEach(rows, journalEntryFromRow)
+      return (yield* selectEntries({ runId, itemId })).map(toJournalEntry)
     })
     const appendAll = Effect.fn("Journal.appendAll")(function*(batch: ReadonlyArray<JournalAppend>) {
-      yield* insertEntries(sql, batch).pipe(sql.withTransaction, sqlFailure("writing the journal"))
+      yield* insertEntries(batch).pipe(transaction("writing the journal"))
     })
     const append = Effect.fn("Journal.append")(function*(entry: JournalAppend) {
       yield* Effect.annotateCurrentSpan({
@@ -65,25 +85,18 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
         "deepnote.item.id": entry.itemId,
         "deepnote.journal.seq": entry.seq
       })
-      yield* insertEntries(sql, [entry]).pipe(sql.withTransaction, sqlFailure("writing the journal"))
+      yield* insertEntries([entry]).pipe(transaction("writing the journal"))
     })
     const totals = Effect.fn("Journal.totals")(function*(runId: string) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
-      const rows = yield* sql`SELECT item_id, count(*) AS calls,
-          sum(kind != 'retrieve') AS llm_calls,
-          coalesce(sum(json_extract(usage, '$.promptTokens')), 0) AS prompt_tokens,
-          coalesce(sum(json_extract(usage, '$.completionTokens')), 0) AS completion_tokens,
-          coalesce(sum(latency_ms), 0) AS latency_ms
-        FROM journal WHERE run_id = ${runId} GROUP BY item_id ORDER BY item_id`.pipe(sqlFailure("summing the journal"))
-      return yield* Effect.forEach(rows, (row) =>
-        Effect.map(decodeTotals(row), (r): JournalTotals => ({
-          itemId: r.item_id,
-          calls: r.calls,
-          llmCalls: r.llm_calls,
-          promptTokens: r.prompt_tokens,
-          completionTokens: r.completion_tokens,
-          latencyMs: r.latency_ms
-        })))
+      return (yield* selectTotals(runId)).map((r): JournalTotals => ({
+        itemId: r.item_id,
+        calls: r.calls,
+        llmCalls: r.llm_calls,
+        promptTokens: r.prompt_tokens,
+        completionTokens: r.completion_tokens,
+        latencyMs: r.latency_ms
+      }))
     })
     const replaying = Effect.fn("Journal.replaying")(function*(
       runId: string,

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { StoreError } from "./Domain/Errors.js"
-import { decodeRowWith, nowIso, sqlFailure } from "./internal/sql.js"
+import { makeQueries } from "./internal/query.js"
+import { byteOrder, DbFlag, nowIso } from "./internal/sql.js"
 
 /** Who started a run through the HTTP app, and whether the server resumes it when it starts. */
 export interface RunOwner {
@@ -24,50 +25,78 @@ export interface RunOwnersService {
   readonly unfinished: Effect.Effect<ReadonlyArray<RunOwner>, StoreError>
 }
 
-const OwnerRow = Schema.Struct({ run_id: Schema.String, tenant_id: Schema.String, auto_resume: Schema.Number })
-const decodeRow = decodeRowWith(OwnerRow, "run owner row")
-const toOwner = (row: unknown) =>
-  Effect.map(
-    decodeRow(row),
-    (r): RunOwner => ({ runId: r.run_id, tenantId: r.tenant_id, autoResume: r.auto_resume !== 0 })
-  )
+const OwnerRow = Schema.Struct({ run_id: Schema.String, tenant_id: Schema.String, auto_resume: DbFlag })
+const toOwner = (r: typeof OwnerRow.Type): RunOwner => ({
+  runId: r.run_id,
+  tenantId: r.tenant_id,
+  autoResume: r.auto_resume
+})
 
 /** The `run_owners` table: tenant ownership of runs started over HTTP. */
 export class RunOwners extends Context.Tag("@deepnote/store/RunOwners")<RunOwners, RunOwnersService>() {
-  static readonly make = Effect.gen(function*() {
+  static readonly make: Effect.Effect<RunOwnersService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { execute, findAll, findOne } = makeQueries(sql)
+    const text = byteOrder(sql)
+    const insert = execute({
+      table: "run_owners",
+      action: "recording a run owner",
+      Request: Schema.Struct({ ...OwnerRow.fields, created_at: Schema.String }),
+      execute: (row) => sql`INSERT INTO run_owners ${sql.insert(row)}`
+    })
+    const selectOne = findOne({
+      table: "run_owners",
+      action: "reading a run owner",
+      Request: Schema.String,
+      Result: OwnerRow,
+      execute: (runId) => sql`SELECT run_id, tenant_id, auto_resume FROM run_owners WHERE run_id = ${runId}`
+    })
+    const selectOfTenant = findAll({
+      table: "run_owners",
+      action: "listing a tenant's runs",
+      Request: Schema.Struct({ tenantId: Schema.String, limit: Schema.Int }),
+      Result: Schema.Struct({ run_id: Schema.String }),
+      execute: (r) =>
+        sql`SELECT run_id FROM run_owners WHERE tenant_id = ${r.tenantId}
+          ORDER BY created_at${text} DESC, run_id${text} DESC LIMIT ${r.limit}`
+    })
+    const update = execute({
+      table: "run_owners",
+      action: "updating a run owner",
+      Request: Schema.Struct({ runId: Schema.String, autoResume: DbFlag }),
+      execute: (r) => sql`UPDATE run_owners SET auto_resume = ${r.autoResume} WHERE run_id = ${r.runId}`
+    })
+    const selectUnfinished = findAll({
+      table: "run_owners",
+      action: "listing unfinished runs",
+      Request: DbFlag,
+      Result: OwnerRow,
+      execute: (autoResume) =>
+        sql`SELECT o.run_id, o.tenant_id, o.auto_resume FROM run_owners o JOIN runs r ON r.id = o.run_id
+          WHERE o.auto_resume = ${autoResume} AND r.status IN ('created', 'running', 'interrupted')
+          ORDER BY o.created_at${text}, o.run_id${text}`
+    })
     return RunOwners.of({
       record: Effect.fn("RunOwners.record")(function*(runId: string, tenantId: string) {
         yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.tenant.id": tenantId })
-        yield* sql`INSERT INTO run_owners ${
-          sql.insert({ run_id: runId, tenant_id: tenantId, auto_resume: 1, created_at: yield* nowIso })
-        }`.pipe(sqlFailure("recording a run owner"))
+        yield* insert({ run_id: runId, tenant_id: tenantId, auto_resume: true, created_at: yield* nowIso })
       }),
       get: Effect.fn("RunOwners.get")(function*(runId: string) {
-        const rows = yield* sql`SELECT * FROM run_owners WHERE run_id = ${runId}`.pipe(
-          sqlFailure("reading a run owner")
-        )
-        return rows[0] === undefined ? Option.none() : Option.some(yield* toOwner(rows[0]))
+        yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
+        return Option.map(yield* selectOne(runId), toOwner)
       }),
       runsOf: Effect.fn("RunOwners.runsOf")(function*(tenantId: string, options?: { readonly limit?: number }) {
-        const rows = yield* sql<{ run_id: string }>`SELECT run_id FROM run_owners WHERE tenant_id = ${tenantId}
-          ORDER BY created_at DESC, run_id DESC LIMIT ${options?.limit ?? 100}`.pipe(
-          sqlFailure("listing a tenant's runs")
-        )
-        return rows.map((r) => r.run_id)
+        yield* Effect.annotateCurrentSpan({ "deepnote.tenant.id": tenantId })
+        return (yield* selectOfTenant({ tenantId, limit: options?.limit ?? 100 })).map((r) => r.run_id)
       }),
       setAutoResume: Effect.fn("RunOwners.setAutoResume")(function*(runId: string, autoResume: boolean) {
-        yield* sql`UPDATE run_owners SET auto_resume = ${autoResume ? 1 : 0} WHERE run_id = ${runId}`.pipe(
-          sqlFailure("updating a run owner")
-        )
+        yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
+        yield* update({ runId, autoResume })
       }),
-      unfinished: sql`SELECT o.* FROM run_owners o JOIN runs r ON r.id = o.run_id
-        WHERE o.auto_resume = 1 AND r.status IN ('created', 'running', 'interrupted') ORDER BY o.created_at, o.run_id`
-        .pipe(
-          sqlFailure("listing unfinished runs"),
-          Effect.flatMap(Effect.forEach(toOwner)),
-          Effect.withSpan("RunOwners.unfinished")
-        )
+      unfinished: selectUnfinished(true).pipe(
+        Effect.map((rows) => rows.map(toOwner)),
+        Effect.withSpan("RunOwners.unfinished")
+      )
     })
   })
 

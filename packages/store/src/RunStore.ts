@@ -67,7 +67,7 @@ export interface RunStoreService {
 
 /** The run store (`runs` and `items` tables). Needs the store's `SqlClient` (see `Store.layer`). */
 export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, RunStoreService>() {
-  static readonly make = Effect.gen(function*() {
+  static readonly make: Effect.Effect<RunStoreService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const runs = makeRunOps(sql)
     const items = makeItemOps(sql, runs.runExists)

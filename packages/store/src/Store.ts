@@ -1,30 +1,30 @@
-import { Home } from "@deepnote/core"
-import { Effect, Layer } from "effect"
-import * as Path from "node:path"
+import type { Home } from "@deepnote/core"
+import { Layer } from "effect"
 import type { StoreError } from "./Domain/Errors.js"
 import { EventLog } from "./EventLog.js"
 import { Journal } from "./Journal.js"
+import { RunLeases } from "./RunLeases.js"
 import { RunStore } from "./RunStore.js"
-import { SharedCache } from "./SharedCache.js"
 import * as StoreDatabase from "./StoreDatabase.js"
+import type { InvalidStoreUrl } from "./StoreUrl.js"
 import { Sweeps } from "./Sweeps.js"
 
 /** Every store service. */
-export type StoreServices = RunStore | Journal | EventLog | SharedCache | Sweeps
+export type StoreServices = RunStore | Journal | EventLog | Sweeps | RunLeases
 
-const services = Layer.mergeAll(RunStore.layer, Journal.layer, EventLog.layer, SharedCache.layer, Sweeps.layer)
+const services = Layer.mergeAll(RunStore.layer, Journal.layer, EventLog.layer, Sweeps.layer, RunLeases.layer)
 
 /**
- * All store services over one SQLite file. Opening checks the file (foreign or corrupted → `StoreError`, file left
- * unchanged), then enables WAL, a busy timeout and foreign keys, and applies migrations.
+ * All store services over the database named by `url`: `sqlite:PATH` or a path, `sqlite::memory:`, or
+ * `postgres://…`. Opening checks an SQLite file first (foreign, corrupted or newer → `StoreError`, file left
+ * unchanged; not writable → opened read-only), and applies migrations.
  */
-export const layer = (options: StoreDatabase.StoreDatabaseOptions): Layer.Layer<StoreServices, StoreError> =>
+export const layer = (
+  options: StoreDatabase.StoreDatabaseOptions
+): Layer.Layer<StoreServices, StoreError | InvalidStoreUrl> =>
   services.pipe(Layer.provide(StoreDatabase.layer(options)))
 
-/** The store at `<home>/deepnote.sqlite`. */
-export const layerHome: Layer.Layer<StoreServices, StoreError, Home> = Layer.unwrapEffect(
-  Effect.map(Home, (home) => layer({ filename: Path.join(home.root, "deepnote.sqlite") }))
+/** The store named by `DEEPNOTE_STORE`, else the SQLite file `<home>/deepnote.sqlite`. */
+export const layerConfig: Layer.Layer<StoreServices, StoreError | InvalidStoreUrl, Home> = services.pipe(
+  Layer.provide(StoreDatabase.layerConfig)
 )
-
-/** An in-memory store, for tests. */
-export const layerMemory: Layer.Layer<StoreServices, StoreError> = layer({ filename: ":memory:" })

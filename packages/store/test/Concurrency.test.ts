@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect"
 import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
-import { Journal, RunStore, SharedCache, Store } from "../src/index.js"
+import { Journal, RunStore, Store, Sweeps } from "../src/index.js"
 import { manifest, question, result, tempDir } from "./fixtures.js"
 
 const items = Array.from({ length: 120 }, (_, i) => question(`q${i}`))
@@ -27,20 +27,19 @@ const otherProcess = (filename: string, writes: number) =>
     const script = `
       const Db = require(${JSON.stringify(sqlite)}); const db = new Db(${JSON.stringify(filename)});
       db.pragma("busy_timeout = 10000");
-      const put = db.prepare("INSERT INTO caches (namespace, key, value, created_at) VALUES ('other', ?, '1', 'now')");
-      for (let i = 0; i < ${writes}; i++) db.transaction(() => put.run("k" + i))();
+      const put = db.prepare("INSERT INTO sweeps (id, label, grid, created_at) VALUES (?, 'other', '{}', '2026-01-01T00:00:00.000Z')");
+      for (let i = 0; i < ${writes}; i++) db.transaction(() => put.run("s-other-" + i))();
       db.close();`
     const child = spawn(process.execPath, ["-e", script], { stdio: "inherit" })
     child.on("exit", (code) => resume(Effect.succeed(code ?? -1)))
   })
 
-describe("concurrent writers", () => {
+describe("concurrent writers (SQLite)", () => {
   it.scopedLive("many fibers complete items while another process writes to the same file", () =>
     Effect.gen(function*() {
       const filename = Path.join(yield* tempDir, "deepnote.sqlite")
       yield* Effect.gen(function*() {
         const store = yield* RunStore
-        const cache = yield* SharedCache
         const run = yield* store.createRun({ manifest: manifest(), id: "r-c" })
         yield* store.addItems(run.id, items)
         const [, code] = yield* Effect.all([
@@ -58,7 +57,7 @@ describe("concurrent writers", () => {
         const totals = yield* (yield* Journal).totals(run.id)
         assert.strictEqual(totals.length, 120)
         assert.isTrue(totals.every((t) => t.calls === 2 && t.llmCalls === 1))
-        assert.strictEqual(yield* cache.clear("other"), 300)
-      }).pipe(Effect.provide(Store.layer({ filename })))
+        assert.strictEqual((yield* (yield* Sweeps).list).filter((s) => s.label === "other").length, 300)
+      }).pipe(Effect.provide(Store.layer({ url: filename })))
     }))
 })

@@ -4,9 +4,9 @@ import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { applicationId, RunStore, schemaVersion, Store } from "../src/index.js"
-import { fingerprint, manifest, tempDir } from "./fixtures.js"
+import { fingerprint, manifest, question, tempDir } from "./fixtures.js"
 
-const open = (filename: string) => Layer.build(Store.layer({ filename })).pipe(Effect.scoped)
+const open = (filename: string) => Layer.build(Store.layer({ url: filename })).pipe(Effect.scoped)
 
 const refused = (filename: string) =>
   Effect.gen(function*() {
@@ -14,8 +14,17 @@ const refused = (filename: string) =>
     const error = yield* Effect.flip(open(filename))
     assert.strictEqual(error._tag, "StoreError")
     assert.deepStrictEqual(fingerprint(filename), before)
+    assert.notInclude(error.message, "\n")
     return error.message
   })
+
+/** A store with one run of 400 items: several pages per table and index. */
+const seedItems = (filename: string) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    yield* store.createRun({ manifest: manifest(), id: "r-big" })
+    yield* store.addItems("r-big", Array.from({ length: 400 }, (_, i) => question(`q${i}`)))
+  }).pipe(Effect.provide(Store.layer({ url: filename })))
 
 describe("store file", () => {
   it.scopedLive("creates a fresh store with its directory, and reopening is idempotent", () =>
@@ -25,7 +34,7 @@ describe("store file", () => {
         yield* Effect.gen(function*() {
           const store = yield* RunStore
           yield* store.createRun({ manifest: manifest(), id: `r-${i}` })
-        }).pipe(Effect.provide(Store.layer({ filename })))
+        }).pipe(Effect.provide(Store.layer({ url: `sqlite:${filename}` })))
       }
       const db = new Sqlite(filename, { readonly: true })
       assert.strictEqual(db.pragma("application_id", { simple: true }), applicationId)
@@ -48,7 +57,7 @@ describe("store file", () => {
       assert.include(message, filename)
     }))
 
-  it.scopedLive("refuses a corrupted store whose header survived", () =>
+  it.scopedLive("refuses a corrupted store whose header survived, naming the file", () =>
     Effect.gen(function*() {
       const filename = Path.join(yield* tempDir, "corrupt.sqlite")
       yield* open(filename)
@@ -56,7 +65,42 @@ describe("store file", () => {
       bytes.fill(0xab, 100)
       Fs.writeFileSync(filename, bytes)
       const message = yield* refused(filename)
-      assert.include(message, "is not a DeepNote store")
+      assert.include(message, `${filename} is corrupted`)
+    }))
+
+  it.scopedLive("refuses a truncated store, naming the file", () =>
+    Effect.gen(function*() {
+      const filename = Path.join(yield* tempDir, "truncated.sqlite")
+      yield* seedItems(filename)
+      Fs.truncateSync(filename, Math.floor(Fs.statSync(filename).size / 2))
+      const message = yield* refused(filename)
+      assert.match(message, new RegExp(`^${filename} is corrupted \\(truncated: `))
+    }))
+
+  it.scopedLive("damage only quick_check finds is named at the first failing statement", () =>
+    Effect.gen(function*() {
+      const filename = Path.join(yield* tempDir, "damaged.sqlite")
+      yield* seedItems(filename)
+      const db = new Sqlite(filename)
+      const pageSize = Number(db.pragma("page_size", { simple: true }))
+      const root = Number(db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'items_status'").pluck().get())
+      db.close()
+      // break the b-tree header of one index page: the schema (page 1) and the header stay sound
+      const bytes = Fs.readFileSync(filename)
+      bytes.fill(0xff, (root - 1) * pageSize, (root - 1) * pageSize + 8)
+      Fs.writeFileSync(filename, bytes)
+      const [read, write] = yield* Effect.gen(function*() {
+        const store = yield* RunStore
+        return [
+          yield* Effect.flip(store.getRun("r-big")),
+          yield* Effect.flip(store.addItems("r-big", [question("new")]))
+        ] as const
+      }).pipe(Effect.provide(Store.layer({ url: filename })))
+      for (const [error, action] of [[read, "reading runs"], [write, "adding items"]] as const) {
+        assert.strictEqual(error._tag, "StoreError")
+        assert.match(error.message, new RegExp(`^${filename} is corrupted \\(quick_check: [^*].+\\): ${action} failed`))
+        assert.notInclude(error.message, "\n")
+      }
     }))
 
   it.scopedLive("refuses another application's SQLite database and leaves it unchanged", () =>
@@ -76,15 +120,22 @@ describe("store file", () => {
       assert.include(yield* refused(tagged), "SQLite application_id is 0x4d2")
     }))
 
-  it.scopedLive("refuses a store written by a newer schema version", () =>
+  it.scopedLive("refuses a store written by a newer schema version, by header or by migrations table", () =>
     Effect.gen(function*() {
-      const filename = Path.join(yield* tempDir, "newer.sqlite")
+      const dir = yield* tempDir
+      const filename = Path.join(dir, "newer.sqlite")
       yield* open(filename)
       const db = new Sqlite(filename)
       db.pragma(`user_version = ${schemaVersion + 1}`)
       db.close()
-      const message = yield* refused(filename)
-      assert.include(message, `newer DeepNote (schema version ${schemaVersion + 1}`)
+      assert.include(yield* refused(filename), `newer DeepNote (schema version ${schemaVersion + 1}`)
+
+      const recorded = Path.join(dir, "recorded.sqlite")
+      yield* open(recorded)
+      const db2 = new Sqlite(recorded)
+      db2.prepare("INSERT INTO deepnote_migrations (migration_id, name) VALUES (?, 'future')").run(schemaVersion + 5)
+      db2.close()
+      assert.include(yield* refused(recorded), `newer DeepNote (schema version ${schemaVersion + 5}`)
     }))
 
   it.scopedLive("opens an empty file as a fresh store", () =>

@@ -1,15 +1,20 @@
 import { Answer, defaultRunConfig, PipelineResult, Question } from "@deepnote/core"
+import { FileSystem } from "@effect/platform"
+import { NodeFileSystem } from "@effect/platform-node"
 import { Effect } from "effect"
+import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { RunManifest } from "../src/index.js"
 
 /** A fresh directory under the OS temp dir, removed when the scope closes. */
-export const tempDir = Effect.acquireRelease(
-  Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-store-"))),
-  (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+export const tempDir = Effect.flatMap(
+  FileSystem.FileSystem,
+  (fs) => fs.makeTempDirectoryScoped({ prefix: "deepnote-store-" })
 )
+  .pipe(Effect.provide(NodeFileSystem.layer), Effect.orDie)
+
+/** An id no other test of a suite uses (suites share one database). */
+export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString("hex")}`
 
 export const manifest = (overrides: Partial<ConstructorParameters<typeof RunManifest>[0]> = {}) =>
   new RunManifest({

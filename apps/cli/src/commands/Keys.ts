@@ -8,7 +8,9 @@ import { homeLayer, homeOption, jsonOption } from "./Common.js"
 const keysLayer = (home: Option.Option<string>) =>
   serverStoreLayer.pipe(
     Layer.provide(homeLayer(home)),
-    Layer.mapError((e) => new CommandFailed({ message: e.message }))
+    Layer.mapError((e) =>
+      e._tag === "InvalidStoreUrl" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })
+    )
   )
 
 const positive = (name: string) => Options.integer(name).pipe(Options.optional)

@@ -1,8 +1,9 @@
 import { Schema } from "effect"
 
 /**
- * The store cannot be used: the file is not a DeepNote store, was written by a newer schema, or SQLite failed
- * (disk full, busy past the timeout). Nothing was changed when this is raised while opening.
+ * The store cannot be used: the file is not a DeepNote store, is corrupted or read-only, was written by a newer
+ * schema, the Postgres server cannot be reached, or the database failed (disk full, busy past the timeout, a stored
+ * row that no longer decodes). Nothing was changed when this is raised while opening.
  */
 export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
   message: Schema.String,

@@ -1,7 +1,10 @@
 import { PipelineEvent } from "@deepnote/core"
 import { Schema } from "effect"
 
-/** A pipeline event as logged for a run. `seq` is global and increasing: use it as the SSE `id` / `Last-Event-ID`. */
+/**
+ * A pipeline event as logged for a run. `seq` numbers a run's events 1, 2, 3, … without gaps, in commit order: use it
+ * as the SSE `id` and resume after a `Last-Event-ID` with `EventLog.since(runId, { afterSeq })`.
+ */
 export const StoredEvent = Schema.Struct({
   seq: Schema.Int,
   runId: Schema.String,

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** A sweep: a grid of runs (datasets × configurations × seeds) sharing caches. The grid's shape is the executor's. */
+/** A sweep: a grid of runs (datasets × configurations × seeds). The grid's shape is the executor's. */
 export class Sweep extends Schema.Class<Sweep>("Sweep")({
   id: Schema.String,
   label: Schema.optional(Schema.String),

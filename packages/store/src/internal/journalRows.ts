@@ -1,8 +1,9 @@
-import type { SqlClient, SqlError } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { JournalMismatch, type StoreError } from "../Domain/Errors.js"
 import { JournalEntry, Usage } from "../Domain/JournalEntry.js"
-import { decodeRowWith, fromJson, nowIso, toJson } from "./sql.js"
+import { makeQueries } from "./query.js"
+import { chunks, now, orUndefined } from "./sql.js"
 
 /** What a caller supplies to journal a call; the store adds `createdAt`. */
 export interface JournalAppend {
@@ -22,71 +23,101 @@ export const JournalRow = Schema.Struct({
   seq: Schema.Int,
   kind: Schema.String,
   request_hash: Schema.String,
-  response: Schema.String,
-  usage: Schema.NullOr(Schema.String),
+  response: Schema.parseJson(),
+  usage: Schema.NullOr(Schema.parseJson(Usage)),
   latency_ms: Schema.Number,
-  created_at: Schema.String
+  created_at: Schema.Date
 })
 
-const decodeRow = decodeRowWith(JournalRow, "journal row")
-const decodeResponse = fromJson(Schema.Unknown, "journal response")
-const decodeUsage = fromJson(Usage, "journal usage")
-const encodeResponse = toJson(Schema.Unknown)
-const encodeUsage = toJson(Usage)
+/** A `journal` row as written: the row plus the token counts that `Journal.totals` sums. */
+const NewEntry = Schema.Struct({
+  ...JournalRow.fields,
+  prompt_tokens: Schema.NullOr(Schema.Int),
+  completion_tokens: Schema.NullOr(Schema.Int)
+})
 
-/** Decodes one `journal` row. */
-export const journalEntryFromRow = (row: unknown): Effect.Effect<JournalEntry, StoreError> =>
-  Effect.gen(function*() {
-    const r = yield* decodeRow(row)
-    return new JournalEntry({
-      runId: r.run_id,
-      itemId: r.item_id,
-      seq: r.seq,
-      kind: r.kind,
-      requestHash: r.request_hash,
-      response: yield* decodeResponse(r.response),
-      usage: r.usage === null ? undefined : yield* decodeUsage(r.usage),
-      latencyMs: r.latency_ms,
-      createdAt: new Date(r.created_at)
-    })
+const Key = Schema.Struct({ run_id: Schema.String, item_id: Schema.String, seq: Schema.Int })
+const Stored = Schema.Struct({ ...Key.fields, kind: Schema.String, request_hash: Schema.String })
+
+/** A `journal` row as a `JournalEntry`. */
+export const toJournalEntry = (r: typeof JournalRow.Type): JournalEntry =>
+  new JournalEntry({
+    runId: r.run_id,
+    itemId: r.item_id,
+    seq: r.seq,
+    kind: r.kind,
+    requestHash: r.request_hash,
+    response: r.response,
+    usage: orUndefined(r.usage),
+    latencyMs: r.latency_ms,
+    createdAt: r.created_at
   })
 
+const keyOf = (k: typeof Key.Type) => `${k.run_id}\u0000${k.item_id}\u0000${k.seq}`
+
 /**
- * Inserts entries one by one. An entry whose position is already journaled with the same kind and request hash is
- * skipped (appends are idempotent); a different one fails with `JournalMismatch`. Run inside a transaction so a
- * mismatch leaves nothing behind.
+ * Inserts entries with multi-row inserts. An entry whose position is already journaled with the same kind and request
+ * hash is skipped (appends are idempotent); a different one fails with `JournalMismatch`. Run inside a transaction so
+ * a mismatch leaves nothing behind.
  */
-export const insertEntries = (sql: SqlClient.SqlClient, entries: ReadonlyArray<JournalAppend>) =>
-  Effect.gen(function*() {
-    const createdAt = yield* nowIso
-    for (const e of entries) {
-      const inserted = yield* sql<{ seq: number }>`INSERT INTO journal ${
-        sql.insert({
+export const makeInsertEntries = (sql: SqlClient.SqlClient) => {
+  const { findAll } = makeQueries(sql)
+  const insert = findAll({
+    table: "journal",
+    action: "writing the journal",
+    Request: Schema.Array(NewEntry),
+    Result: Key,
+    execute: (rows) =>
+      sql`INSERT INTO journal ${sql.insert(rows)} ON CONFLICT (run_id, item_id, seq) DO NOTHING
+        RETURNING run_id, item_id, seq`
+  })
+  const stored = findAll({
+    table: "journal",
+    action: "reading the journal",
+    Request: Schema.Array(Key),
+    Result: Stored,
+    execute: (keys) =>
+      sql`SELECT run_id, item_id, seq, kind, request_hash FROM journal WHERE ${
+        sql.or(keys.map((k) => sql`(run_id = ${k.run_id} AND item_id = ${k.item_id} AND seq = ${k.seq})`))
+      }`
+  })
+
+  return (entries: ReadonlyArray<JournalAppend>): Effect.Effect<void, JournalMismatch | StoreError> =>
+    Effect.gen(function*() {
+      const createdAt = yield* now
+      for (const batch of chunks(entries)) {
+        const rows = batch.map((e) => ({
           run_id: e.runId,
           item_id: e.itemId,
           seq: e.seq,
           kind: e.kind,
           request_hash: e.requestHash,
-          response: yield* encodeResponse(e.response),
-          usage: e.usage === undefined ? null : yield* encodeUsage(e.usage),
+          response: e.response,
+          usage: e.usage ?? null,
+          prompt_tokens: e.usage?.promptTokens ?? null,
+          completion_tokens: e.usage?.completionTokens ?? null,
           latency_ms: e.latencyMs,
           created_at: createdAt
-        })
-      } ON CONFLICT (run_id, item_id, seq) DO NOTHING RETURNING seq`
-      if (inserted.length > 0) continue
-      const existing = yield* sql<{ kind: string; request_hash: string }>`SELECT kind, request_hash FROM journal
-        WHERE run_id = ${e.runId} AND item_id = ${e.itemId} AND seq = ${e.seq}`
-      const stored = existing[0]
-      if (stored !== undefined && (stored.kind !== e.kind || stored.request_hash !== e.requestHash)) {
-        return yield* new JournalMismatch({
-          runId: e.runId,
-          itemId: e.itemId,
-          seq: e.seq,
-          kind: e.kind,
-          requestHash: e.requestHash,
-          storedKind: stored.kind,
-          storedHash: stored.request_hash
-        })
+        }))
+        // the first row of each key was inserted unless the key was already journaled; later duplicates were skipped
+        const inserted = new Set((yield* insert(rows)).map(keyOf))
+        const skipped = rows.filter((row) => !inserted.delete(keyOf(row)))
+        if (skipped.length === 0) continue
+        const existing = new Map((yield* stored(skipped)).map((row) => [keyOf(row), row]))
+        for (const row of skipped) {
+          const found = existing.get(keyOf(row))
+          if (found !== undefined && (found.kind !== row.kind || found.request_hash !== row.request_hash)) {
+            return yield* new JournalMismatch({
+              runId: row.run_id,
+              itemId: row.item_id,
+              seq: row.seq,
+              kind: row.kind,
+              requestHash: row.request_hash,
+              storedKind: found.kind,
+              storedHash: found.request_hash
+            })
+          }
+        }
       }
-    }
-  }) satisfies Effect.Effect<void, JournalMismatch | SqlError.SqlError | StoreError>
+    })
+}

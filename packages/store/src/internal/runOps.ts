@@ -1,30 +1,68 @@
-import type { SqlClient, Statement } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import type { SqlClient } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
 import { RunNotFound, StoreError, SweepNotFound } from "../Domain/Errors.js"
 import { Run, RunManifest, RunStatus } from "../Domain/Run.js"
 import { makeRunId } from "../RunIds.js"
-import { decodeRowWith, fromJson, nowIso, optionalDate, sqlFailure, storeFailure, toJson } from "./sql.js"
+import { makeQueries } from "./query.js"
+import { byteOrder, DbInt, nowIso, orUndefined } from "./sql.js"
 
 const RunRow = Schema.Struct({
   id: Schema.String,
   sweep_id: Schema.NullOr(Schema.String),
   status: RunStatus,
-  manifest: Schema.String,
+  manifest: Schema.parseJson(RunManifest),
   message: Schema.NullOr(Schema.String),
-  created_at: Schema.String,
-  updated_at: Schema.String,
-  started_at: Schema.NullOr(Schema.String),
-  finished_at: Schema.NullOr(Schema.String),
-  total: Schema.Int,
-  pending: Schema.Int,
-  running: Schema.Int,
-  done: Schema.Int,
-  failed: Schema.Int
+  created_at: Schema.Date,
+  updated_at: Schema.Date,
+  started_at: Schema.NullOr(Schema.Date),
+  finished_at: Schema.NullOr(Schema.Date),
+  total: DbInt,
+  pending: DbInt,
+  running: DbInt,
+  done: DbInt,
+  failed: DbInt
 })
 
-const decodeRow = decodeRowWith(RunRow, "run row")
-const decodeManifest = fromJson(RunManifest, "run manifest")
-const encodeManifest = toJson(RunManifest)
+const toRun = (r: typeof RunRow.Type): Run =>
+  new Run({
+    id: r.id,
+    sweepId: orUndefined(r.sweep_id),
+    status: r.status,
+    manifest: r.manifest,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    startedAt: orUndefined(r.started_at),
+    finishedAt: orUndefined(r.finished_at),
+    message: orUndefined(r.message),
+    counts: { total: r.total, pending: r.pending, running: r.running, done: r.done, failed: r.failed }
+  })
+
+const RunFilter = Schema.Struct({
+  runId: Schema.optional(Schema.String),
+  status: Schema.optional(RunStatus),
+  sweepId: Schema.optional(Schema.String),
+  limit: Schema.Int
+})
+
+const NewRun = Schema.Struct({
+  id: Schema.String,
+  sweep_id: Schema.NullOr(Schema.String),
+  status: RunStatus,
+  manifest: Schema.parseJson(RunManifest),
+  created_at: Schema.String,
+  updated_at: Schema.String
+})
+
+const StatusChange = Schema.Struct({
+  runId: Schema.String,
+  status: RunStatus,
+  message: Schema.NullOr(Schema.String),
+  now: Schema.String,
+  /** `running` stamps `started_at` once; final statuses stamp `finished_at`, `running` clears it. */
+  finished: Schema.Literal("stamp", "clear", "keep")
+})
+
+const Id = Schema.Struct({ id: Schema.String })
 
 export interface ListRunsOptions {
   readonly status?: RunStatus | undefined
@@ -41,73 +79,90 @@ export interface CreateRunInput {
 
 /** Run-level operations over the `runs` table. */
 export const makeRunOps = (sql: SqlClient.SqlClient) => {
+  const { findAll, findOne } = makeQueries(sql)
   const count = (status: string | undefined) =>
     status === undefined
       ? sql`(SELECT count(*) FROM items i WHERE i.run_id = r.id)`
       : sql`(SELECT count(*) FROM items i WHERE i.run_id = r.id AND i.status = ${status})`
-  const select = (where: ReadonlyArray<Statement.Fragment>, limit: number) =>
-    sql`SELECT r.*, ${count(undefined)} AS total, ${count("pending")} AS pending, ${count("running")} AS running,
-      ${count("done")} AS done, ${count("failed")} AS failed
-      FROM runs r WHERE ${sql.and(where)} ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit}`
+  const text = byteOrder(sql)
 
-  const toRun = (row: unknown) =>
-    Effect.gen(function*() {
-      const r = yield* decodeRow(row)
-      return new Run({
-        id: r.id,
-        sweepId: r.sweep_id ?? undefined,
-        status: r.status,
-        manifest: yield* decodeManifest(r.manifest),
-        createdAt: new Date(r.created_at),
-        updatedAt: new Date(r.updated_at),
-        startedAt: optionalDate(r.started_at),
-        finishedAt: optionalDate(r.finished_at),
-        message: r.message ?? undefined,
-        counts: { total: r.total, pending: r.pending, running: r.running, done: r.done, failed: r.failed }
-      })
-    })
+  const selectRuns = findAll({
+    table: "runs",
+    action: "reading runs",
+    Request: RunFilter,
+    Result: RunRow,
+    execute: (filter) =>
+      sql`SELECT r.id, r.sweep_id, r.status, r.manifest, r.message, r.created_at, r.updated_at, r.started_at,
+        r.finished_at, ${count(undefined)} AS total, ${count("pending")} AS pending, ${count("running")} AS running,
+        ${count("done")} AS done, ${count("failed")} AS failed
+        FROM runs r WHERE ${
+        sql.and([
+          ...(filter.runId === undefined ? [] : [sql`r.id = ${filter.runId}`]),
+          ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`]),
+          ...(filter.sweepId === undefined ? [] : [sql`r.sweep_id = ${filter.sweepId}`])
+        ])
+      } ORDER BY r.created_at${text} DESC, r.id${text} DESC LIMIT ${filter.limit}`
+  })
+  const findRun = findOne({
+    table: "runs",
+    action: "reading a run",
+    Request: Schema.String,
+    Result: Id,
+    execute: (runId) => sql`SELECT id FROM runs WHERE id = ${runId}`
+  })
+  const findSweep = findOne({
+    table: "sweeps",
+    action: "reading a sweep",
+    Request: Schema.String,
+    Result: Id,
+    execute: (sweepId) => sql`SELECT id FROM sweeps WHERE id = ${sweepId}`
+  })
+  const insert = findOne({
+    table: "runs",
+    action: "creating a run",
+    Request: NewRun,
+    Result: Id,
+    execute: (row) => sql`INSERT INTO runs ${sql.insert(row)} ON CONFLICT (id) DO NOTHING RETURNING id`
+  })
+  const updateStatus = findOne({
+    table: "runs",
+    action: "updating a run",
+    Request: StatusChange,
+    Result: Id,
+    execute: (c) =>
+      sql`UPDATE runs SET status = ${c.status}, updated_at = ${c.now}, message = ${c.message},
+        started_at = ${c.status === "running" ? sql`coalesce(started_at, ${c.now})` : sql`started_at`},
+        finished_at = ${c.finished === "stamp" ? sql`${c.now}` : c.finished === "clear" ? sql`NULL` : sql`finished_at`}
+        WHERE id = ${c.runId} RETURNING id`
+  })
 
   const getRun = (runId: string): Effect.Effect<Run, RunNotFound | StoreError> =>
-    select([sql`r.id = ${runId}`], 1).pipe(
-      Effect.mapError(storeFailure("reading a run")),
-      Effect.flatMap((rows): Effect.Effect<Run, RunNotFound | StoreError> =>
-        rows[0] === undefined ? Effect.fail(new RunNotFound({ runId })) : toRun(rows[0])
-      )
+    Effect.flatMap(
+      selectRuns({ runId, limit: 1 }),
+      (rows) => rows[0] === undefined ? Effect.fail(new RunNotFound({ runId })) : Effect.succeed(toRun(rows[0]))
     )
 
   const runExists = (runId: string): Effect.Effect<void, RunNotFound | StoreError> =>
-    sql`SELECT 1 AS one FROM runs WHERE id = ${runId}`.pipe(
-      Effect.mapError(storeFailure("reading a run")),
-      Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new RunNotFound({ runId })) : Effect.void))
+    Effect.flatMap(
+      findRun(runId),
+      Option.match({
+        onNone: () => Effect.fail(new RunNotFound({ runId })),
+        onSome: () => Effect.void
+      })
     )
 
   const listRuns = (options: ListRunsOptions = {}) =>
-    select(
-      [
-        ...(options.status === undefined ? [] : [sql`r.status = ${options.status}`]),
-        ...(options.sweepId === undefined ? [] : [sql`r.sweep_id = ${options.sweepId}`])
-      ],
-      options.limit ?? 100
-    ).pipe(Effect.mapError(storeFailure("listing runs")), Effect.flatMap(Effect.forEach(toRun)))
+    Effect.map(
+      selectRuns({ status: options.status, sweepId: options.sweepId, limit: options.limit ?? 100 }),
+      (rows) => rows.map(toRun)
+    )
 
   const insertRun = (id: string, input: CreateRunInput, now: string) =>
     Effect.gen(function*() {
       const sweepId = input.manifest.sweep?.sweepId ?? null
-      if (sweepId !== null) {
-        const sweep = yield* sql`SELECT 1 AS one FROM sweeps WHERE id = ${sweepId}`
-        if (sweep.length === 0) return yield* new SweepNotFound({ sweepId })
-      }
-      const rows = yield* sql`INSERT INTO runs ${
-        sql.insert({
-          id,
-          sweep_id: sweepId,
-          status: "created",
-          manifest: yield* encodeManifest(input.manifest),
-          created_at: now,
-          updated_at: now
-        })
-      } ON CONFLICT (id) DO NOTHING RETURNING id`
-      return rows.length > 0
+      if (sweepId !== null && Option.isNone(yield* findSweep(sweepId))) return yield* new SweepNotFound({ sweepId })
+      const row = { id, sweep_id: sweepId, status: "created" as const, manifest: input.manifest }
+      return Option.isSome(yield* insert({ ...row, created_at: now, updated_at: now }))
     })
 
   const createRun = (input: CreateRunInput): Effect.Effect<Run, SweepNotFound | StoreError> =>
@@ -115,8 +170,7 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
       const now = yield* nowIso
       for (let attempt = 0; attempt < 8; attempt++) {
         const id = input.id ?? (yield* makeRunId)
-        const created = yield* insertRun(id, input, now).pipe(sqlFailure("creating a run"))
-        if (created) return yield* Effect.orDie(getRun(id))
+        if (yield* insertRun(id, input, now)) return yield* Effect.orDie(getRun(id))
         if (input.id !== undefined) return yield* new StoreError({ message: `a run with id ${id} already exists` })
       }
       return yield* new StoreError({ message: "could not allocate a unique run id" })
@@ -124,16 +178,10 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
 
   const setRunStatus = (runId: string, status: RunStatus, message?: string) =>
     Effect.gen(function*() {
-      const now = yield* nowIso
       const final = status === "completed" || status === "failed" || status === "interrupted"
-      const rows = yield* sql`UPDATE runs SET status = ${status}, updated_at = ${now},
-          message = ${message ?? null},
-          started_at = CASE WHEN ${status} = 'running' AND started_at IS NULL THEN ${now} ELSE started_at END,
-          finished_at = CASE WHEN ${
-        final ? 1 : 0
-      } = 1 THEN ${now} WHEN ${status} = 'running' THEN NULL ELSE finished_at END
-        WHERE id = ${runId} RETURNING id`.pipe(Effect.mapError(storeFailure("updating a run")))
-      if (rows.length === 0) return yield* new RunNotFound({ runId })
+      const finished = final ? "stamp" as const : status === "running" ? "clear" as const : "keep" as const
+      const updated = yield* updateStatus({ runId, status, message: message ?? null, now: yield* nowIso, finished })
+      if (Option.isNone(updated)) return yield* new RunNotFound({ runId })
       return yield* getRun(runId)
     })
 

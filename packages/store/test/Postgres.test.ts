@@ -1,0 +1,72 @@
+import { PgClient } from "@effect/sql-pg"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Redacted } from "effect"
+import { RunStore, schemaVersion, Store } from "../src/index.js"
+import { EmbeddedPostgres } from "../src/testing/index.js"
+import { manifest } from "./fixtures.js"
+
+const open = (url: string) => Layer.build(Store.layer({ url })).pipe(Effect.scoped)
+
+/** Runs statements on a database directly. */
+const admin = <A, E>(url: string, effect: Effect.Effect<A, E, PgClient.PgClient>) =>
+  Effect.provide(effect, PgClient.layer({ url: Redacted.make(url) }))
+
+describe("Postgres store", () => {
+  it.effect("an unreachable server is a StoreError naming the URL without its password", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(open("postgres://deepnote:s3cret@127.0.0.1:1/runs"))
+      assert.strictEqual(error._tag, "StoreError")
+      assert.include(error.message, "cannot reach the Postgres store postgres://deepnote:***@127.0.0.1:1/runs")
+      assert.notInclude(error.message, "s3cret")
+      assert.notInclude(error.message, "\n")
+    }))
+
+  it.layer(EmbeddedPostgres.layer, { timeout: "60 seconds" })((it) => {
+    it.effect("several clients opening a fresh database at once all migrate it, once", () =>
+      Effect.gen(function*() {
+        const url = yield* (yield* EmbeddedPostgres).createDatabase
+        yield* Effect.all([open(url), open(url), open(url)], { concurrency: "unbounded" })
+        const rows = yield* admin(
+          url,
+          Effect.flatMap(
+            PgClient.PgClient,
+            (sql) => sql<{ migration_id: number }>`SELECT migration_id FROM deepnote_migrations ORDER BY migration_id`
+          )
+        )
+        assert.deepStrictEqual(rows.map((r) => r.migration_id), Array.from({ length: schemaVersion }, (_, i) => i + 1))
+        const run = yield* Effect.gen(function*() {
+          yield* (yield* RunStore).createRun({ manifest: manifest(), id: "r-pg" })
+          return yield* (yield* RunStore).getRun("r-pg")
+        }).pipe(Effect.provide(Store.layer({ url: url.replace("postgres://", "postgresql://") })))
+        assert.strictEqual(run.id, "r-pg")
+      }))
+
+    it.effect("a database migrated by a newer build is refused and left untouched", () =>
+      Effect.gen(function*() {
+        const url = yield* (yield* EmbeddedPostgres).createDatabase
+        yield* admin(
+          url,
+          Effect.gen(function*() {
+            const sql = yield* PgClient.PgClient
+            yield* sql`CREATE TABLE deepnote_migrations (migration_id integer primary key,
+            created_at timestamp with time zone not null default now(), name text not null)`
+            yield* sql`INSERT INTO deepnote_migrations (migration_id, name) VALUES (${schemaVersion + 3}, 'future')`
+          })
+        )
+        const error = yield* Effect.flip(open(url))
+        assert.strictEqual(error._tag, "StoreError")
+        assert.include(error.message, `was written by a newer DeepNote (schema version ${schemaVersion + 3}`)
+        assert.include(error.message, ":***@127.0.0.1")
+        const tables = yield* admin(
+          url,
+          Effect.flatMap(
+            PgClient.PgClient,
+            (sql) =>
+              sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
+            WHERE table_schema = current_schema() ORDER BY table_name`
+          )
+        )
+        assert.deepStrictEqual(tables.map((t) => t.name), ["deepnote_migrations"])
+      }))
+  })
+})

@@ -1,0 +1,111 @@
+import { assert, describe } from "@effect/vitest"
+import { Effect, Option, Redacted } from "effect"
+import { ApiKeys, IngestJobLog, RunOwners, RunStore } from "../../src/index.js"
+import { manifest, unique } from "../fixtures.js"
+import type { SuiteIt } from "../layers.js"
+
+export const tenantsSuite = (it: SuiteIt) =>
+  describe("ApiKeys, RunOwners, IngestJobLog", () => {
+    it.effect("creates keys that verify, stores only a keyed hash, lists and revokes", () =>
+      Effect.gen(function*() {
+        const keys = yield* ApiKeys
+        const tenantId = unique("acme")
+        const created = yield* keys.create({ tenantId, label: "ci" })
+        const key = Redacted.value(created.key)
+        assert.match(key, /^dn_[a-z0-9]{10}_[A-Za-z0-9_-]{43}$/)
+        const principal = yield* keys.verify(created.key)
+        assert.isTrue(Option.isSome(principal))
+        if (Option.isSome(principal)) {
+          assert.strictEqual(principal.value.tenant.id, tenantId)
+          assert.strictEqual(principal.value.key.label, "ci")
+        }
+        const tampered = key.slice(0, -1) + (key.endsWith("A") ? "B" : "A")
+        assert.isTrue(Option.isNone(yield* keys.verify(Redacted.make(tampered))))
+        assert.isTrue(Option.isNone(yield* keys.verify(Redacted.make("not-a-key"))))
+        assert.isTrue(Option.isNone(yield* keys.verify(Redacted.make(""))))
+
+        const listed = yield* keys.list({ tenantId })
+        assert.strictEqual(listed.length, 1)
+        assert.notInclude(JSON.stringify(listed), key.slice(key.indexOf("_", 3) + 1), "the secret is not stored")
+        assert.isTrue((yield* keys.list()).some((k) => k.id === created.record.id))
+
+        const revoked = yield* keys.revoke(created.record.id)
+        assert.isDefined(revoked.revokedAt)
+        assert.isTrue(Option.isNone(yield* keys.verify(created.key)))
+        const missing = yield* Effect.flip(keys.revoke("nope"))
+        assert.strictEqual(missing._tag, "KeyNotFound")
+      }))
+
+    it.effect("a different pepper does not verify the same key; tenant ids are checked; quotas are stored", () =>
+      Effect.gen(function*() {
+        const keys = yield* ApiKeys
+        const tenantId = unique("t1")
+        const created = yield* keys.create({ tenantId })
+        assert.isTrue(Option.isSome(yield* keys.verify(created.key)))
+        const other = yield* ApiKeys.make(Redacted.make("pepper-2"))
+        assert.isTrue(Option.isNone(yield* other.verify(created.key)))
+        const bad = yield* Effect.flip(keys.create({ tenantId: "Bad__Tenant" }))
+        assert.strictEqual(bad._tag, "InvalidTenant")
+        const tenant = yield* keys.ensureTenant(tenantId, { quota: { requestsPerMinute: 5, maxConcurrentRuns: 1 } })
+        assert.deepStrictEqual(tenant.quota, { requestsPerMinute: 5, maxConcurrentRuns: 1 })
+        assert.deepStrictEqual((yield* keys.ensureTenant(tenantId)).quota, tenant.quota)
+        assert.isTrue(Option.isNone(yield* keys.getTenant(unique("nobody"))))
+      }))
+
+    it.effect("records owners, lists a tenant's runs, and the unfinished runs with auto-resume on", () =>
+      Effect.gen(function*() {
+        const owners = yield* RunOwners
+        const store = yield* RunStore
+        const [t1, t2] = [unique("t1"), unique("t2")]
+        const a = yield* store.createRun({ manifest: manifest() })
+        const b = yield* store.createRun({ manifest: manifest() })
+        yield* owners.record(a.id, t1)
+        yield* owners.record(b.id, t2)
+        assert.deepStrictEqual(yield* owners.runsOf(t1), [a.id])
+        assert.deepStrictEqual(yield* owners.get(b.id), Option.some({ runId: b.id, tenantId: t2, autoResume: true }))
+        assert.isTrue(Option.isNone(yield* owners.get("r-none")))
+        const ours = (list: ReadonlyArray<{ readonly runId: string }>) =>
+          list.map((o) => o.runId).filter((id) => id === a.id || id === b.id).sort()
+        assert.deepStrictEqual(ours(yield* owners.unfinished), [a.id, b.id].sort())
+        yield* owners.setAutoResume(a.id, false)
+        assert.strictEqual(Option.getOrThrow(yield* owners.get(a.id)).autoResume, false)
+        yield* store.setRunStatus(b.id, "completed")
+        assert.deepStrictEqual(ours(yield* owners.unfinished), [])
+      }))
+
+    it.effect("ingest jobs are recorded, updated, interrupted when left unfinished, and pruned", () =>
+      Effect.gen(function*() {
+        const jobs = yield* IngestJobLog
+        const job = (id: string, createdAt: string) => ({
+          id,
+          tenantId: "t",
+          collection: "c",
+          status: "queued" as const,
+          received: 10,
+          added: 0,
+          skipped: 0,
+          message: undefined,
+          createdAt,
+          finishedAt: undefined
+        })
+        const [done, left] = [unique("j-done"), unique("j-left")]
+        yield* jobs.create(job(done, "2000-01-01T00:00:00.000Z"))
+        yield* jobs.create(job(left, "2000-01-01T00:00:01.000Z"))
+        yield* jobs.update(done, { status: "done", added: 7, skipped: 3, finishedAt: "2000-01-01T00:01:00.000Z" })
+        yield* jobs.update(done, {})
+        const got = Option.getOrThrow(yield* jobs.get(done))
+        assert.deepStrictEqual([got.status, got.added, got.skipped, got.finishedAt], [
+          "done",
+          7,
+          3,
+          "2000-01-01T00:01:00.000Z"
+        ])
+        assert.isTrue((yield* jobs.interruptUnfinished) >= 1)
+        const interrupted = Option.getOrThrow(yield* jobs.get(left))
+        assert.strictEqual(interrupted.status, "interrupted")
+        assert.include(interrupted.message, "upload it again")
+        assert.isTrue(Option.isNone(yield* jobs.get("j-none")))
+        assert.isTrue((yield* jobs.prune(1)) >= 1)
+        assert.isTrue(Option.isNone(yield* jobs.get(done)), "the oldest jobs are pruned")
+      }))
+  })
