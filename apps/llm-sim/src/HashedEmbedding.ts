@@ -37,7 +37,8 @@ export const features = (text: string): Map<string, number> => {
 }
 
 /**
- * A deterministic embedding for retrieval tests: the text's weighted features (`features`) summed into `dim` buckets by a hash with a hashed sign (the "hashing trick", so collisions cancel out on average), then
+ * A deterministic embedding for retrieval tests: the text's weighted features (`features`) summed into `dim` buckets
+ * by a hash, with a hashed sign (the "hashing trick": collisions cancel out on average), then
  * L2-normalised. Texts sharing words (or Chinese bigrams) get a high cosine; unrelated texts about 0. An empty text
  * is the zero vector.
  */

@@ -7,8 +7,9 @@ import { decodeBody, EmbeddingBody, faultyReply, runPooling } from "./Pooling.js
 
 /**
  * `POST /v1/embeddings` in OpenAI's shape: `input` a string or a list of strings, optional `dimensions` (at most
- * `embeddingDim`; the text is hashed into that many buckets) and `encoding_format` (`float`, or `base64`: little-endian
- * float32 bytes, as OpenAI sends them). Vectors are `HashedEmbedding.embed`: deterministic and meaningful for retrieval.
+ * `embeddingDim`; the text is hashed into that many buckets) and `encoding_format` (`float`, or `base64`:
+ * little-endian float32 bytes, as OpenAI sends them). Vectors are `HashedEmbedding.embed`: deterministic and
+ * meaningful for retrieval.
  */
 export const embeddingsHandler = (state: SimState) =>
   Effect.gen(function*() {

@@ -75,8 +75,8 @@ export const noteRequest = (state: SimState, request: HttpServerRequest.HttpServ
 }
 
 /**
- * The early faults: 429 or 529 with Retry-After, 503, a stall (never answers; ends when the client gives up) or a dropped
- * connection (socket destroyed). `malformed` and `garbage` are applied by the handlers to the reply itself.
+ * The early faults: 429 or 529 with Retry-After, 503, a stall (never answers; ends when the client gives up) or a
+ * dropped connection (socket destroyed). `malformed` and `garbage` are applied by the handlers to the reply itself.
  */
 export const earlyFault = (
   state: SimState,
