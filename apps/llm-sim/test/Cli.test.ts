@@ -25,14 +25,18 @@ const firstLine = (args: ReadonlyArray<string>) =>
   Effect.async<string>((resume) => {
     const child = spawn(process.execPath, [main, "--port", "0", ...args], { env: { NO_COLOR: "1" } })
     let out = ""
+    let done = false
+    const finish = (line: string) => {
+      if (done) return
+      done = true
+      child.kill()
+      resume(Effect.succeed(line))
+    }
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString()
-      if (out.includes("\n")) {
-        child.kill()
-        resume(Effect.succeed(out.split("\n")[0]!))
-      }
+      if (out.includes("\n")) finish(out.split("\n")[0]!)
     })
-    child.on("exit", (code) => resume(Effect.succeed(`exited with ${code}: ${out}`)))
+    child.on("exit", (code) => finish(`exited with ${code}: ${out}`))
     return Effect.sync(() => void child.kill())
   })
 
