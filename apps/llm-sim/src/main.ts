@@ -56,13 +56,17 @@ const command = Command.make("deepnote-llm-sim", flags, (o) =>
 
 const cli = Command.run(command, { name: "deepnote-llm-sim", version: "0.1.0" })
 
+const exitWithUsageError = Effect.sync(() => {
+  process.exit(2)
+})
+
 cli(process.argv).pipe(
   // A bad flag is one line on stderr and exit code 2: ours here, @effect/cli's already printed by it.
   Effect.catchIf(
     (e): e is string => typeof e === "string",
-    (message) => Effect.zipRight(Console.error(message), Effect.sync(() => process.exit(2)))
+    (message) => Effect.zipRight(Console.error(message), exitWithUsageError)
   ),
-  Effect.catchIf(ValidationError.isValidationError, () => Effect.sync(() => process.exit(2))),
+  Effect.catchIf(ValidationError.isValidationError, () => exitWithUsageError),
   Effect.provide(NodeContext.layer),
   NodeRuntime.runMain
 )
