@@ -1,23 +1,28 @@
 import type { ParsedPrompt, PromptPassage } from "@deepnote/llm"
+import { type Draw, jitter, nudgeOrder } from "./Sampling.js"
 
 export type SimEvidence =
   | { readonly _tag: "Note"; readonly text: string }
   | { readonly _tag: "Passages"; readonly passages: ReadonlyArray<PromptPassage> }
   | { readonly _tag: "None" }
 
-/** What produces the text of each role. The extractive engine is the default; `lite` is for load tests. */
+/**
+ * What produces the text of each role. The extractive engine is the default; `lite` is for load tests. With a `draw`
+ * (temperature > 0) a role perturbs its choices with it; without one it is exact.
+ */
 export interface ContentEngine {
   readonly name: string
-  readonly init: (question: string, passages: ReadonlyArray<PromptPassage>) => string
-  readonly update: (question: string, note: string, passages: ReadonlyArray<PromptPassage>) => string
+  readonly init: (question: string, passages: ReadonlyArray<PromptPassage>, draw?: Draw) => string
+  readonly update: (question: string, note: string, passages: ReadonlyArray<PromptPassage>, draw?: Draw) => string
   readonly plan: (
     question: string,
     note: string,
     queries: ReadonlyArray<string>,
-    count: number
+    count: number,
+    draw?: Draw
   ) => ReadonlyArray<string>
-  readonly judge: (question: string, best: string, candidate: string) => boolean
-  readonly answer: (question: string, evidence: SimEvidence) => string
+  readonly judge: (question: string, best: string, candidate: string, draw?: Draw) => boolean
+  readonly answer: (question: string, evidence: SimEvidence, draw?: Draw) => string
 }
 
 /** A structured-output constraint as the request carried it. */
@@ -32,6 +37,8 @@ export interface RoleInput {
   readonly system: string
   readonly prompt: ParsedPrompt
   readonly structured: SimStructured | undefined
+  /** The sampling draw (temperature > 0), if any. */
+  readonly draw?: Draw | undefined
 }
 
 /** The role a request plays: its `x-deepnote-role` header, else what the prompt's sections say. */
@@ -68,19 +75,20 @@ export const respond = (engine: ContentEngine, input: RoleInput): string => {
   const p = input.prompt
   const question = p.question ?? ""
   const zh = p.language === "zh"
+  const draw = input.draw
   switch (roleOf(input.role, p)) {
     case "init":
-      return engine.init(question, p.passages ?? []) ||
+      return engine.init(question, p.passages ?? [], draw) ||
         (zh ? "参考段落中没有找到相关信息。" : "The passages hold no relevant information.")
     case "update":
-      return engine.update(question, p.note ?? "", p.passages ?? []) || (p.note ?? "")
+      return engine.update(question, p.note ?? "", p.passages ?? [], draw) || (p.note ?? "")
     case "plan": {
-      const queries = engine.plan(question, p.note ?? "", p.queries ?? [], wantedCount(input))
+      const queries = engine.plan(question, p.note ?? "", p.queries ?? [], wantedCount(input), draw)
       const json = input.structured?.json !== undefined || input.system.includes(`{"queries"`)
       return json ? JSON.stringify({ queries }) : queries.join("\n")
     }
     case "judge": {
-      const better = engine.judge(question, p.bestNote ?? "", p.newNote ?? "")
+      const better = engine.judge(question, p.bestNote ?? "", p.newNote ?? "", draw)
       if (input.structured?.choice) return pick(input.structured.choice, better)
       return input.system.includes(`{"status"`)
         ? `{"status": "${better ? "True" : "False"}"}`
@@ -94,7 +102,7 @@ export const respond = (engine: ContentEngine, input: RoleInput): string => {
         : p.passages !== undefined ?
         { _tag: "Passages", passages: p.passages }
         : { _tag: "None" }
-      const answer = engine.answer(question, evidence)
+      const answer = engine.answer(question, evidence, draw)
       return input.structured?.choice ? pick(input.structured.choice, yesLike(answer)) : answer
     }
   }
@@ -103,18 +111,25 @@ export const respond = (engine: ContentEngine, input: RoleInput): string => {
 const sentences = (text: string): Array<string> =>
   text.split(/(?<=[.!?。！？])\s*/).map((s) => s.trim()).filter((s) => s.length > 0)
 
-/** A cheap deterministic engine: first sentences, simple unions, length-based judging. For load tests only. */
+/**
+ * A cheap engine: first sentences, simple unions, length-based judging. For load tests only. With a draw it keeps a
+ * varying number of sentences per passage, reorders its queries and moves its judging margin.
+ */
 export const liteEngine: ContentEngine = {
   name: "lite",
-  init: (_q, passages) => passages.slice(0, 3).flatMap((p) => sentences(p.text).slice(0, 2)).join(" "),
+  init: (_q, passages, draw) => {
+    const keep = draw === undefined ? 2 : 1 + Math.floor(draw.random() * (1 + 2 * draw.temperature))
+    return passages.slice(0, 3).flatMap((p) => sentences(p.text).slice(0, keep)).join(" ")
+  },
   update: (_q, note, passages) => {
     const have = new Set(sentences(note))
     const fresh = passages.flatMap((p) => sentences(p.text).slice(0, 1)).filter((s) => !have.has(s))
     return [note, ...fresh].filter((s) => s.length > 0).join(" ")
   },
-  plan: (question, note, queries, count) => {
+  plan: (question, note, queries, count, draw) => {
     const asked = new Set(queries.map((q) => q.toLowerCase()))
-    const words = note.split(/\s+/).filter((w) => /^[A-Z\u4e00-\u9fff]/.test(w) && !question.includes(w))
+    const capitalised = note.split(/\s+/).filter((w) => /^[A-Z\u4e00-\u9fff]/.test(w) && !question.includes(w))
+    const words = draw === undefined ? capitalised : nudgeOrder(draw, capitalised)
     const out: Array<string> = []
     for (let i = 0; out.length < count && i < words.length; i++) {
       const q = `${words[i]} ${question.split(/\s+/).slice(0, 3).join(" ")}`.trim()
@@ -122,7 +137,8 @@ export const liteEngine: ContentEngine = {
     }
     return out
   },
-  judge: (_q, best, candidate) => candidate.length > best.length * 1.1,
+  judge: (_q, best, candidate, draw) =>
+    candidate.length > best.length * (draw === undefined ? 1.1 : 1.1 * jitter(draw, 0.2)),
   answer: (question, evidence) =>
     /^(is|are|was|were|do|does|did|can|could|has|have)\b/i.test(question) ?
       "yes"

@@ -2,7 +2,8 @@ import { seededRandom } from "@deepnote/core"
 import type { FaultKind } from "./SimOptions.js"
 
 /**
- * Decides each generation request's fault: first from the `failNext` script (tests), then by rate and seed.
+ * Decides each request's fault (generation and pooling): first from the `failNext` script (tests), then by rate and
+ * seed.
  * `down` makes every request (and `/health`) answer 503 until `up`.
  */
 export class FaultInjector {

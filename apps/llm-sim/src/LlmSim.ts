@@ -3,13 +3,15 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"
 import * as Http from "node:http"
 import { routes } from "./Api/Routes.js"
+import { runBackgroundLoad } from "./Background.js"
 import { liteEngine } from "./Content.js"
 import { extractiveEngine } from "./ExtractiveContent.js"
 import { FaultInjector } from "./Faults.js"
 import { PrefixCache } from "./PrefixCache.js"
 import { makeScheduler } from "./Scheduler.js"
+import { policyNamed } from "./SchedulingPolicy.js"
 import { SimMetrics } from "./SimMetrics.js"
-import { SimOptions, type SimOptionsInput } from "./SimOptions.js"
+import { servedModels, SimOptions, type SimOptionsInput } from "./SimOptions.js"
 import type { SimState } from "./SimState.js"
 
 export interface LlmSimService {
@@ -26,11 +28,13 @@ export interface LlmSimService {
 export const start = (input: SimOptionsInput = {}): Effect.Effect<LlmSimService, never, Scope.Scope> =>
   Effect.gen(function*() {
     const options = yield* Schema.decodeUnknown(SimOptions)(input, { errors: "all" })
-    const metrics = new SimMetrics(options.maxNumSeqs, options.kvCapacityTokens)
+    const metrics = new SimMetrics(options.maxNumSeqs)
     const faults = new FaultInjector(options.faultRate, options.faultSeed, options.faults)
-    const scheduler = yield* makeScheduler(options, metrics)
+    const scheduler = yield* makeScheduler({ ...options, policy: policyNamed(options.schedulingPolicy) }, metrics)
+    if (options.backgroundLoad > 0) yield* Effect.forkScoped(runBackgroundLoad(scheduler, metrics, options))
     const state: SimState = {
       options,
+      models: servedModels(options),
       metrics,
       faults,
       scheduler,
@@ -39,6 +43,7 @@ export const start = (input: SimOptionsInput = {}): Effect.Effect<LlmSimService,
         ? new PrefixCache(options.blockSize, Math.floor(options.kvCapacityTokens / options.blockSize))
         : undefined,
       random: seededRandom(options.faultSeed + 1),
+      unseeded: seededRandom(options.faultSeed + 2),
       nextId: 1
     }
     const server = yield* NodeHttpServer.make(() => {

@@ -1,29 +1,4 @@
-/** A Prometheus histogram (cumulative buckets in seconds). */
-export class Histogram {
-  readonly counts: Array<number>
-  sum = 0
-  count = 0
-  constructor(readonly name: string, readonly help: string, readonly buckets: ReadonlyArray<number>) {
-    this.counts = buckets.map(() => 0)
-  }
-  observe(value: number) {
-    this.sum += value
-    this.count++
-    for (let i = 0; i < this.buckets.length; i++) {
-      if (value <= this.buckets[i]!) this.counts[i]!++
-    }
-  }
-  render(labels: string): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`]
-    this.buckets.forEach((b, i) => lines.push(`${this.name}_bucket{${labels},le="${b}"} ${this.counts[i]}`))
-    lines.push(
-      `${this.name}_bucket{${labels},le="+Inf"} ${this.count}`,
-      `${this.name}_sum{${labels}} ${this.sum}`,
-      `${this.name}_count{${labels}} ${this.count}`
-    )
-    return lines.join("\n")
-  }
-}
+import { Histogram } from "./Histogram.js"
 
 /** One scheduler step, for occupancy windows. */
 export interface StepRecord {
@@ -37,7 +12,13 @@ export interface StepRecord {
 export class SimMetrics {
   running = 0
   waiting = 0
-  kvTokens = 0
+  /** Share of KV blocks in use (0–1), set by the scheduler. */
+  kvUsage = 0
+  preemptions = 0
+  /** Requests the simulated other client (`backgroundLoad`) sent. */
+  backgroundRequests = 0
+  /** `/v1/embeddings`, rerank and score requests received. */
+  poolingRequests = 0
   promptTokens = 0
   generationTokens = 0
   prefixCacheQueries = 0
@@ -101,7 +82,7 @@ export class SimMetrics {
     [0.01, 0.05, 0.1, 0.3, 0.5, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120]
   )
 
-  constructor(readonly maxNumSeqs: number, readonly kvCapacityTokens: number) {}
+  constructor(readonly maxNumSeqs: number) {}
 
   recordStep(step: StepRecord) {
     this.steps++
@@ -130,6 +111,10 @@ export class SimMetrics {
       success: this.success,
       rejected: this.rejected,
       cancelled: this.cancelled,
+      preemptions: this.preemptions,
+      kvUsage: this.kvUsage,
+      backgroundRequests: this.backgroundRequests,
+      poolingRequests: this.poolingRequests,
       faults: { ...this.faults },
       promptTokens: this.promptTokens,
       generationTokens: this.generationTokens,
@@ -157,8 +142,9 @@ export class SimMetrics {
       gauge(
         "vllm:kv_cache_usage_perc",
         "KV-cache usage. 1 means 100 percent usage.",
-        Math.min(1, this.kvTokens / this.kvCapacityTokens)
+        this.kvUsage
       ),
+      counter("vllm:num_preemptions_total", "Cumulative number of preemption from the engine.", this.preemptions),
       counter("vllm:prompt_tokens_total", "Number of prefill tokens processed.", this.promptTokens),
       counter("vllm:generation_tokens_total", "Number of generation tokens processed.", this.generationTokens),
       counter(
@@ -182,6 +168,16 @@ export class SimMetrics {
         this.maxInSystem
       ),
       counter("sim:requests_total", "Generation requests received (simulator).", this.requests),
+      counter(
+        "sim:background_requests_total",
+        "Requests sent by the simulated background client (simulator).",
+        this.backgroundRequests
+      ),
+      counter(
+        "sim:pooling_requests_total",
+        "Embedding, rerank and score requests received (simulator).",
+        this.poolingRequests
+      ),
       counter("sim:busy_seconds_total", "Time spent in scheduler steps (simulator).", this.busyMs / 1000),
       counter(
         "sim:running_sequence_seconds_total",

@@ -8,6 +8,8 @@ import type { SimOptions } from "./SimOptions.js"
 /** Everything a request handler needs: the options, the engine, the scheduler, faults and metrics. */
 export interface SimState {
   readonly options: SimOptions
+  /** Every model id served (`servedModels`); the first labels metrics and is the default. */
+  readonly models: readonly [string, ...Array<string>]
   readonly metrics: SimMetrics
   readonly faults: FaultInjector
   readonly scheduler: Scheduler
@@ -16,5 +18,7 @@ export interface SimState {
   readonly prefixCache: PrefixCache | undefined
   /** Seeded uniform draws for reasoning lengths. */
   readonly random: () => number
+  /** Seeds for sampled requests that send none (temperature > 0 without `seed`). */
+  readonly unseeded: () => number
   nextId: number
 }

@@ -3,8 +3,8 @@ import { httpClientLayer } from "@deepnote/llm"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
+import { parseRoleMeans } from "../src/Cli/SimInput.js"
 import { start } from "../src/index.js"
-import { parseRoleMeans } from "../src/SimOptions.js"
 import { buildClient, fast, request } from "./support.js"
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -2,6 +2,7 @@ import { countChatTokens, parsePrompt } from "@deepnote/llm"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Queue, Stream } from "effect"
 import { respond, roleOf, type SimStructured } from "../Content.js"
+import { drawFor } from "../Sampling.js"
 import type { SimState } from "../SimState.js"
 import {
   cachedPrefix,
@@ -10,6 +11,7 @@ import {
   garbageReply,
   generate,
   jsonError,
+  modelOf,
   noteRequest,
   outputPieces,
   promptDetails,
@@ -51,17 +53,15 @@ export const chatHandler = (state: SimState) =>
     const early = earlyFault(state, request, fault)
     if (early !== undefined) return yield* early
     // the prompt as a chat template lays it out: role headers and contents, in order
-    const cachedTokens = cachedPrefix(
-      state,
-      messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join(""),
-      promptTokens
-    )
+    const templated = messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join("")
+    const cachedTokens = cachedPrefix(state, templated, promptTokens)
+    const draw = drawFor(body, state.options.defaultTemperature, templated, state.unseeded)
     const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n")
     const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
     if (fault === "garbage") countFault(state, fault)
     const text = fault === "garbage"
       ? garbageReply
-      : respond(state.engine, { role, system, prompt, structured: structuredOf(body) })
+      : respond(state.engine, { role, system, prompt, structured: structuredOf(body), draw })
     const reasoning = reasoningPieces(state, roleOf(role, prompt))
     const { finish, pieces: answer } = outputPieces(text, Math.max(1, maxTokens - reasoning.length))
     const pieces = [...reasoning, ...answer]
@@ -71,7 +71,8 @@ export const chatHandler = (state: SimState) =>
     })
     const id = `chatcmpl-sim-${state.nextId++}`
     const created = Math.floor(Date.now() / 1000)
-    const model = state.options.model
+    const model = modelOf(state, body.model)
+    const priority = body.priority ?? 0
     const usage = {
       prompt_tokens: promptTokens,
       completion_tokens: pieces.length,
@@ -87,7 +88,7 @@ export const chatHandler = (state: SimState) =>
           { contentType: "application/json" }
         )
       }
-      yield* generate(state, promptTokens, pieces, cachedTokens)
+      yield* generate(state, promptTokens, pieces, cachedTokens, priority)
       return HttpServerResponse.unsafeJson({
         id,
         object: "chat.completion",
@@ -118,6 +119,7 @@ export const chatHandler = (state: SimState) =>
     const seq = {
       promptTokens,
       cachedTokens,
+      priority,
       output: pieces,
       cancelled: false,
       onToken: (piece: string, index: number) => {

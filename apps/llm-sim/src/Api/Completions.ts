@@ -2,6 +2,7 @@ import { countTokens, parsePrompt } from "@deepnote/llm"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { respond } from "../Content.js"
+import { drawFor } from "../Sampling.js"
 import type { SimState } from "../SimState.js"
 import {
   cachedPrefix,
@@ -10,6 +11,7 @@ import {
   garbageReply,
   generate,
   jsonError,
+  modelOf,
   noteRequest,
   outputPieces,
   promptDetails,
@@ -52,21 +54,31 @@ export const completionsHandler = (state: SimState) =>
     const outputs = prompts.map((p) => {
       const text = fault === "garbage"
         ? garbageReply
-        : respond(state.engine, { role, system: instructionsOf(p), prompt: parsePrompt(p), structured: undefined })
+        : respond(state.engine, {
+          role,
+          system: instructionsOf(p),
+          prompt: parsePrompt(p),
+          structured: undefined,
+          draw: drawFor(body, state.options.defaultTemperature, p, state.unseeded)
+        })
       return outputPieces(text, maxTokens)
     })
     const cached = prompts.map((p, i) => cachedPrefix(state, p, promptTokens[i]!))
-    yield* Effect.forEach(outputs, (o, i) => generate(state, promptTokens[i]!, o.pieces, cached[i]), {
-      concurrency: "unbounded",
-      discard: true
-    })
+    yield* Effect.forEach(
+      outputs,
+      (o, i) => generate(state, promptTokens[i]!, o.pieces, cached[i], body.priority ?? 0),
+      {
+        concurrency: "unbounded",
+        discard: true
+      }
+    )
     const completion = outputs.reduce((n, o) => n + o.pieces.length, 0)
     const prompt = promptTokens.reduce((n, t) => n + t, 0)
     return HttpServerResponse.unsafeJson({
       id: `cmpl-sim-${state.nextId++}`,
       object: "text_completion",
       created: Math.floor(Date.now() / 1000),
-      model: state.options.model,
+      model: modelOf(state, body.model),
       choices: outputs.map((o, index) => ({ index, text: o.pieces.join(""), finish_reason: o.finish, logprobs: null })),
       usage: {
         prompt_tokens: prompt,

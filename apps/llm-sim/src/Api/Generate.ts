@@ -18,24 +18,21 @@ export const validate = (
   promptTokens: number,
   maxTokens: number
 ): HttpServerResponse.HttpServerResponse | undefined => {
-  const refusal = refusalOf(state.options, request, model, promptTokens, maxTokens)
+  const refusal = refusalOf(state, request, model, promptTokens, maxTokens)
   if (refusal !== undefined) state.metrics.rejected++
   return refusal
 }
 
 const refusalOf = (
-  o: SimState["options"],
+  state: SimState,
   request: HttpServerRequest.HttpServerRequest,
   model: string | undefined,
   promptTokens: number,
   maxTokens: number
 ): HttpServerResponse.HttpServerResponse | undefined => {
-  if (o.apiKey !== undefined && request.headers["authorization"] !== `Bearer ${o.apiKey}`) {
-    return jsonError(401, "Unauthorized", "AuthenticationError")
-  }
-  if (model !== undefined && model !== o.model) {
-    return jsonError(404, `The model \`${model}\` does not exist.`, "NotFoundError")
-  }
+  const o = state.options
+  const early = accessRefusal(state, request, model)
+  if (early !== undefined) return early
   if (promptTokens + maxTokens > o.maxModelLen) {
     return jsonError(
       400,
@@ -46,6 +43,25 @@ const refusalOf = (
   }
   return undefined
 }
+
+/** Auth and model checks, shared by every /v1 route: 401 on a wrong key, 404 on a model not served. */
+export const accessRefusal = (
+  state: SimState,
+  request: HttpServerRequest.HttpServerRequest,
+  model: string | undefined
+): HttpServerResponse.HttpServerResponse | undefined => {
+  const key = state.options.apiKey
+  if (key !== undefined && request.headers["authorization"] !== `Bearer ${key}`) {
+    return jsonError(401, "Unauthorized", "AuthenticationError")
+  }
+  if (model !== undefined && !state.models.includes(model)) {
+    return jsonError(404, `The model \`${model}\` does not exist.`, "NotFoundError")
+  }
+  return undefined
+}
+
+/** The model a reply names: the one asked for (vLLM echoes it), else the first served. */
+export const modelOf = (state: SimState, requested: string | null | undefined): string => requested ?? state.models[0]
 
 /** Records who called (role header, traceparent) and counts the request. */
 export const noteRequest = (state: SimState, request: HttpServerRequest.HttpServerRequest) => {
@@ -59,8 +75,8 @@ export const noteRequest = (state: SimState, request: HttpServerRequest.HttpServ
 }
 
 /**
- * The early faults: 429 with Retry-After, 503, a stall (never answers; ends when the client gives up) or a dropped
- * connection (socket destroyed). `malformed` and `garbage` are applied by the handlers to the reply itself.
+ * The early faults: 429 or 529 with Retry-After, 503, a stall (never answers; ends when the client gives up) or a
+ * dropped connection (socket destroyed). `malformed` and `garbage` are applied by the handlers to the reply itself.
  */
 export const earlyFault = (
   state: SimState,
@@ -78,6 +94,12 @@ export const earlyFault = (
       )
     case "503":
       return Effect.succeed(jsonError(503, "Service unavailable", "ServiceUnavailableError"))
+    case "529":
+      return Effect.succeed(
+        jsonError(529, "The server is overloaded, please try again later.", "OverloadedError", {
+          "retry-after": String(state.options.retryAfterSeconds)
+        })
+      )
     case "stall":
       return Effect.never
     case "drop":
@@ -135,12 +157,22 @@ export const cachedPrefix = (state: SimState, promptText: string, promptTokens: 
 export const promptDetails = (state: SimState, cachedTokens: number) =>
   state.prefixCache === undefined ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }
 
-/** Runs one sequence through the scheduler; resolves when its last token is out. */
-export const generate = (state: SimState, promptTokens: number, pieces: ReadonlyArray<string>, cachedTokens = 0) =>
+/**
+ * Runs one sequence through the scheduler; resolves when its last token is out (prefill-only work, with no pieces,
+ * when its prompt is in).
+ */
+export const generate = (
+  state: SimState,
+  promptTokens: number,
+  pieces: ReadonlyArray<string>,
+  cachedTokens = 0,
+  priority = 0
+) =>
   Effect.async<void>((resume) => {
     const seq = {
       promptTokens,
       cachedTokens,
+      priority,
       output: pieces,
       onToken: () => {},
       onDone: () => resume(Effect.void),

@@ -4,7 +4,9 @@ import { FaultKind } from "../SimOptions.js"
 import type { SimState } from "../SimState.js"
 import { chatHandler } from "./Chat.js"
 import { completionsHandler } from "./Completions.js"
+import { embeddingsHandler } from "./Embeddings.js"
 import { jsonError } from "./Generate.js"
+import { rerankHandler, scoreHandler } from "./Scores.js"
 
 const Window = Schema.Struct({
   from: Schema.optional(Schema.NumberFromString),
@@ -17,20 +19,26 @@ export const routes = (state: SimState) =>
   HttpRouter.empty.pipe(
     HttpRouter.post("/v1/chat/completions", chatHandler(state)),
     HttpRouter.post("/v1/completions", completionsHandler(state)),
+    HttpRouter.post("/v1/embeddings", embeddingsHandler(state)),
+    HttpRouter.post("/v1/rerank", rerankHandler(state)),
+    HttpRouter.post("/rerank", rerankHandler(state)),
+    HttpRouter.post("/v2/rerank", rerankHandler(state)),
+    HttpRouter.post("/score", scoreHandler(state)),
+    HttpRouter.post("/v1/score", scoreHandler(state)),
     HttpRouter.get(
       "/v1/models",
       Effect.sync(() =>
         HttpServerResponse.unsafeJson({
           object: "list",
-          data: [{
-            id: state.options.model,
+          data: state.models.map((id) => ({
+            id,
             object: "model",
             created: 0,
             owned_by: "deepnote-llm-sim",
-            root: state.options.model,
+            root: state.models[0],
             max_model_len: state.options.maxModelLen,
             ...(state.options.advertiseMaxNumSeqs ? { max_num_seqs: state.options.maxNumSeqs } : {})
-          }]
+          }))
         })
       )
     ),
@@ -43,7 +51,7 @@ export const routes = (state: SimState) =>
     HttpRouter.get(
       "/metrics",
       Effect.sync(() =>
-        HttpServerResponse.text(state.metrics.render(state.options.model), { contentType: "text/plain; version=0.0.4" })
+        HttpServerResponse.text(state.metrics.render(state.models[0]), { contentType: "text/plain; version=0.0.4" })
       )
     ),
     HttpRouter.get("/sim/stats", Effect.sync(() => HttpServerResponse.unsafeJson(state.metrics.stats()))),

@@ -7,7 +7,9 @@ const Sampling = {
   max_tokens: Schema.optional(Schema.NullOr(Schema.Number)),
   temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   top_p: Schema.optional(Schema.NullOr(Schema.Number)),
-  seed: Schema.optional(Schema.NullOr(Schema.Number))
+  seed: Schema.optional(Schema.NullOr(Schema.Int)),
+  /** vLLM's scheduling priority (lower first); read under `--scheduling-policy priority`, else ignored. */
+  priority: Schema.optional(Schema.NullOr(Schema.Int))
 }
 
 const StructuredFields = {
