@@ -25,11 +25,11 @@ export const retrieverLayer = (
   rerankerHttp: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici
 ) =>
   config.reranker === "http"
-    ? FtsRetriever.layerFromCollections({ collection }).pipe(
+    ? FtsRetriever.layer({ collection }).pipe(
       Layer.provide(Reranker.layerConfig),
       Layer.provide(rerankerHttp)
     )
-    : FtsRetriever.layerFromCollections({ collection })
+    : FtsRetriever.layer({ collection })
 
 /** What a run's answers depend on besides its config: the prompts (LLM engine) or the engine's version. */
 export const promptSetHash = (config: RunConfig): string =>
