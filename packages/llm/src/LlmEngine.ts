@@ -10,14 +10,13 @@ import { LlmNoteWriter } from "./Roles/LlmNoteWriter.js"
 import { LlmQueryPlanner } from "./Roles/LlmQueryPlanner.js"
 import { UsageLedger } from "./UsageLedger.js"
 
-/** The cache the settings ask for: SQLite at `cacheFile`, else at `Home.llmCacheFile` (else `./.deepnote`), or off. */
+/** The cache the settings ask for: SQLite at `cacheFile`, else in the home (else `./.deepnote`), or off. */
 export const cacheFromSettings = Layer.unwrapEffect(Effect.gen(function*() {
   const settings = yield* LlmSettings
-  if (!settings.cache) return LlmCache.layerDisabled
+  if (!settings.cache) return LlmCache.layer({ file: undefined })
   const home = yield* Effect.serviceOption(Home)
-  const file = settings.cacheFile ??
-    Option.getOrElse(Option.map(home, (h) => h.llmCacheFile), () => Home.make(".deepnote").llmCacheFile)
-  return LlmCache.layerSqlite(file)
+  const root = Option.getOrElse(Option.map(home, (h) => h.root), () => Home.make(".deepnote").root)
+  return LlmCache.layer({ file: settings.cacheFile ?? LlmCache.fileIn(root) })
 }))
 
 /** LlmClient + UsageLedger + LlmCache from the settings, over the pooled undici HttpClient. */
