@@ -153,7 +153,7 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       const before = digest(file)
       const corpus = headOf("corpus/en-multihop.jsonl", 50, home.root)
       const error = yield* Effect.flip(fresh(Effect.flatMap(Collections, (c) => c.index("damaged", [corpus]))))
-      refusal(error, file, "the collection file is corrupted")
+      refusal(error, file, "the collection file is corrupted (integrity check")
       assert.strictEqual(digest(file), before, "nothing was written")
       assert.isFalse(Fs.existsSync(`${file}-wal`) && Fs.statSync(`${file}-wal`).size > 0, "no log frames either")
     }))

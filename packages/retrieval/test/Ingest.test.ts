@@ -179,7 +179,7 @@ it.layer(TempCollections)("files that are not text corpora", (it) => {
       const binary = writeFile(home.root, "prog\u001b[7m.txt", elf)
       const error = yield* Effect.flip(collections.index("binary", [good, binary]))
       assert.strictEqual(error._tag, "InvalidCorpusFile")
-      assert.include(error.message, "looks binary (NUL bytes / invalid UTF-8)")
+      assert.include(error.message, "looks binary (NUL bytes / invalid UTF-8: NUL byte at offset 7)")
       assert.include(error.message, "prog\\x1b[7m.txt", "the path is shown with its control byte escaped")
       assertPrintable(error.message)
       assert.strictEqual((yield* collections.info("binary")).documents, 0)

@@ -21,16 +21,17 @@ export class InvalidCorpusFile extends Schema.TaggedError<InvalidCorpusFile>()("
 }) {
   override get message(): string {
     const file = printable(this.file)
-    const detail = this.detail === undefined ? "" : ` (${printable(this.detail)})`
+    const detail = this.detail === undefined ? "" : printable(this.detail)
     switch (this.problem) {
       case "directory":
         return `not a file: ${file} is a directory`
       case "not-regular":
         return `not a file: ${file} is not a regular file`
       case "binary":
-        return `corpus file ${file} looks binary (NUL bytes / invalid UTF-8)${detail}: only UTF-8 text can be indexed`
+        return `corpus file ${file} looks binary (NUL bytes / invalid UTF-8${detail === "" ? "" : `: ${detail}`}); ` +
+          "only UTF-8 text can be indexed"
       case "unreadable":
-        return `cannot read corpus file ${file}${detail}`
+        return `cannot read corpus file ${file}${detail === "" ? "" : ` (${detail})`}`
     }
   }
 }

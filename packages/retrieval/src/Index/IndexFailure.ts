@@ -38,6 +38,6 @@ export const indexFailure = (file: string, operation: string) => (failure: unkno
     )
   }
   const cause = sqliteCause(failure)
-  if (isCorruption(failure)) return corrupted(file, messageOf(cause))
+  if (isCorruption(failure)) return corrupted(file, `${operation}: ${messageOf(cause)}`)
   return new IndexError({ file, reason: `${operation} failed: ${messageOf(cause)}`, cause: failure })
 }

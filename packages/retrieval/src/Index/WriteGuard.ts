@@ -7,7 +7,7 @@ export type WriteGuard = <A, E>(operation: string, effect: Effect.Effect<A, E>) 
 
 /**
  * Guards the writes of one open collection against damage. Opening only reads the schema (cheap); the first write
- * of the session runs `PRAGMA quick_check` (about 0.5 s per 100k passages, benchmarks/retrieval/results.md), so an
+ * of the session runs `PRAGMA quick_check` (about 0.4 s per 100k passages, benchmarks/retrieval/results.md), so an
  * ingest never adds passages to a damaged file, and a write that fails for another reason than SQLite's corruption
  * codes checks the file again before reporting.
  */
