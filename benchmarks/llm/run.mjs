@@ -71,7 +71,7 @@ const cpuMs = (c) => (c.user + c.system) / 1000
 // plus headroom), cache off so every call reaches the server.
 const clientStack = (url) =>
   LlmClient.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, LlmCache.layerDisabled, httpClientLayer({ connections: SEQS * 2 }))),
+    Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, LlmCache.layer({ file: undefined }), httpClientLayer({ connections: SEQS * 2 }))),
     Layer.provideMerge(LlmSettings.layer({ endpoints: [{ url }], cache: false, attemptTimeoutMs: 120_000 })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )

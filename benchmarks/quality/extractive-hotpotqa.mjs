@@ -39,7 +39,7 @@ const goldIds = new Map(records.map((r) => [
 ]))
 
 const collections = Collections.layer.pipe(Layer.provide(Home.layer(home)))
-const layer = Layer.mergeAll(Extractive.layer, FtsRetriever.layerFromCollections({ collection }), NodeFileSystem.layer).pipe(
+const layer = Layer.mergeAll(Extractive.layer, FtsRetriever.layer({ collection }), NodeFileSystem.layer).pipe(
   Layer.provideMerge(collections)
 )
 const runtime = ManagedRuntime.make(layer)

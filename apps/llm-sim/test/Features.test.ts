@@ -53,7 +53,7 @@ describe("usage, cache, streaming, structured outputs", () => {
   it.scopedLive("a cache hit makes no second request (memory)", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
-      const { client, ledger } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast }, LlmCache.layerMemory)
+      const { client, ledger } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast }, LlmCache.layerTest)
       const first = yield* client.chat(request("judge", "c"))
       const second = yield* client.chat(request("judge", "c"))
       assert.strictEqual(sim.metrics.requests, 1)
@@ -70,10 +70,10 @@ describe("usage, cache, streaming, structured outputs", () => {
       const sim = yield* start({ content: "lite" })
       const file = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "llm-cache-")), "cache.sqlite")
       yield* Effect.scoped(Effect.gen(function*() {
-        const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast }, LlmCache.layerSqlite(file))
+        const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast }, LlmCache.layer({ file }))
         yield* client.chat(request("init", "persist"))
       }))
-      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast }, LlmCache.layerSqlite(file))
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast }, LlmCache.layer({ file }))
       const again = yield* client.chat(request("init", "persist"))
       assert.isTrue(again.cached)
       assert.strictEqual(sim.metrics.requests, 1)

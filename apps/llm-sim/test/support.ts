@@ -12,7 +12,10 @@ import { Context, Effect, Layer } from "effect"
 import * as Net from "node:net"
 
 /** The client stack (LlmClient + UsageLedger) over a pooled undici client, built for the test's scope. */
-export const clientStack = (settings: LlmSettingsInput, cache: Layer.Layer<LlmCache> = LlmCache.layerDisabled) =>
+export const clientStack = (
+  settings: LlmSettingsInput,
+  cache: Layer.Layer<LlmCache> = LlmCache.layer({ file: undefined })
+) =>
   LlmClient.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, cache, httpClientLayer({ connections: 64 }))),
     Layer.provideMerge(LlmSettings.layer(settings))

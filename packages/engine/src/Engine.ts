@@ -35,15 +35,15 @@ const retriever = (
   rerankerHttp: Layer.Layer<HttpClient.HttpClient>
 ): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> =>
   config.reranker === "http"
-    ? FtsRetriever.layerFromCollections({ collection }).pipe(
+    ? FtsRetriever.layer({ collection }).pipe(
       Layer.provide(Reranker.layerConfig),
       Layer.provide(rerankerHttp)
     )
-    : FtsRetriever.layerFromCollections({ collection })
+    : FtsRetriever.layer({ collection })
 
 /**
  * The engine of one question or one run: the four roles of `config.engine` and the retriever over `collection` (with
- * the HTTP reranker when `config.reranker` is `http`, configured by `RERANKER_*`). The LLM engine's client, usage
+ * the HTTP reranker when `config.reranker` is `http`, configured by `DEEPNOTE_RERANKER_*`). The LLM engine's client, usage
  * ledger and cache stay in the built context (a run journals each call's tokens from the ledger).
  */
 export const layer = <E>(

@@ -25,7 +25,7 @@ const Indexed = Layer.effectDiscard(
 )
 
 /** Real components: the extractive roles, the SQLite FTS5 collection and its retriever, in a temporary home. */
-const Env = Layer.mergeAll(Extractive.layer, FtsRetriever.layerFromCollections({ collection: "sample" }), Indexed).pipe(
+const Env = Layer.mergeAll(Extractive.layer, FtsRetriever.layer({ collection: "sample" }), Indexed).pipe(
   Layer.provideMerge(Collections.layer),
   Layer.provide(TempHome)
 )

@@ -1,7 +1,7 @@
-import Database from "better-sqlite3"
-import { Context, Effect, Layer, Option, Schema } from "effect"
-import * as Fs from "node:fs"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import * as Path from "node:path"
+import { messageOf, openCacheFile } from "./LlmCacheFile.js"
 
 /** A stored reply: one text per prompt (chat: exactly one). */
 export const CachedReply = Schema.Struct({
@@ -13,81 +13,90 @@ export const CachedReply = Schema.Struct({
 })
 export type CachedReply = typeof CachedReply.Type
 
-const encode = Schema.encodeSync(Schema.parseJson(CachedReply))
-const decode = Schema.decodeUnknownOption(Schema.parseJson(CachedReply))
+const encodeReply = Schema.encode(Schema.parseJson(CachedReply))
+const decodeReply = Schema.decodeUnknownOption(Schema.parseJson(CachedReply))
 
+/** The content-addressed LLM response cache (shared across runs; switchable off). It never fails a call. */
 export interface LlmCacheService {
   readonly enabled: boolean
+  /** The stored reply, or none (also when the cache cannot be read). */
   readonly get: (key: string) => Effect.Effect<Option.Option<CachedReply>>
+  /** Stores a reply unless the key is already there (a failed write is logged and forgotten). */
   readonly put: (key: string, reply: CachedReply) => Effect.Effect<void>
   readonly size: Effect.Effect<number>
 }
 
-const openSqlite = (file: string) =>
-  Effect.acquireRelease(
-    Effect.sync(() => {
-      Fs.mkdirSync(Path.dirname(Path.resolve(file)), { recursive: true })
-      const db = new Database(file)
-      db.pragma("journal_mode = WAL")
-      db.pragma("synchronous = NORMAL")
-      db.exec(`CREATE TABLE IF NOT EXISTS llm_cache (
-        key TEXT PRIMARY KEY,
-        model TEXT NOT NULL,
-        reply TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      ) WITHOUT ROWID`)
-      return db
-    }),
-    (db) => Effect.sync(() => db.close())
-  )
+const Row = Schema.Struct({ key: Schema.String, model: Schema.String, reply: Schema.String, created_at: Schema.Number })
 
-const makeSqlite = (file: string) =>
+/**
+ * The cache over an open client (`file` names it in warnings). Failures are misses (reads) or no-ops (writes), each
+ * kind logged once: a broken cache never fails or floods a run.
+ */
+const make = (file: string): Effect.Effect<LlmCacheService, never, SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    const db = yield* openSqlite(file)
-    const select = db.prepare<[string], { reply: string }>("SELECT reply FROM llm_cache WHERE key = ?")
-    const insert = db.prepare<[string, string, string, number]>(
-      "INSERT INTO llm_cache (key, model, reply, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO NOTHING"
-    )
-    const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM llm_cache")
-    // A broken cache never fails a call: errors are logged and read as misses.
-    const guard = <A>(what: string, f: () => A, fallback: A) =>
-      Effect.try(f).pipe(
-        Effect.catchAll((cause) => Effect.as(Effect.logWarning(`LLM cache ${what} failed`, cause), fallback))
-      )
-    return LlmCache.of({
+    const sql = yield* SqlClient.SqlClient
+    const select = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ reply: Schema.String }),
+      execute: (key) => sql`SELECT reply FROM llm_cache WHERE key = ${key}`
+    })
+    const insert = SqlSchema.void({
+      Request: Row,
+      execute: (row) => sql`INSERT INTO llm_cache ${sql.insert(row)} ON CONFLICT (key) DO NOTHING`
+    })
+    const count = SqlSchema.single({
+      Request: Schema.Void,
+      Result: Schema.Struct({ n: Schema.Number }),
+      execute: () => sql`SELECT count(*) AS n FROM llm_cache`
+    })
+    const warned = new Set<string>()
+    const guard = <A, E>(what: string, effect: Effect.Effect<A, E>, fallback: A): Effect.Effect<A> =>
+      Effect.catchAll(effect, (cause) => {
+        if (warned.has(what)) return Effect.succeed(fallback)
+        warned.add(what)
+        const warning = `LLM cache ${file}: ${what} failed (${messageOf(cause)}); calls go on uncached`
+        return Effect.as(Effect.logWarning(warning), fallback)
+      })
+    return {
       enabled: true,
       get: (key) =>
-        guard("read", () =>
-          Option.flatMap(Option.fromNullable(select.get(key)), (row) => decode(row.reply)), Option.none()),
+        guard("read", Effect.map(select(key), Option.flatMap((row) => decodeReply(row.reply))), Option.none()),
       put: (key, reply) =>
-        guard("write", () =>
-          void insert.run(key, reply.model, encode(reply), Date.now()), undefined),
-      size: guard("count", () => count.get()?.n ?? 0, 0)
-    })
+        guard(
+          "write",
+          Effect.gen(function*() {
+            const created_at = yield* Clock.currentTimeMillis
+            yield* insert({ key, model: reply.model, reply: yield* encodeReply(reply), created_at })
+          }),
+          undefined
+        ),
+      size: guard("count", Effect.map(count(undefined), (r) => r.n), 0)
+    }
   })
 
-const makeMemory = Effect.sync(() => {
-  const store = new Map<string, CachedReply>()
-  return LlmCache.of({
-    enabled: true,
-    get: (key) => Effect.sync(() => Option.fromNullable(store.get(key))),
-    put: (key, reply) => Effect.sync(() => void store.set(key, reply)),
-    size: Effect.sync(() => store.size)
-  })
-})
+const disabled: LlmCacheService = {
+  enabled: false,
+  get: () => Effect.succeed(Option.none()),
+  put: () => Effect.void,
+  size: Effect.succeed(0)
+}
 
-/** The content-addressed LLM response cache (shared across runs; switchable off). */
 export class LlmCache extends Context.Tag("@deepnote/llm/LlmCache")<LlmCache, LlmCacheService>() {
-  /** On disk: SQLite in WAL mode, one row per key. */
-  static readonly layerSqlite = (file: string) => Layer.scoped(LlmCache, makeSqlite(file))
-  static readonly layerMemory = Layer.effect(LlmCache, makeMemory)
-  static readonly layerDisabled = Layer.succeed(
+  /** The cache over an open `SqlClient` whose database has the `llm_cache` table (see `layer`). */
+  static readonly make = make
+
+  /** Where a home keeps its cache: `<root>/llm-cache.sqlite`. */
+  static readonly fileIn = (root: string): string => Path.join(root, "llm-cache.sqlite")
+
+  /** On disk at `file` (SQLite, WAL, one row per key); `undefined` turns caching off. */
+  static readonly layer = (options: { readonly file: string | undefined }): Layer.Layer<LlmCache> =>
+    options.file === undefined
+      ? Layer.succeed(LlmCache, disabled)
+      : Layer.scoped(LlmCache, openCacheFile(options.file, make(options.file), disabled))
+
+  /** An empty in-memory SQLite cache, for tests. */
+  static readonly layerTest: Layer.Layer<LlmCache> = Layer.scoped(
     LlmCache,
-    LlmCache.of({
-      enabled: false,
-      get: () => Effect.succeed(Option.none()),
-      put: () => Effect.void,
-      size: Effect.succeed(0)
-    })
+    openCacheFile(":memory:", make(":memory:"), disabled)
   )
 }

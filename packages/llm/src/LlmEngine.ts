@@ -1,6 +1,5 @@
 import { Home, type HomeService } from "@deepnote/core"
 import { Effect, Layer, Option } from "effect"
-import * as Path from "node:path"
 import { LlmCache } from "./LlmCache.js"
 import { LlmClient } from "./LlmClient.js"
 import { llmHttpClientLayer } from "./LlmHttp.js"
@@ -11,20 +10,16 @@ import * as LlmNoteWriter from "./Roles/LlmNoteWriter.js"
 import * as LlmQueryPlanner from "./Roles/LlmQueryPlanner.js"
 import { UsageLedger } from "./UsageLedger.js"
 
-/** The response cache's file under the home directory (this package's file there). */
-const cacheFileName = "llm-cache.sqlite"
-
 /**
  * Where the settings put the response cache: `cacheFile`, else `<home>/llm-cache.sqlite` (the `Home` in context, else
  * `./.deepnote`); `undefined` when the cache is off.
  */
 export const cacheFile = (settings: LlmSettingsData, home: Option.Option<HomeService>): string | undefined =>
   settings.cache
-    ? settings.cacheFile ?? Path.join(Option.getOrElse(home, () => Home.make(".deepnote")).root, cacheFileName)
+    ? settings.cacheFile ?? LlmCache.fileIn(Option.getOrElse(home, () => Home.make(".deepnote")).root)
     : undefined
 
-const cacheLayer = (file: string | undefined): Layer.Layer<LlmCache> =>
-  file === undefined ? LlmCache.layerDisabled : LlmCache.layerSqlite(file)
+const cacheLayer = (file: string | undefined): Layer.Layer<LlmCache> => LlmCache.layer({ file })
 
 const cache = Layer.unwrapEffect(
   Effect.map(

@@ -42,7 +42,7 @@ export const LlmSettingsSchema = Schema.Struct({
   cooldownMs: Schema.optionalWith(Millis("cooldownMs"), { default: () => 5_000 }),
   healthIntervalMs: Schema.optionalWith(Millis("healthIntervalMs"), { default: () => 5_000 }),
   cache: Schema.optionalWith(Schema.Boolean, { default: () => true }),
-  /** Cache file; default `<home>/llm-cache.sqlite` (see `LlmEngine.cacheFile`). */
+  /** Cache file; default `<home>/llm-cache.sqlite` (`LlmCache.fileIn`). */
   cacheFile: Schema.optional(Schema.String),
   structuredOutputs: Schema.optionalWith(StructuredOutputsMode, { default: () => "auto" as const })
 })

@@ -1,12 +1,14 @@
 import { Home } from "@deepnote/core"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"
-import * as Path from "node:path"
-import { attempt, ingestFiles } from "./Collections/IngestFiles.js"
+import { collectionFile, collectionSize, listCollections, removeCollectionFile } from "./Collections/CollectionFiles.js"
+import { ingestFiles } from "./Collections/IngestFiles.js"
 import type { CorpusDocument } from "./Domain/CorpusDocument.js"
 import { CollectionNotFound, type IndexError, type IngestError, InvalidCollectionName } from "./Domain/Errors.js"
 import type { CollectionSettings, IndexOptions, IngestSummary } from "./Domain/Ingest.js"
-import { type FileProgress, FtsIndex, type ScoredDocument } from "./Index/FtsIndex.js"
+import { openCollection } from "./Index/CollectionDatabase.js"
+import type { FileProgress, FtsIndex, ScoredDocument } from "./Index/FtsIndex.js"
+import { indexFailure } from "./Index/IndexFailure.js"
 import { buildMatch } from "./Index/MatchQuery.js"
 
 /** What `Collections.info` reports about a collection file. */
@@ -33,10 +35,8 @@ export interface SearchOptions {
 
 type LookupError = InvalidCollectionName | CollectionNotFound | IndexError
 
-const validName = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/u
-
 /** Named BM25 collections under `<home>/collections/<name>.sqlite`: build, update, search, inspect, drop. */
-export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<Collections, {
+export interface CollectionsService {
   /** Ingests corpus files (JSONL documents, IRCoT/HotpotQA/MuSiQue/2Wiki QA files, text, markdown); resumable. */
   readonly index: (
     name: string,
@@ -63,108 +63,119 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
   ) => Effect.Effect<ReadonlyArray<Omit<ScoredDocument, "score">>, LookupError>
   readonly info: (name: string) => Effect.Effect<CollectionInfo, LookupError>
   readonly list: Effect.Effect<ReadonlyArray<string>>
-  /** Deletes the collection file; false when there was none. */
+  /** Closes and deletes the collection file; false when there was none. */
   readonly drop: (name: string) => Effect.Effect<boolean, InvalidCollectionName | IndexError>
-}>() {
-  static readonly layer = Layer.scoped(
-    Collections,
-    Effect.gen(function*() {
-      const home = yield* Home
-      const collectionsDir = Path.join(home.root, "collections")
-      const open = new Map<string, FtsIndex>()
-      const locks = new Map<string, Effect.Semaphore>()
-      yield* Effect.addFinalizer(() => Effect.sync(() => open.forEach((index) => index.close())))
+}
 
-      const fileOf = (name: string) =>
-        validName.test(name)
-          ? Effect.succeed(Path.join(collectionsDir, `${name}.sqlite`))
-          : Effect.fail(new InvalidCollectionName({ name }))
-      const lock = (name: string) => {
-        let semaphore = locks.get(name)
-        if (semaphore === undefined) locks.set(name, semaphore = Effect.unsafeMakeSemaphore(1))
-        return semaphore.withPermits(1)
-      }
-      const openIndex = (name: string, file: string, create: boolean, settings?: Partial<CollectionSettings>) =>
-        attempt(file, () => {
-          const opened = open.get(name) ?? FtsIndex.open(file, { create, ...(settings ? { settings } : {}) })
-          open.set(name, opened)
-          return opened
-        })
-      /** The collection's index, created when missing. */
-      const writable = (name: string, settings?: Partial<CollectionSettings>) =>
-        Effect.flatMap(fileOf(name), (file) => openIndex(name, file, true, settings))
-      /** The collection's index, or `CollectionNotFound`. */
-      const existing = (name: string) =>
-        Effect.flatMap(
-          fileOf(name),
-          (file): Effect.Effect<FtsIndex, CollectionNotFound | IndexError> =>
-            open.has(name) || Fs.existsSync(file)
-              ? openIndex(name, file, false)
-              : Effect.fail(new CollectionNotFound({ name, file }))
-        )
+const validName = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/u
 
-      return Collections.of({
-        index: Effect.fn("Collections.index")(function*(name, files, options = {}) {
-          yield* Effect.annotateCurrentSpan({ "deepnote.collection": name, "deepnote.files": files.length })
-          const index = yield* writable(name, options.settings)
-          return yield* lock(name)(ingestFiles(index, name, files, options))
-        }),
-        add: Effect.fn("Collections.add")(function*(name, documents, options = {}) {
-          const index = yield* writable(name, options.settings)
-          return yield* lock(name)(attempt(index.file, () => index.addBatch(documents, options.onDuplicate ?? "skip")))
-        }),
-        remove: Effect.fn("Collections.remove")(function*(name, ids) {
-          const index = yield* existing(name)
-          return yield* lock(name)(attempt(index.file, () => index.delete(ids)))
-        }),
-        search: Effect.fn("Collections.search")(function*(name, query, options) {
-          const match = buildMatch(query)
-          if (match === undefined) return []
-          const index = yield* existing(name)
-          const weights = {
-            title: options.titleWeight ?? 5,
-            text: options.textWeight ?? 1,
-            cjk: options.cjkWeight ?? 1
-          }
-          return yield* attempt(index.file, () => index.search(match, options.limit, weights))
-        }),
-        get: Effect.fn("Collections.get")(function*(name, ids) {
-          const index = yield* existing(name)
-          return yield* attempt(index.file, () => index.get(ids))
-        }),
-        info: Effect.fn("Collections.info")(function*(name) {
-          const index = yield* existing(name)
-          return yield* attempt(index.file, () => ({
-            name,
-            file: index.file,
-            documents: index.count(),
-            sizeBytes: ["", "-wal"].reduce(
-              (n, suffix) => n + (Fs.statSync(index.file + suffix, { throwIfNoEntry: false })?.size ?? 0),
-              0
-            ),
-            settings: index.settings,
-            meta: index.meta(),
-            files: index.allProgress()
-          }))
-        }),
-        list: Effect.sync(() =>
-          Fs.existsSync(collectionsDir)
-            ? Fs.readdirSync(collectionsDir).filter((f) => f.endsWith(".sqlite")).map((f) =>
-              f.slice(0, -".sqlite".length)
-            ).sort()
-            : []
-        ),
-        drop: Effect.fn("Collections.drop")(function*(name) {
-          const file = yield* fileOf(name)
-          return yield* lock(name)(Effect.sync(() => {
-            open.get(name)?.close()
-            open.delete(name)
-            const existed = Fs.existsSync(file)
-            for (const suffix of ["", "-wal", "-shm"]) Fs.rmSync(file + suffix, { force: true })
-            return existed
-          }))
-        })
+export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<Collections, CollectionsService>() {
+  /**
+   * The collections of `Home`: each file is opened once (one SQLite client, kept until `drop` or the end of the
+   * scope) and written by one fiber at a time (a lock per collection; searches do not wait for it).
+   */
+  static readonly make: Effect.Effect<CollectionsService, never, Home | Scope.Scope> = Effect.gen(function*() {
+    const home = yield* Home
+    const scope = yield* Effect.scope
+    const open = new Map<string, { readonly index: FtsIndex; readonly scope: Scope.CloseableScope }>()
+    const writeLocks = new Map<string, Effect.Semaphore>()
+    const openLocks = new Map<string, Effect.Semaphore>()
+    const lockOf = (locks: Map<string, Effect.Semaphore>, name: string) => {
+      let semaphore = locks.get(name)
+      if (semaphore === undefined) locks.set(name, semaphore = Effect.unsafeMakeSemaphore(1))
+      return semaphore.withPermits(1)
+    }
+    const lock = (name: string) => lockOf(writeLocks, name)
+
+    const fileOf = (name: string) =>
+      validName.test(name)
+        ? Effect.succeed(collectionFile(home.root, name))
+        : Effect.fail(new InvalidCollectionName({ name }))
+    /** The open index of a collection, opening it (in a scope of its own) the first time. */
+    const openIndex = (name: string, file: string, create: boolean, settings?: Partial<CollectionSettings>) =>
+      Effect.suspend(() => {
+        const cached = open.get(name)
+        if (cached !== undefined) return Effect.succeed(cached.index)
+        return lockOf(openLocks, name)(Effect.gen(function*() {
+          const again = open.get(name)
+          if (again !== undefined) return again.index
+          const own = yield* Scope.fork(scope, ExecutionStrategy.sequential)
+          const index = yield* Scope.extend(openCollection(file, { create, settings }), own).pipe(
+            Effect.onError(() => Scope.close(own, Exit.void))
+          )
+          open.set(name, { index, scope: own })
+          return index
+        }))
+      })
+    /** The collection's index, created when missing. */
+    const writable = (name: string, settings?: Partial<CollectionSettings>) =>
+      Effect.flatMap(fileOf(name), (file) => openIndex(name, file, true, settings))
+    /** The collection's index, or `CollectionNotFound`. */
+    const existing = (name: string) =>
+      Effect.flatMap(
+        fileOf(name),
+        (file): Effect.Effect<FtsIndex, CollectionNotFound | IndexError> =>
+          open.has(name) || Fs.existsSync(file)
+            ? openIndex(name, file, false)
+            : Effect.fail(new CollectionNotFound({ name, file }))
+      )
+    const annotate = (name: string) => Effect.annotateCurrentSpan({ "deepnote.collection": name })
+
+    return Collections.of({
+      index: Effect.fn("Collections.index")(function*(name, files, options = {}) {
+        yield* Effect.annotateCurrentSpan({ "deepnote.collection": name, "deepnote.files": files.length })
+        const index = yield* writable(name, options.settings)
+        return yield* lock(name)(ingestFiles(index, name, files, options))
+      }),
+      add: Effect.fn("Collections.add")(function*(name, documents, options = {}) {
+        yield* annotate(name)
+        const index = yield* writable(name, options.settings)
+        return yield* lock(name)(index.addBatch(documents, options.onDuplicate ?? "skip"))
+      }),
+      remove: Effect.fn("Collections.remove")(function*(name, ids) {
+        yield* annotate(name)
+        const index = yield* existing(name)
+        return yield* lock(name)(index.delete(ids))
+      }),
+      search: Effect.fn("Collections.search")(function*(name, query, options) {
+        yield* annotate(name)
+        const match = buildMatch(query)
+        if (match === undefined) return []
+        const index = yield* existing(name)
+        const weights = { title: options.titleWeight ?? 5, text: options.textWeight ?? 1, cjk: options.cjkWeight ?? 1 }
+        return yield* index.search(match, options.limit, weights)
+      }),
+      get: Effect.fn("Collections.get")(function*(name, ids) {
+        yield* annotate(name)
+        return yield* (yield* existing(name)).get(ids)
+      }),
+      info: Effect.fn("Collections.info")(function*(name) {
+        yield* annotate(name)
+        const index = yield* existing(name)
+        return {
+          name,
+          file: index.file,
+          documents: yield* index.count,
+          sizeBytes: collectionSize(index.file),
+          settings: index.settings,
+          meta: yield* index.meta,
+          files: yield* index.allProgress
+        }
+      }),
+      list: Effect.sync(() => listCollections(home.root)).pipe(Effect.withSpan("Collections.list")),
+      drop: Effect.fn("Collections.drop")(function*(name) {
+        yield* annotate(name)
+        const file = yield* fileOf(name)
+        return yield* lock(name)(Effect.gen(function*() {
+          const opened = open.get(name)
+          open.delete(name)
+          if (opened !== undefined) yield* Scope.close(opened.scope, Exit.void)
+          return yield* Effect.try({ try: () => removeCollectionFile(file), catch: indexFailure(file, "deleting") })
+        }))
       })
     })
-  )
+  })
+
+  /** The live service over `Home` (its collections directory). */
+  static readonly layer = Layer.scoped(Collections, Collections.make)
 }

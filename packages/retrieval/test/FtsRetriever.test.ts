@@ -25,35 +25,35 @@ const Fixture = Layer.effectDiscard(Effect.flatMap(Collections, (c) => c.add("ci
   Layer.provideMerge(TempCollections)
 )
 const search = (r: ReturnType<typeof request>) => Effect.flatMap(Retriever, (retriever) => retriever.search(r))
-const RetrieverLive = FtsRetriever.layerFromCollections({ collection: "cities" }).pipe(Layer.provideMerge(Fixture))
+const RetrieverLive = FtsRetriever.layer({ collection: "cities" }).pipe(Layer.provideMerge(Fixture))
 
-describe("FtsRetriever (English BM25)", () => {
-  it.scoped("ranks the obviously right passage first, with source and score", () =>
+it.layer(RetrieverLive)("FtsRetriever (English BM25)", (it) => {
+  it.effect("ranks the obviously right passage first, with source and score", () =>
     Effect.gen(function*() {
       const found = yield* search(request(["What is the capital of Germany?"]))
       assert.strictEqual(found[0]!.id, "berlin")
       assert.strictEqual(found[0]!.source, "cities")
       assert.isAbove(found[0]!.score, 0)
       assert.isTrue(found.every((p, i) => i === 0 || found[i - 1]!.score >= p.score))
-    }).pipe(Effect.provide(RetrieverLive)))
+    }))
 
-  it.scoped("title weight changes the ranking", () =>
+  it.effect("title weight changes the ranking", () =>
     Effect.gen(function*() {
       const flat = yield* search(request(["seine"], { config: { titleWeight: 0, textWeight: 1 } }))
       const boosted = yield* search(request(["seine"], { config: { titleWeight: 10, textWeight: 1 } }))
       assert.notStrictEqual(flat[0]!.id, "seine")
       assert.strictEqual(boosted[0]!.id, "seine")
-    }).pipe(Effect.provide(RetrieverLive)))
+    }))
 
-  it.scoped("fuses several queries with reciprocal-rank fusion", () =>
+  it.effect("fuses several queries with reciprocal-rank fusion", () =>
     Effect.gen(function*() {
       const fused = yield* search(request(["capital of Germany", "cuisine of Lyon"], { topK: 2 }))
       assert.sameMembers(fused.map((p) => p.id), ["berlin", "lyon"])
       assert.isAtLeast(fused[0]!.score, 1 / 61)
       assert.isAtMost(fused[0]!.score, 2 / 61)
-    }).pipe(Effect.provide(RetrieverLive)))
+    }))
 
-  it.scoped("drops passages already seen and still fills top-k", () =>
+  it.effect("drops passages already seen and still fills top-k", () =>
     Effect.gen(function*() {
       const all = yield* search(request(["Paris Seine capital France"], { topK: 3 }))
       const fresh = yield* search(
@@ -63,16 +63,19 @@ describe("FtsRetriever (English BM25)", () => {
       assert.isFalse(fresh.some((p) => all.slice(0, 2).some((s) => s.id === p.id)))
       const none = yield* search(request(["the of and"]))
       assert.deepStrictEqual(none, [])
-    }).pipe(Effect.provide(RetrieverLive)))
+    }))
 
-  it.scoped("deletes and re-adds passages", () =>
+  it.effect("deletes and re-adds passages", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
-      assert.strictEqual(yield* collections.remove("cities", ["berlin", "nope"]), 1)
+      yield* collections.add("towns", docs)
+      const search = (r: ReturnType<typeof request>) =>
+        Effect.flatMap(FtsRetriever.make({ collection: "towns" }), (retriever) => retriever.search(r))
+      assert.strictEqual(yield* collections.remove("towns", ["berlin", "nope"]), 1)
       const gone = yield* search(request(["Germany"]))
       assert.isFalse(gone.some((p) => p.id === "berlin"))
-      assert.strictEqual((yield* collections.info("cities")).documents, 4)
-      yield* collections.add("cities", [{
+      assert.strictEqual((yield* collections.info("towns")).documents, 4)
+      yield* collections.add("towns", [{
         id: "berlin",
         title: "Berlin",
         text: "Berlin, capital of Germany, on the Spree."
@@ -80,15 +83,15 @@ describe("FtsRetriever (English BM25)", () => {
       const back = yield* search(request(["Spree Germany"]))
       assert.strictEqual(back[0]!.id, "berlin")
       assert.include(back[0]!.text, "Spree")
-      const replaced = yield* collections.add("cities", [{
+      const replaced = yield* collections.add("towns", [{
         id: "berlin",
         title: "Berlin",
         text: "Berlin has many museums."
       }], { onDuplicate: "replace" })
       assert.strictEqual(replaced.added, 1)
       assert.deepStrictEqual(yield* search(request(["Spree"])), [])
-      assert.strictEqual((yield* collections.info("cities")).documents, 5)
-    }).pipe(Effect.provide(RetrieverLive)))
+      assert.strictEqual((yield* collections.info("towns")).documents, 5)
+    }))
 
   it("never passes raw user text to MATCH", () => {
     assert.strictEqual(
@@ -98,12 +101,12 @@ describe("FtsRetriever (English BM25)", () => {
     assert.isUndefined(buildMatch("?!( ) the of"))
   })
 
-  it.scoped("hostile queries search safely", () =>
+  it.effect("hostile queries search safely", () =>
     Effect.gen(function*() {
       for (const q of ["\"unbalanced", "NEAR(paris", "title: paris", "paris*", "{title}: x", "AND OR NOT", "\u0000"]) {
         yield* search(request([q]))
       }
-    }).pipe(Effect.provide(RetrieverLive)))
+    }))
 })
 
 interface CmrcQuestion {
@@ -116,7 +119,7 @@ describe("FtsRetriever (Chinese)", () => {
     l.length > 0
   )
     .map((l) => JSON.parse(l) as CmrcQuestion)
-  const Chinese = FtsRetriever.layerFromCollections({ collection: "zh" }).pipe(
+  const Chinese = FtsRetriever.layer({ collection: "zh" }).pipe(
     Layer.provideMerge(
       Layer.effectDiscard(Effect.flatMap(Collections, (c) => c.index("zh", [`${sharedData}/corpus/zh-cmrc2018.jsonl`])))
     ),

@@ -1,5 +1,5 @@
 import { Home } from "@deepnote/core"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
 import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -13,8 +13,8 @@ const corpusIds = new Set(
     .map((l) => (JSON.parse(l) as { id: string }).id)
 )
 
-describe("ingestion of the shared data formats", () => {
-  it.scoped("reads each QA format's paragraphs with the shared corpus ids", () =>
+it.layer(TempCollections)("ingestion of the shared data formats", (it) => {
+  it.effect("reads each QA format's paragraphs with the shared corpus ids", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
       const home = yield* Home
@@ -35,9 +35,9 @@ describe("ingestion of the shared data formats", () => {
           assert.isTrue(corpusIds.has(hit.id), `${format}: ${hit.id} ${hit.title} is not a corpus id`)
         }
       }
-    }).pipe(Effect.provide(TempCollections)))
+    }))
 
-  it.scoped("reads documents JSONL with metadata and the Chinese corpus", () =>
+  it.effect("reads documents JSONL with metadata and the Chinese corpus", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
       const home = yield* Home
@@ -68,12 +68,12 @@ describe("ingestion of the shared data formats", () => {
       ])
       assert.strictEqual(got[1]!.title, "战国无双3")
       const info = yield* collections.info("docs")
-      assert.strictEqual(info.meta.schema_version, "1")
+      assert.strictEqual(info.meta.schema_version, "2")
       assert.strictEqual(info.files.length, 3)
       assert.isTrue(info.files.every((f) => f.done))
-    }).pipe(Effect.provide(TempCollections)))
+    }))
 
-  it.scoped("splits text and markdown into bounded passages titled by heading", () =>
+  it.effect("splits text and markdown into bounded passages titled by heading", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
       const home = yield* Home
@@ -101,10 +101,10 @@ describe("ingestion of the shared data formats", () => {
       const lava = yield* collections.search("text", "lava", { limit: 1 })
       assert.strictEqual(lava[0]!.title, "notes")
       assert.strictEqual(lava[0]!.text, "First paragraph about volcanoes.\nSecond paragraph about lava.")
-    }).pipe(Effect.provide(TempCollections)))
+    }))
 })
 
-describe("bad input", () => {
+it.layer(TempCollections)("bad input", (it) => {
   const badFile = (dir: string) =>
     writeFile(
       dir,
@@ -119,7 +119,7 @@ describe("bad input", () => {
       ].join("\n")
     )
 
-  it.scoped("reports invalid records with file:line and field, and skips them", () =>
+  it.effect("reports invalid records with file:line and field, and skips them", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
       const file = badFile((yield* Home).root)
@@ -129,9 +129,9 @@ describe("bad input", () => {
       assert.deepStrictEqual(summary.errors.map((e) => [e.line, e.field]), [[2, undefined], [3, "text"], [5, "title"]])
       assert.include(summary.errors[0]!.message, "invalid JSON")
       assert.strictEqual(summary.errors[1]!.file, file)
-    }).pipe(Effect.provide(TempCollections)))
+    }))
 
-  it.scoped("strict mode rejects the ingest naming file:line and field", () =>
+  it.effect("strict mode rejects the ingest naming file:line and field", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
       const file = badFile((yield* Home).root)
@@ -142,9 +142,9 @@ describe("bad input", () => {
       const second = yield* Effect.flip(collections.index("strict2", [bad], { strict: true }))
       assert.strictEqual(second.message, `${bad}:1: text: Expected string, actual 5`)
       assert.strictEqual((yield* collections.info("strict2")).documents, 0)
-    }).pipe(Effect.provide(TempCollections)))
+    }))
 
-  it.scoped("a missing file is a clear error and nothing is written", () =>
+  it.effect("a missing file is a clear error and nothing is written", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
       const home = yield* Home
@@ -157,11 +157,86 @@ describe("bad input", () => {
       assert.strictEqual(notFound._tag, "CollectionNotFound")
       const badName = yield* Effect.flip(collections.index("../escape", [good]))
       assert.strictEqual(badName._tag, "InvalidCollectionName")
-    }).pipe(Effect.provide(TempCollections)))
+    }))
 })
 
-describe("resumable ingestion", () => {
-  it.scoped("a failed batch leaves nothing half-written and a rerun continues after the last committed batch", () =>
+/** No raw control character (ESC, NUL, …) may reach the terminal through a message. */
+const assertPrintable = (message: string) =>
+  // eslint-disable-next-line no-control-regex
+  assert.notMatch(message, /[\u0000-\u001f\u007f-\u009f]/u, JSON.stringify(message))
+
+it.layer(TempCollections)("files that are not text corpora", (it) => {
+  const elf = Buffer.concat([
+    Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]),
+    Buffer.from("\x1b[2J\x1b[31mpwned\n.text\u0000.data\n")
+  ])
+
+  it.effect("a binary file named .txt is refused before anything is indexed", () =>
+    Effect.gen(function*() {
+      const collections = yield* Collections
+      const home = yield* Home
+      const good = writeFile(home.root, "good.txt", "A fine paragraph about volcanoes.\n")
+      const binary = writeFile(home.root, "prog\u001b[7m.txt", elf)
+      const error = yield* Effect.flip(collections.index("binary", [good, binary]))
+      assert.strictEqual(error._tag, "InvalidCorpusFile")
+      assert.include(error.message, "looks binary (NUL bytes / invalid UTF-8: NUL byte at offset 7)")
+      assert.include(error.message, "prog\\x1b[7m.txt", "the path is shown with its control byte escaped")
+      assertPrintable(error.message)
+      assert.strictEqual((yield* collections.info("binary")).documents, 0)
+    }))
+
+  it.effect("text that is not UTF-8, or turns binary after the first 64 KiB, is refused", () =>
+    Effect.gen(function*() {
+      const collections = yield* Collections
+      const home = yield* Home
+      const latin1 = writeFile(home.root, "latin1.md", Buffer.from("# Caf\xe9\n\nCr\xe8me br\xfbl\xe9e.\n", "latin1"))
+      const first = yield* Effect.flip(collections.index("latin1", [latin1]))
+      assert.include(first.message, "looks binary")
+      assert.include(first.message, "invalid UTF-8")
+      const text = "A sentence about glaciers and the valleys they carve.\n\n".repeat(2000)
+      const late = writeFile(home.root, "late.txt", Buffer.concat([Buffer.from(text), elf]))
+      const second = yield* Effect.flip(collections.index("late", [late]))
+      assert.strictEqual(second._tag, "InvalidCorpusFile")
+      assert.include(second.message, `line ${text.split("\n").length}`)
+      assertPrintable(second.message)
+    }))
+
+  it.effect("a directory is \"not a file\", distinct from \"not found\"", () =>
+    Effect.gen(function*() {
+      const collections = yield* Collections
+      const home = yield* Home
+      const directory = yield* Effect.flip(collections.index("dir", [home.root]))
+      assert.strictEqual(directory.message, `not a file: ${home.root} is a directory`)
+      const missing = yield* Effect.flip(collections.index("dir", [`${home.root}/nope.txt`]))
+      assert.strictEqual(missing.message, `corpus file not found: ${home.root}/nope.txt`)
+    }))
+
+  it.effect("bad JSON lines with control bytes are reported escaped, and binary lines skipped", () =>
+    Effect.gen(function*() {
+      const collections = yield* Collections
+      const home = yield* Home
+      const file = writeFile(
+        home.root,
+        "mixed.jsonl",
+        Buffer.concat([
+          Buffer.from(JSON.stringify({ id: "a", title: "Alpha", text: "alpha text" }) + "\n"),
+          Buffer.from("\x1b]0;title\x07{\"id\": \x1b[31m\n"),
+          Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]),
+          Buffer.from(JSON.stringify({ id: "b", title: "Beta", text: "beta text" }) + "\n")
+        ])
+      )
+      const summary = yield* collections.index("mixed", [file])
+      assert.deepStrictEqual([summary.added, summary.invalid], [2, 2])
+      assert.deepStrictEqual(summary.errors.map((e) => e.line), [2, 3])
+      assert.include(summary.errors[1]!.message, "not UTF-8 text")
+      for (const e of summary.errors) assertPrintable(e.message)
+      const strict = yield* Effect.flip(collections.index("mixed-strict", [file], { strict: true }))
+      assertPrintable(strict.message)
+    }))
+})
+
+it.layer(TempCollections)("resumable ingestion", (it) => {
+  it.effect("a failed batch leaves nothing half-written and a rerun continues after the last committed batch", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
       const home = yield* Home
@@ -186,9 +261,9 @@ describe("resumable ingestion", () => {
       assert.strictEqual(progress[0]!.line, 300)
       const again = yield* collections.index("resume", [file])
       assert.deepStrictEqual([again.files[0]!.status, again.added], ["unchanged", 0])
-    }).pipe(Effect.provide(TempCollections)))
+    }))
 
-  it.scoped("an interrupted ingest resumes; re-adding a changed file deduplicates by id", () =>
+  it.effect("an interrupted ingest resumes; re-adding a changed file deduplicates by id", () =>
     Effect.gen(function*() {
       const collections = yield* Collections
       const home = yield* Home
@@ -204,5 +279,5 @@ describe("resumable ingestion", () => {
       const rerun = yield* collections.index("interrupt", [file])
       assert.deepStrictEqual([rerun.files[0]!.resumedFromLine, rerun.added, rerun.skipped], [0, 301, 300])
       assert.strictEqual(rerun.documents, 601)
-    }).pipe(Effect.provide(TempCollections)))
+    }))
 })

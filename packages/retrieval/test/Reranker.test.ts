@@ -7,7 +7,7 @@ import { request } from "./support/Context.js"
 import { localServer, type Recorded, type Reply } from "./support/LocalServer.js"
 import { TempCollections } from "./support/TempHome.js"
 
-const RerankerTest = Reranker.layerWith({ timeout: "2 seconds", retries: 3, backoff: "10 millis" }).pipe(
+const RerankerTest = Reranker.layer({ timeout: "2 seconds", retries: 3, backoff: "10 millis" }).pipe(
   Layer.provide(NodeHttpClient.layerUndici)
 )
 
@@ -156,7 +156,7 @@ describe("Reranker over HTTP", () => {
       assert.include((server.requests[0]!.body as { texts: Array<string> }).texts[0]!, ": A mine")
     }).pipe(
       Effect.provide(
-        FtsRetriever.layerFromCollections({ collection: "mines" }).pipe(
+        FtsRetriever.layer({ collection: "mines" }).pipe(
           Layer.provideMerge(TempCollections),
           Layer.provideMerge(RerankerTest)
         )

@@ -67,7 +67,7 @@ export const countingEngine = (home: string, counter: CallCounter) =>
       Effect.map(Answerer, (inner) => ({ answer: (i) => counted(counter, i.context.questionId, inner.answer(i)) }))
     )
   ).pipe(
-    Layer.provide(Layer.merge(Extractive.layer, FtsRetriever.layerFromCollections({ collection: "sample" }))),
+    Layer.provide(Layer.merge(Extractive.layer, FtsRetriever.layer({ collection: "sample" }))),
     Layer.provide(Collections.layer),
     Layer.provide(Home.layer(home))
   )

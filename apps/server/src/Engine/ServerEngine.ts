@@ -26,7 +26,7 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
       const shared = yield* Engine.make({ engine: defaults.engine, llm: llmSettings })
       return ServerEngine.of({
         engine: shared.engine,
-        // a reranker's settings (`RERANKER_*`) that do not decode are a fault of the server's environment
+        // a reranker's settings (`DEEPNOTE_RERANKER_*`) that do not decode are a fault of the server's environment
         layerFor: (config, storedCollection) => shared.layerFor(config, storedCollection).pipe(Layer.orDie)
       })
     })

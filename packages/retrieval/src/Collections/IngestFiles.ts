@@ -1,21 +1,15 @@
-import { Effect, Stream } from "effect"
+import { Clock, Effect, Option, Stream } from "effect"
 import * as Path from "node:path"
-import { IndexError, type IngestError, InvalidRecord } from "../Domain/Errors.js"
+import { type IngestError, InvalidRecord } from "../Domain/Errors.js"
 import type { FileSummary, IndexOptions, IngestSummary, RecordIssue } from "../Domain/Ingest.js"
 import type { FtsIndex } from "../Index/FtsIndex.js"
+import { checkCorpusFile } from "../Ingest/CorpusFile.js"
 import { readCorpus, resolveFormat } from "../Ingest/CorpusReader.js"
 import { statFile } from "../Ingest/LineReader.js"
 
-/** Runs a synchronous index operation, turning SQLite exceptions into `IndexError`. */
-export const attempt = <A>(file: string, f: () => A): Effect.Effect<A, IndexError> =>
-  Effect.try({
-    try: f,
-    catch: (cause) => new IndexError({ file, reason: cause instanceof Error ? cause.message : String(cause), cause })
-  })
-
 /**
  * Streams every file into the index, one transaction per batch, recording each file's resume point with its batch.
- * All files are checked (exist, format) before anything is written.
+ * All files are checked (regular files, text not binary, format) before anything is written.
  */
 export const ingestFiles = (
   index: FtsIndex,
@@ -24,12 +18,13 @@ export const ingestFiles = (
   options: IndexOptions
 ): Effect.Effect<IngestSummary, IngestError> =>
   Effect.gen(function*() {
-    const started = performance.now()
+    const started = yield* Clock.currentTimeMillis
     const inputs = yield* Effect.forEach(files, (file) =>
       Effect.gen(function*() {
         const absolute = Path.resolve(file)
-        const stat = yield* statFile(absolute)
+        yield* statFile(absolute)
         const format = yield* resolveFormat(absolute, options.format ?? "auto")
+        const stat = yield* checkCorpusFile(absolute, format === "text" || format === "markdown" ? "text" : "json")
         return { file, absolute, stat, format }
       }))
     const strict = options.strict ?? false
@@ -39,7 +34,7 @@ export const ingestFiles = (
     let invalidTotal = 0
 
     for (const [i, input] of inputs.entries()) {
-      const prior = index.progressOf(input.absolute)
+      const prior = Option.getOrUndefined(yield* index.progressOf(input.absolute))
       const same = prior !== undefined && prior.size === input.stat.size && prior.mtimeMs === input.stat.mtimeMs
       if (same && prior.done) {
         summaries.push({
@@ -75,9 +70,10 @@ export const ingestFiles = (
               })
             }
             const resume = batch.resumeAt ?? { offset: 0, line: 0 }
-            const written = yield* attempt(
-              index.file,
-              () => index.addBatch(batch.documents, options.onDuplicate ?? "skip", { ...base, ...resume, done: false })
+            const written = yield* index.addBatch(
+              batch.documents,
+              options.onDuplicate ?? "skip",
+              { ...base, ...resume, done: false }
             )
             counts.added += written.added
             counts.skipped += written.skipped
@@ -102,8 +98,7 @@ export const ingestFiles = (
           })
         )
       )
-      yield* attempt(index.file, () =>
-        index.saveProgress({ ...base, offset: input.stat.size, line: counts.line, done: true }))
+      yield* index.saveProgress({ ...base, offset: input.stat.size, line: counts.line, done: true })
       summaries.push({
         file: input.file,
         format: input.format,
@@ -114,9 +109,8 @@ export const ingestFiles = (
         invalid: counts.invalid
       })
     }
-    const added = summaries.reduce((n, s) =>
-      n + s.added, 0)
-    yield* attempt(index.file, () => index.finish((options.optimize ?? true) && added > 0))
+    const added = summaries.reduce((n, s) => n + s.added, 0)
+    yield* index.finish((options.optimize ?? true) && added > 0)
     return {
       collection,
       indexFile: index.file,
@@ -125,7 +119,7 @@ export const ingestFiles = (
       invalid: invalidTotal,
       errors,
       files: summaries,
-      documents: index.count(),
-      ms: Math.round(performance.now() - started)
+      documents: yield* index.count,
+      ms: (yield* Clock.currentTimeMillis) - started
     }
   })

@@ -1,11 +1,38 @@
 import { Schema } from "effect"
+import { printable } from "./Printable.js"
 
-/** A corpus file given to ingestion does not exist or cannot be read. */
+/** A corpus file given to ingestion does not exist. */
 export class CorpusFileNotFound extends Schema.TaggedError<CorpusFileNotFound>()("CorpusFileNotFound", {
   file: Schema.String
 }) {
   override get message(): string {
-    return `corpus file not found: ${this.file}`
+    return `corpus file not found: ${printable(this.file)}`
+  }
+}
+
+/**
+ * A corpus path that exists but cannot be ingested: a directory or another non-regular file, a file that looks
+ * binary (NUL bytes or invalid UTF-8), or one that cannot be read (e.g. permissions).
+ */
+export class InvalidCorpusFile extends Schema.TaggedError<InvalidCorpusFile>()("InvalidCorpusFile", {
+  file: Schema.String,
+  problem: Schema.Literal("directory", "not-regular", "binary", "unreadable"),
+  detail: Schema.optional(Schema.String)
+}) {
+  override get message(): string {
+    const file = printable(this.file)
+    const detail = this.detail === undefined ? "" : printable(this.detail)
+    switch (this.problem) {
+      case "directory":
+        return `not a file: ${file} is a directory`
+      case "not-regular":
+        return `not a file: ${file} is not a regular file`
+      case "binary":
+        return `corpus file ${file} looks binary (NUL bytes / invalid UTF-8${detail === "" ? "" : `: ${detail}`}); ` +
+          "only UTF-8 text can be indexed"
+      case "unreadable":
+        return `cannot read corpus file ${file}${detail === "" ? "" : ` (${detail})`}`
+    }
   }
 }
 
@@ -17,7 +44,8 @@ export class InvalidRecord extends Schema.TaggedError<InvalidRecord>()("InvalidR
   reason: Schema.String
 }) {
   override get message(): string {
-    return `${this.file}:${this.line}: ${this.field === undefined ? "" : `${this.field}: `}${this.reason}`
+    const field = this.field === undefined ? "" : `${printable(this.field)}: `
+    return `${printable(this.file)}:${this.line}: ${field}${printable(this.reason)}`
   }
 }
 
@@ -40,15 +68,18 @@ export class CollectionNotFound extends Schema.TaggedError<CollectionNotFound>()
   }
 }
 
-/** The index file could not be opened, read or written. */
+/**
+ * The index file could not be opened, read or written: SQLite failures, a file that is not a collection (another
+ * SQLite database, not SQLite at all, written by a newer DeepNote) or a corrupted one. The reason is one line.
+ */
 export class IndexError extends Schema.TaggedError<IndexError>()("IndexError", {
   file: Schema.String,
   reason: Schema.String,
   cause: Schema.optional(Schema.Defect)
 }) {
   override get message(): string {
-    return `index ${this.file}: ${this.reason}`
+    return `index ${printable(this.file)}: ${printable(this.reason)}`
   }
 }
 
-export type IngestError = CorpusFileNotFound | InvalidRecord | InvalidCollectionName | IndexError
+export type IngestError = CorpusFileNotFound | InvalidCorpusFile | InvalidRecord | InvalidCollectionName | IndexError

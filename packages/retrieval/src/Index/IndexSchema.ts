@@ -1,14 +1,11 @@
 import type { CollectionSettings } from "../Domain/Ingest.js"
 
-/** Bumped when the layout of a collection file changes; older files must be rebuilt. */
-export const schemaVersion = 1
-
 /** The FTS5 tokenizer for pre-tokenised text: `unicode61` (diacritics folded), optionally behind `porter`. */
 export const tokenizerFor = (settings: CollectionSettings): string =>
   settings.stemming === "porter" ? "porter unicode61 remove_diacritics 2" : "unicode61 remove_diacritics 2"
 
 /**
- * One SQLite file per collection:
+ * The tables of migration 1 (the layout of every collection file before migrations existed). One file per collection:
  * - `documents`: the original passages (returned by search), unique by `id`;
  * - `fts`: a contentless FTS5 table (with delete support) over the tokenised columns, rowid = documents.rowid;
  * - `meta`: key/value settings and statistics; `ingest_progress`: per-file resume points.

@@ -1,8 +1,9 @@
 import { Effect, Either, Option, ParseResult, Stream } from "effect"
 import * as Path from "node:path"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
-import type { CorpusFileNotFound } from "../Domain/Errors.js"
+import { type CorpusFileNotFound, InvalidCorpusFile } from "../Domain/Errors.js"
 import type { CorpusFormat, CorpusFormatOption, RecordIssue } from "../Domain/Ingest.js"
+import { printable } from "../Domain/Printable.js"
 import { type LineBatch, type ReadFrom, readLineBatches } from "./LineReader.js"
 import { detectJsonFormat, type JsonFormat, jsonFormats } from "./RecordFormats.js"
 import { makeTextSplitter } from "./TextSplitter.js"
@@ -31,7 +32,7 @@ const markdownExtensions = new Set([".md", ".markdown", ".mdx"])
 export const resolveFormat = (
   file: string,
   option: CorpusFormatOption
-): Effect.Effect<CorpusFormat, CorpusFileNotFound> => {
+): Effect.Effect<CorpusFormat, CorpusFileNotFound | InvalidCorpusFile> => {
   if (option === "2wiki") return Effect.succeed("hotpotqa")
   if (option !== "auto") return Effect.succeed(option)
   const ext = Path.extname(file).toLowerCase()
@@ -55,20 +56,30 @@ export const resolveFormat = (
 const issueOf = (file: string, line: number, error: ParseResult.ParseError): RecordIssue => {
   const first = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
   const field = first === undefined || first.path.length === 0 ? undefined : first.path.map(String).join(".")
-  return { file, line, field, message: first?.message ?? error.message }
+  return {
+    file,
+    line,
+    field: field === undefined ? undefined : printable(field, 200),
+    message: printable(first?.message ?? error.message, 300)
+  }
 }
 
 const decodeJsonBatch = (file: string, format: JsonFormat, batch: LineBatch): DocumentBatch => {
   const decode = jsonFormats[format]
   const documents: Array<CorpusDocument> = []
   const issues: Array<RecordIssue> = []
-  for (const { number, text } of batch.lines) {
+  for (const { binary, number, text } of batch.lines) {
     if (text.trim().length === 0) continue
+    if (binary) {
+      issues.push({ file, line: number, message: "not UTF-8 text (NUL bytes / invalid UTF-8)" })
+      continue
+    }
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch (e) {
-      issues.push({ file, line: number, message: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` })
+      const reason = e instanceof Error ? e.message : String(e)
+      issues.push({ file, line: number, message: `invalid JSON: ${printable(reason, 200)}` })
       continue
     }
     const decoded = decode(json)
@@ -84,7 +95,10 @@ const decodeJsonBatch = (file: string, format: JsonFormat, batch: LineBatch): Do
   }
 }
 
-const splitText = (file: string, options: ReadOptions): Stream.Stream<DocumentBatch, CorpusFileNotFound> => {
+const splitText = (
+  file: string,
+  options: ReadOptions
+): Stream.Stream<DocumentBatch, CorpusFileNotFound | InvalidCorpusFile> => {
   const splitter = makeTextSplitter({
     markdown: options.format === "markdown",
     maxChars: options.maxChars,
@@ -92,9 +106,20 @@ const splitText = (file: string, options: ReadOptions): Stream.Stream<DocumentBa
   })
   let last = { line: 0, bytesRead: 0 }
   const batches = readLineBatches(file, { offset: 0, line: 0 }, options.batchSize).pipe(
-    Stream.map((batch): DocumentBatch => {
+    Stream.mapEffect((batch) => {
+      const binary = batch.lines.find((l) => l.binary)
+      if (binary !== undefined) {
+        return Effect.fail(
+          new InvalidCorpusFile({
+            file,
+            problem: "binary",
+            detail: `line ${binary.number} has NUL bytes or invalid UTF-8`
+          })
+        )
+      }
       last = { line: batch.endLine, bytesRead: batch.endOffset }
-      return { documents: batch.lines.flatMap((l) => splitter.push(l.text)), issues: [], resumeAt: undefined, ...last }
+      const documents = batch.lines.flatMap((l) => splitter.push(l.text))
+      return Effect.succeed<DocumentBatch>({ documents, issues: [], resumeAt: undefined, ...last })
     })
   )
   const rest = Stream.fromEffect(
@@ -107,7 +132,10 @@ const splitText = (file: string, options: ReadOptions): Stream.Stream<DocumentBa
  * Streams the passages of one corpus file in batches. JSON-lines formats resume from a byte offset; text and
  * markdown files are always read whole (their passages deduplicate by id on a rerun).
  */
-export const readCorpus = (file: string, options: ReadOptions): Stream.Stream<DocumentBatch, CorpusFileNotFound> => {
+export const readCorpus = (
+  file: string,
+  options: ReadOptions
+): Stream.Stream<DocumentBatch, CorpusFileNotFound | InvalidCorpusFile> => {
   switch (options.format) {
     case "text":
     case "markdown":

@@ -1,11 +1,14 @@
-import { Effect, Stream } from "effect"
+import { Effect, Predicate, Stream } from "effect"
+import { isUtf8 } from "node:buffer"
 import * as Fs from "node:fs"
-import { CorpusFileNotFound } from "../Domain/Errors.js"
+import { CorpusFileNotFound, InvalidCorpusFile } from "../Domain/Errors.js"
 
 /** One line of a file: 1-based number and text (without the line break). */
 export interface Line {
   readonly number: number
   readonly text: string
+  /** The raw line has NUL bytes or is not valid UTF-8 (`text` then holds replacement characters). */
+  readonly binary: boolean
 }
 
 /** A run of consecutive lines and the byte offset just past the last one (where a resumed read starts). */
@@ -22,23 +25,30 @@ export interface ReadFrom {
   readonly line: number
 }
 
+/** NUL bytes or invalid UTF-8. Only called on whole lines: a line break never splits a UTF-8 sequence. */
+export const isBinary = (bytes: Uint8Array): boolean => bytes.includes(0) || !isUtf8(bytes)
+
 async function* batches(file: string, from: ReadFrom, size: number): AsyncGenerator<LineBatch> {
   const input = Fs.createReadStream(file, { start: from.offset, highWaterMark: 1 << 20 })
   let carry: Buffer | undefined
   let base = from.offset
   let line = from.line
   let lines: Array<Line> = []
-  const decode = (buf: Buffer, start: number, end: number): string => {
+  const decode = (buf: Buffer, start: number, end: number, checkBinary: boolean): Line => {
     const stop = end > start && buf[end - 1] === 13 ? end - 1 : end
-    const text = buf.toString("utf8", start, stop)
-    return line === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+    const raw = buf.toString("utf8", start, stop)
+    const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw
+    return { number: line, text, binary: checkBinary && isBinary(buf.subarray(start, stop)) }
   }
   for await (const chunk of input as AsyncIterable<Buffer>) {
     const buf: Buffer = carry === undefined ? chunk : Buffer.concat([carry, chunk])
+    const complete = buf.lastIndexOf(10) + 1
+    // one vectorised check of the chunk's whole lines; lines are checked one by one only when it fails
+    const suspect = complete > 0 && isBinary(buf.subarray(0, complete))
     let pos = 0
     for (let nl = buf.indexOf(10, pos); nl >= 0; nl = buf.indexOf(10, pos)) {
       line++
-      lines.push({ number: line, text: decode(buf, pos, nl) })
+      lines.push(decode(buf, pos, nl, suspect))
       pos = nl + 1
       if (lines.length >= size) {
         yield { lines, endOffset: base + pos, endLine: line }
@@ -50,10 +60,22 @@ async function* batches(file: string, from: ReadFrom, size: number): AsyncGenera
   }
   if (carry !== undefined) {
     line++
-    lines.push({ number: line, text: decode(carry, 0, carry.length) })
+    lines.push(decode(carry, 0, carry.length, true))
     base += carry.length
   }
   if (lines.length > 0) yield { lines, endOffset: base, endLine: line }
+}
+
+const errorCode = (cause: unknown): string | undefined =>
+  Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
+
+/** A file-system failure on a corpus path: not found, a directory, or unreadable (with the system's code). */
+export const corpusFileError = (file: string, cause: unknown): CorpusFileNotFound | InvalidCorpusFile => {
+  const code = errorCode(cause)
+  if (code === "ENOENT" || code === "ENOTDIR") return new CorpusFileNotFound({ file })
+  if (code === "EISDIR") return new InvalidCorpusFile({ file, problem: "directory" })
+  const detail = code === "EACCES" || code === "EPERM" ? "permission denied" : code ?? String(cause)
+  return new InvalidCorpusFile({ file, problem: "unreadable", detail })
 }
 
 /**
@@ -64,17 +86,20 @@ export const readLineBatches = (
   file: string,
   from: ReadFrom,
   size: number
-): Stream.Stream<LineBatch, CorpusFileNotFound> =>
-  Stream.fromAsyncIterable(batches(file, from, size), () => new CorpusFileNotFound({ file }))
+): Stream.Stream<LineBatch, CorpusFileNotFound | InvalidCorpusFile> =>
+  Stream.fromAsyncIterable(batches(file, from, size), (cause) => corpusFileError(file, cause))
 
-/** Size and modification time of a file, or `CorpusFileNotFound`. */
+/** Size and modification time of a regular file (a directory or a missing path is a typed error). */
 export const statFile = (
   file: string
-): Effect.Effect<{ readonly size: number; readonly mtimeMs: number }, CorpusFileNotFound> =>
+): Effect.Effect<{ readonly size: number; readonly mtimeMs: number }, CorpusFileNotFound | InvalidCorpusFile> =>
   Effect.tryPromise({
     try: () => Fs.promises.stat(file),
-    catch: () => new CorpusFileNotFound({ file })
+    catch: (cause) => corpusFileError(file, cause)
   }).pipe(
-    Effect.filterOrFail((s) => s.isFile(), () => new CorpusFileNotFound({ file })),
+    Effect.filterOrFail(
+      (s) => s.isFile(),
+      (s) => new InvalidCorpusFile({ file, problem: s.isDirectory() ? "directory" : "not-regular" })
+    ),
     Effect.map((s) => ({ size: s.size, mtimeMs: Math.floor(s.mtimeMs) }))
   )

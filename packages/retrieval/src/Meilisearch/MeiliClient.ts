@@ -1,5 +1,5 @@
 import { detectLanguage } from "@deepnote/text"
-import { Config, Context, Effect, Layer, Option, ParseResult, Redacted, Schema } from "effect"
+import { Config, type ConfigError, Context, Effect, Layer, Option, ParseResult, Redacted, Schema } from "effect"
 import { type EnqueuedTaskPromise, Meilisearch } from "meilisearch"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { Candidate } from "../Retrieval/RetrievalPipeline.js"
@@ -23,8 +23,19 @@ export interface MeiliOptions {
 
 const rankingRules = ["words", "typo", "proximity", "attribute", "sort", "exactness"]
 
-const make = (options: MeiliOptions) =>
-  Effect.gen(function*() {
+/** The official `meilisearch` client bound to one index: settings, batched uploads with task polling, search. */
+export interface MeiliClientService {
+  /** searchableAttributes [title, text], rankingRules, and `localizedAttributes` cmn for a Chinese index. */
+  readonly configure: (settings?: { readonly chinese?: boolean }) => Effect.Effect<void, MeiliError>
+  /** Uploads passages in batches, waiting for each task; returns the number indexed. */
+  readonly add: (documents: ReadonlyArray<CorpusDocument>) => Effect.Effect<number, MeiliError>
+  readonly remove: (ids: ReadonlyArray<string>) => Effect.Effect<void, MeiliError>
+  /** Keyword (or hybrid) search with `_rankingScore`; Chinese queries are sent with `locales: ["cmn"]`. */
+  readonly search: (query: string, limit: number) => Effect.Effect<ReadonlyArray<Candidate>, MeiliError>
+}
+
+const make = (options: MeiliOptions): Effect.Effect<MeiliClientService> =>
+  Effect.sync(() => {
     const client = new Meilisearch({
       host: options.host,
       ...(options.apiKey === undefined ? {} : { apiKey: Redacted.value(options.apiKey) })
@@ -109,26 +120,24 @@ const make = (options: MeiliOptions) =>
     })
   })
 
-/** The official `meilisearch` client bound to one index: settings, batched uploads with task polling, search. */
-export class MeiliClient extends Context.Tag("@deepnote/retrieval/MeiliClient")<MeiliClient, {
-  /** searchableAttributes [title, text], rankingRules, and `localizedAttributes` cmn for a Chinese index. */
-  readonly configure: (settings?: { readonly chinese?: boolean }) => Effect.Effect<void, MeiliError>
-  /** Uploads passages in batches, waiting for each task; returns the number indexed. */
-  readonly add: (documents: ReadonlyArray<CorpusDocument>) => Effect.Effect<number, MeiliError>
-  readonly remove: (ids: ReadonlyArray<string>) => Effect.Effect<void, MeiliError>
-  /** Keyword (or hybrid) search with `_rankingScore`; Chinese queries are sent with `locales: ["cmn"]`. */
-  readonly search: (query: string, limit: number) => Effect.Effect<ReadonlyArray<Candidate>, MeiliError>
-}>() {
-  static readonly layer = (options: MeiliOptions) => Layer.effect(MeiliClient, make(options))
+export class MeiliClient extends Context.Tag("@deepnote/retrieval/MeiliClient")<MeiliClient, MeiliClientService>() {
+  /** Builds the client for one index (no request is made until a method is called). */
+  static readonly make = make
 
-  /** From `MEILI_HOST` (default http://127.0.0.1:7700), `MEILI_API_KEY`, `MEILI_INDEX` (default deepnote), `MEILI_EMBEDDER`, `MEILI_SEMANTIC_RATIO`. */
-  static readonly layerConfig = Layer.unwrapEffect(
+  static readonly layer = (options: MeiliOptions): Layer.Layer<MeiliClient> =>
+    Layer.effect(MeiliClient, MeiliClient.make(options))
+
+  /**
+   * From `DEEPNOTE_MEILI_HOST` (default http://127.0.0.1:7700), `DEEPNOTE_MEILI_API_KEY`, `DEEPNOTE_MEILI_INDEX`
+   * (default deepnote), `DEEPNOTE_MEILI_EMBEDDER`, `DEEPNOTE_MEILI_SEMANTIC_RATIO`.
+   */
+  static readonly layerConfig: Layer.Layer<MeiliClient, ConfigError.ConfigError> = Layer.unwrapEffect(
     Effect.gen(function*() {
-      const host = yield* Config.string("MEILI_HOST").pipe(Config.withDefault("http://127.0.0.1:7700"))
-      const apiKey = yield* Config.option(Config.redacted("MEILI_API_KEY"))
-      const index = yield* Config.string("MEILI_INDEX").pipe(Config.withDefault("deepnote"))
-      const embedder = yield* Config.option(Config.string("MEILI_EMBEDDER"))
-      const semanticRatio = yield* Config.option(Config.number("MEILI_SEMANTIC_RATIO"))
+      const host = yield* Config.string("DEEPNOTE_MEILI_HOST").pipe(Config.withDefault("http://127.0.0.1:7700"))
+      const apiKey = yield* Config.option(Config.redacted("DEEPNOTE_MEILI_API_KEY"))
+      const index = yield* Config.string("DEEPNOTE_MEILI_INDEX").pipe(Config.withDefault("deepnote"))
+      const embedder = yield* Config.option(Config.string("DEEPNOTE_MEILI_EMBEDDER"))
+      const semanticRatio = yield* Config.option(Config.number("DEEPNOTE_MEILI_SEMANTIC_RATIO"))
       return MeiliClient.layer({
         host,
         index,

@@ -1,9 +1,14 @@
-import { RetrievalError, Retriever } from "@deepnote/core"
-import { Effect, Layer } from "effect"
+/**
+ * The `Retriever` over a Meilisearch index (keyword ranking rules, or hybrid with an embedder), then fusion,
+ * exclusion and optional reranking. Meilisearch ranks by bucket rules, not BM25: use the FTS5 retriever for parity.
+ */
+import { RetrievalError, Retriever, type RetrieverService } from "@deepnote/core"
+import { type ConfigError, Effect, Layer } from "effect"
 import { retrievalPipeline } from "../Retrieval/RetrievalPipeline.js"
 import { MeiliClient, type MeiliOptions } from "./MeiliClient.js"
 
-const make = Effect.gen(function*() {
+/** Builds the retriever over the `MeiliClient` in context. */
+export const make: Effect.Effect<RetrieverService, never, MeiliClient> = Effect.gen(function*() {
   const meili = yield* MeiliClient
   return yield* retrievalPipeline({
     source: "meilisearch",
@@ -13,14 +18,11 @@ const make = Effect.gen(function*() {
   })
 })
 
-/**
- * The `Retriever` over a Meilisearch index (keyword ranking rules, or hybrid with an embedder), then fusion,
- * exclusion and optional reranking. Meilisearch ranks by bucket rules, not BM25: use the FTS5 retriever for parity.
- */
-export class MeiliRetriever {
-  static readonly layer = (options: MeiliOptions) =>
-    Layer.effect(Retriever, make).pipe(Layer.provide(MeiliClient.layer(options)))
-  static readonly layerConfig = Layer.effect(Retriever, make).pipe(Layer.provide(MeiliClient.layerConfig))
-  /** Uses a `MeiliClient` from the context. */
-  static readonly layerFromClient = Layer.effect(Retriever, make)
-}
+/** The retriever with its own client bound to one index. */
+export const layer = (options: MeiliOptions): Layer.Layer<Retriever> =>
+  Layer.effect(Retriever, make).pipe(Layer.provide(MeiliClient.layer(options)))
+
+/** The retriever with its client from `DEEPNOTE_MEILI_*` (see `MeiliClient.layerConfig`). */
+export const layerConfig: Layer.Layer<Retriever, ConfigError.ConfigError> = Layer.effect(Retriever, make).pipe(
+  Layer.provide(MeiliClient.layerConfig)
+)

@@ -1,6 +1,18 @@
 import type { RerankerApi } from "@deepnote/core"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Config, Context, Duration, Effect, Either, Layer, Option, ParseResult, Redacted, Schedule } from "effect"
+import {
+  Config,
+  type ConfigError,
+  Context,
+  Duration,
+  Effect,
+  Either,
+  Layer,
+  Option,
+  ParseResult,
+  Redacted,
+  Schedule
+} from "effect"
 import { endpointUrl, rerankApis, type RerankResult } from "./RerankApis.js"
 import { isTransientStatus, RerankError } from "./RerankError.js"
 
@@ -22,7 +34,18 @@ export interface RerankerOptions {
   readonly apiKey?: Redacted.Redacted | undefined
 }
 
-const make = (options: RerankerOptions) =>
+/** A cross-encoder reranker over HTTP: vLLM `/v1/rerank` and `/score`, TEI `/rerank`, Cohere-compatible `/v1/rerank`. */
+export interface RerankerService {
+  /** Scores documents against the query; returns the best `topN` as (index into documents, score), best first. */
+  readonly rerank: (
+    target: RerankTarget,
+    query: string,
+    documents: ReadonlyArray<string>,
+    topN: number
+  ) => Effect.Effect<ReadonlyArray<RerankResult>, RerankError>
+}
+
+const make = (options: RerankerOptions): Effect.Effect<RerankerService, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const timeout = Duration.decode(options.timeout ?? "30 seconds")
@@ -108,28 +131,25 @@ const make = (options: RerankerOptions) =>
     return Reranker.of({ rerank })
   })
 
-/** A cross-encoder reranker over HTTP: vLLM `/v1/rerank` and `/score`, TEI `/rerank`, Cohere-compatible `/v1/rerank`. */
-export class Reranker extends Context.Tag("@deepnote/retrieval/Reranker")<Reranker, {
-  /** Scores documents against the query; returns the best `topN` as (index into documents, score), best first. */
-  readonly rerank: (
-    target: RerankTarget,
-    query: string,
-    documents: ReadonlyArray<string>,
-    topN: number
-  ) => Effect.Effect<ReadonlyArray<RerankResult>, RerankError>
-}>() {
-  /** Needs an `HttpClient` (a pooled undici one, e.g. `NodeHttpClient.layerUndiciWithoutDispatcher`). */
-  static readonly layerWith = (options: RerankerOptions) => Layer.effect(Reranker, make(options))
+export class Reranker extends Context.Tag("@deepnote/retrieval/Reranker")<Reranker, RerankerService>() {
+  /** Builds the reranker over the `HttpClient` in context (a pooled undici one, e.g. `NodeHttpClient.layerUndici`). */
+  static readonly make = make
 
-  static readonly layer = Reranker.layerWith({})
+  /** The live reranker; options default to a 30 s attempt timeout, 3 retries and a 200 ms first backoff. */
+  static readonly layer = (options: RerankerOptions = {}): Layer.Layer<Reranker, never, HttpClient.HttpClient> =>
+    Layer.effect(Reranker, Reranker.make(options))
 
-  /** Options from `RERANKER_API_KEY`, `RERANKER_TIMEOUT_MS` (30000) and `RERANKER_RETRIES` (3). */
-  static readonly layerConfig = Layer.unwrapEffect(
-    Effect.gen(function*() {
-      const apiKey = yield* Config.option(Config.redacted("RERANKER_API_KEY"))
-      const timeoutMs = yield* Config.integer("RERANKER_TIMEOUT_MS").pipe(Config.withDefault(30_000))
-      const retries = yield* Config.integer("RERANKER_RETRIES").pipe(Config.withDefault(3))
-      return Reranker.layerWith({ apiKey: Option.getOrUndefined(apiKey), timeout: Duration.millis(timeoutMs), retries })
-    })
-  )
+  /**
+   * Options from `DEEPNOTE_RERANKER_API_KEY`, `DEEPNOTE_RERANKER_TIMEOUT_MS` (30000) and `DEEPNOTE_RERANKER_RETRIES`
+   * (3).
+   */
+  static readonly layerConfig: Layer.Layer<Reranker, ConfigError.ConfigError, HttpClient.HttpClient> = Layer
+    .unwrapEffect(
+      Effect.gen(function*() {
+        const apiKey = yield* Config.option(Config.redacted("DEEPNOTE_RERANKER_API_KEY"))
+        const timeoutMs = yield* Config.integer("DEEPNOTE_RERANKER_TIMEOUT_MS").pipe(Config.withDefault(30_000))
+        const retries = yield* Config.integer("DEEPNOTE_RERANKER_RETRIES").pipe(Config.withDefault(3))
+        return Reranker.layer({ apiKey: Option.getOrUndefined(apiKey), timeout: Duration.millis(timeoutMs), retries })
+      })
+    )
 }

@@ -1,4 +1,10 @@
-import { RetrievalError, Retriever } from "@deepnote/core"
+/**
+ * The `Retriever` over an embedded SQLite FTS5 collection: exact BM25 with the title/text weights of the request's
+ * `RunConfig`, then fusion, exclusion and optional reranking (see `retrievalPipeline`). Reads the collection through
+ * the `Collections` service in context, so every retriever of a process shares its open files.
+ * Provide a `Reranker` too when runs use `reranker: http`.
+ */
+import { RetrievalError, Retriever, type RetrieverService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { Collections } from "../Collections.js"
 import { retrievalPipeline } from "./RetrievalPipeline.js"
@@ -10,7 +16,8 @@ export interface FtsRetrieverOptions {
   readonly cjkWeight?: number
 }
 
-const make = (options: FtsRetrieverOptions) =>
+/** Builds the retriever over a collection of the `Collections` in context. */
+export const make = (options: FtsRetrieverOptions): Effect.Effect<RetrieverService, never, Collections> =>
   Effect.gen(function*() {
     const collections = yield* Collections
     return yield* retrievalPipeline({
@@ -25,15 +32,6 @@ const make = (options: FtsRetrieverOptions) =>
     })
   })
 
-/**
- * The `Retriever` over an embedded SQLite FTS5 collection: exact BM25 with the title/text weights of the request's
- * `RunConfig`, then fusion, exclusion and optional reranking (see `retrievalPipeline`).
- */
-export class FtsRetriever {
-  /** Reads collections from `Home` (its own `Collections`). Provide a `Reranker` too when runs use `reranker: http`. */
-  static readonly layer = (options: FtsRetrieverOptions) =>
-    Layer.effect(Retriever, make(options)).pipe(Layer.provide(Collections.layer))
-
-  /** Shares an existing `Collections` service (e.g. the HTTP app's). */
-  static readonly layerFromCollections = (options: FtsRetrieverOptions) => Layer.effect(Retriever, make(options))
-}
+/** The `Retriever` layer; needs `Collections` (e.g. `Collections.layer` over `Home`). */
+export const layer = (options: FtsRetrieverOptions): Layer.Layer<Retriever, never, Collections> =>
+  Layer.effect(Retriever, make(options))

@@ -1,8 +1,14 @@
-import { RetrievalError, Retriever } from "@deepnote/core"
+/**
+ * Serves ranked lists from a JSONL file (`{question_id | query, passages: [{id, title, text, score}]}`) for parity
+ * runs against published retrieval results: looked up by `context.questionId`, then by exact query text.
+ */
+import { RetrievalError, Retriever, type RetrieverService } from "@deepnote/core"
 import { Effect, Either, Layer, ParseResult, Schema, Stream } from "effect"
 import * as Path from "node:path"
 import { passageId } from "../Domain/CorpusDocument.js"
-import { readLineBatches, statFile } from "../Ingest/LineReader.js"
+import { printable } from "../Domain/Printable.js"
+import { checkCorpusFile } from "../Ingest/CorpusFile.js"
+import { readLineBatches } from "../Ingest/LineReader.js"
 import { type Candidate, retrievalPipeline } from "./RetrievalPipeline.js"
 
 /** One line of a precomputed-retrieval file: the ranked passages of a question (or of one query text). */
@@ -19,7 +25,7 @@ export const PrecomputedRecord = Schema.Struct({
   Schema.filter((r) => r.question_id !== undefined || r.query !== undefined || "a record needs question_id or query")
 )
 
-export interface PrecomputedOptions {
+export interface PrecomputedRetrieverOptions {
   readonly file: string
   /** `Passage.source`. Default: the file name. */
   readonly name?: string
@@ -40,7 +46,7 @@ const toCandidates = (passages: typeof PrecomputedRecord.Type["passages"]): Arra
 
 const load = (file: string) =>
   Effect.gen(function*() {
-    yield* statFile(file)
+    yield* checkCorpusFile(file, "json")
     const byQuestion = new Map<string, Array<Candidate>>()
     const byQuery = new Map<string, Array<Candidate>>()
     const decode = Schema.decodeUnknownEither(Schema.parseJson(PrecomputedRecord))
@@ -52,7 +58,9 @@ const load = (file: string) =>
           if (Either.isLeft(record)) {
             const message = ParseResult.TreeFormatter.formatErrorSync(record.left)
             return Effect.fail(
-              new RetrievalError({ message: `${file}:${number}: invalid precomputed record: ${message}` })
+              new RetrievalError({
+                message: `${printable(file)}:${number}: invalid precomputed record: ${printable(message)}`
+              })
             )
           }
           const candidates = toCandidates(record.right.passages)
@@ -64,11 +72,15 @@ const load = (file: string) =>
     )
     return { byQuestion, byQuery }
   }).pipe(
-    Effect.catchTag("CorpusFileNotFound", (e) =>
-      Effect.fail(new RetrievalError({ message: `precomputed retrieval file not found: ${e.file}` })))
+    Effect.catchTags({
+      CorpusFileNotFound: (e) =>
+        Effect.fail(new RetrievalError({ message: `precomputed retrieval file not found: ${printable(e.file)}` })),
+      InvalidCorpusFile: (e) => Effect.fail(new RetrievalError({ message: `precomputed retrieval: ${e.message}` }))
+    })
   )
 
-const make = (options: PrecomputedOptions) =>
+/** Loads the whole file (once), then answers from memory. */
+export const make = (options: PrecomputedRetrieverOptions): Effect.Effect<RetrieverService, RetrievalError> =>
   Effect.gen(function*() {
     const { byQuestion, byQuery } = yield* load(options.file)
     return yield* retrievalPipeline({
@@ -88,10 +100,5 @@ const make = (options: PrecomputedOptions) =>
     })
   })
 
-/**
- * Serves ranked lists from a JSONL file (`{question_id | query, passages: [{id, title, text, score}]}`) for parity
- * runs against published retrieval results: looked up by `context.questionId`, then by exact query text.
- */
-export class PrecomputedRetriever {
-  static readonly layer = (options: PrecomputedOptions) => Layer.effect(Retriever, make(options))
-}
+export const layer = (options: PrecomputedRetrieverOptions): Layer.Layer<Retriever, RetrievalError> =>
+  Layer.effect(Retriever, make(options))

@@ -1,0 +1,40 @@
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { CollectionSettings } from "../Domain/Ingest.js"
+import { createStatements, MetaKey, tokenizerFor } from "./IndexSchema.js"
+
+/** The table the migrator records applied migrations in. */
+export const migrationsTable = "deepnote_migrations"
+
+/** `PRAGMA application_id` of a collection file ("DNCL"): tells a collection from any other SQLite file. */
+export const applicationId = 0x444e434c
+
+/** The newest migration this build knows; a file with a newer one was written by a newer DeepNote. */
+export const latestMigration = 2
+
+/**
+ * The migrations of a collection file, applied in order by `Migrator` in one transaction. Each sets
+ * `meta.schema_version` to its number, which older builds read to refuse files they cannot use.
+ * `settings` and `createdAt` are only used when the file is new.
+ */
+export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSettings, createdAt: string) => ({
+  /** The layout from before migrations existed (such files are adopted at this version, see `CollectionDatabase`). */
+  "1_initial": Effect.gen(function*() {
+    for (const statement of createStatements(settings)) yield* sql.unsafe(statement)
+    const meta: ReadonlyArray<readonly [string, string]> = [
+      [MetaKey.schemaVersion, "1"],
+      [MetaKey.stemming, settings.stemming],
+      [MetaKey.tokenizer, tokenizerFor(settings)],
+      [MetaKey.stopWords, "english+chinese (@deepnote/text), removed at index and query time"],
+      [MetaKey.chinese, "jieba cutForSearch (index) / cut (query) words + CJK character bigrams"],
+      [MetaKey.createdAt, createdAt],
+      [MetaKey.documentCount, "0"]
+    ]
+    yield* sql`INSERT OR REPLACE INTO meta ${sql.insert(meta.map(([key, value]) => ({ key, value })))}`
+  }),
+  /** Marks the file as a DeepNote collection, so a foreign SQLite file is never mistaken for one. */
+  "2_application_id": Effect.gen(function*() {
+    yield* sql.unsafe(`PRAGMA application_id = ${applicationId}`)
+    yield* sql`UPDATE meta SET value = '2' WHERE key = ${MetaKey.schemaVersion}`
+  })
+})

@@ -1,0 +1,157 @@
+import { type SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import type { AnalyzedPassage } from "./AnalyzedBatch.js"
+import { MetaKey } from "./IndexSchema.js"
+
+/** A row of `documents` as written. */
+export const DocumentRow = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  text: Schema.String,
+  metadata: Schema.NullOr(Schema.String),
+  lang: Schema.String
+})
+
+/** A row of the contentless `fts` table: the tokenised columns of the passage with the same rowid. */
+export const FtsRow = Schema.Struct({
+  rowid: Schema.Number,
+  title: Schema.String,
+  body: Schema.String,
+  title_cjk: Schema.String,
+  body_cjk: Schema.String
+})
+
+const RowidRow = Schema.Struct({ rowid: Schema.Number, id: Schema.String })
+
+export const StoredRow = Schema.Struct({ id: Schema.String, title: Schema.String, text: Schema.String })
+
+export const ScoredRow = Schema.Struct({ ...StoredRow.fields, score: Schema.Number })
+
+export const ProgressRow = Schema.Struct({
+  file: Schema.String,
+  size: Schema.Number,
+  mtime_ms: Schema.Number,
+  byte_offset: Schema.Number,
+  line: Schema.Number,
+  done: Schema.Number,
+  updated_at: Schema.String
+})
+
+const MetaRow = Schema.Struct({ key: Schema.String, value: Schema.String })
+
+const SearchRequest = Schema.Struct({
+  match: Schema.String,
+  limit: Schema.Number,
+  weights: Schema.Tuple(Schema.Number, Schema.Number, Schema.Number, Schema.Number)
+})
+
+const Ids = Schema.Array(Schema.String)
+const Rowids = Schema.Array(Schema.Number)
+
+/** Every statement of a collection file, typed by its request and row schemas. */
+export const makeFtsQueries = (sql: SqlClient.SqlClient) => ({
+  /** Inserts new passages; ids already stored are left alone. Returns the rows inserted. */
+  insertNew: SqlSchema.findAll({
+    Request: Schema.Array(DocumentRow),
+    Result: RowidRow,
+    execute: (rows) => sql`INSERT INTO documents ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING RETURNING rowid, id`
+  }),
+  /** Inserts or overwrites passages by id (the rowid of an overwritten passage stays). Returns every row written. */
+  upsert: SqlSchema.findAll({
+    Request: Schema.Array(DocumentRow),
+    Result: RowidRow,
+    execute: (rows) =>
+      sql`INSERT INTO documents ${sql.insert(rows)} ON CONFLICT (id) DO UPDATE SET title = excluded.title,
+        text = excluded.text, metadata = excluded.metadata, lang = excluded.lang RETURNING rowid, id`
+  }),
+  rowidsOf: SqlSchema.findAll({
+    Request: Ids,
+    Result: RowidRow,
+    execute: (ids) => sql`SELECT rowid, id FROM documents WHERE id IN ${sql.in(ids)}`
+  }),
+  deleteDocuments: SqlSchema.void({
+    Request: Rowids,
+    execute: (rowids) => sql`DELETE FROM documents WHERE rowid IN ${sql.in(rowids)}`
+  }),
+  insertFts: SqlSchema.void({
+    Request: Schema.Array(FtsRow),
+    execute: (rows) => sql`INSERT INTO fts ${sql.insert(rows)}`
+  }),
+  deleteFts: SqlSchema.void({
+    Request: Rowids,
+    execute: (rowids) => sql`DELETE FROM fts WHERE rowid IN ${sql.in(rowids)}`
+  }),
+  getDocuments: SqlSchema.findAll({
+    Request: Ids,
+    Result: StoredRow,
+    execute: (ids) => sql`SELECT id, title, text FROM documents WHERE id IN ${sql.in(ids)}`
+  }),
+  /** The best `limit` passages of a MATCH expression by weighted BM25 (FTS5's bm25 is lower-is-better). */
+  search: SqlSchema.findAll({
+    Request: SearchRequest,
+    Result: ScoredRow,
+    execute: ({ limit, match, weights: [title, text, titleCjk, textCjk] }) =>
+      sql`SELECT d.id AS id, d.title AS title, d.text AS text, -r.score AS score
+        FROM (SELECT rowid, bm25(fts, ${title}, ${text}, ${titleCjk}, ${textCjk}) AS score
+              FROM fts WHERE fts MATCH ${match} ORDER BY score LIMIT ${limit}) AS r
+        JOIN documents AS d ON d.rowid = r.rowid
+        ORDER BY r.score`
+  }),
+  meta: SqlSchema.findAll({ Request: Schema.Void, Result: MetaRow, execute: () => sql`SELECT key, value FROM meta` }),
+  metaValue: SqlSchema.findOne({
+    Request: Schema.String,
+    Result: MetaRow,
+    execute: (key) => sql`SELECT key, value FROM meta WHERE key = ${key}`
+  }),
+  putMeta: SqlSchema.void({
+    Request: MetaRow,
+    execute: (row) => sql`INSERT OR REPLACE INTO meta ${sql.insert(row)}`
+  }),
+  bumpCount: SqlSchema.void({
+    Request: Schema.Number,
+    execute: (delta) =>
+      sql`UPDATE meta SET value = CAST(value AS INTEGER) + ${delta} WHERE key = ${MetaKey.documentCount}`
+  }),
+  progressOf: SqlSchema.findOne({
+    Request: Schema.String,
+    Result: ProgressRow,
+    execute: (file) => sql`SELECT * FROM ingest_progress WHERE file = ${file}`
+  }),
+  allProgress: SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: ProgressRow,
+    execute: () => sql`SELECT * FROM ingest_progress ORDER BY file`
+  }),
+  saveProgress: SqlSchema.void({
+    Request: ProgressRow,
+    execute: (row) => sql`INSERT OR REPLACE INTO ingest_progress ${sql.insert(row)}`
+  }),
+  optimize: SqlSchema.void({ Request: Schema.Void, execute: () => sql`INSERT INTO fts(fts) VALUES ('optimize')` }),
+  /** `PRAGMA quick_check`: one row `ok`, or one row per problem found. */
+  quickCheck: SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: Schema.Struct({ quick_check: Schema.String }),
+    execute: () => sql`PRAGMA quick_check`
+  })
+})
+
+export type FtsQueries = ReturnType<typeof makeFtsQueries>
+
+/**
+ * Writes a chunk of passages that may replace stored ones (inside the caller's transaction): their old FTS rows
+ * out, the documents upserted (an overwritten passage keeps its rowid), the new FTS rows in. Returns how many were new.
+ */
+export const replaceChunk = (q: FtsQueries, chunk: ReadonlyArray<AnalyzedPassage>) =>
+  Effect.gen(function*() {
+    const documents = chunk.map((a) => a.document)
+    const existing = yield* q.rowidsOf(documents.map((d) => d.id))
+    if (existing.length > 0) yield* q.deleteFts(existing.map((r) => r.rowid))
+    const written = yield* q.upsert(documents)
+    const rowids = new Map(written.map((r) => [r.id, r.rowid]))
+    const fts = chunk.flatMap((a) => {
+      const rowid = rowids.get(a.document.id)
+      return rowid === undefined ? [] : [{ rowid, ...a.fts }]
+    })
+    if (fts.length > 0) yield* q.insertFts(fts)
+    return written.length - existing.length
+  })

@@ -1,0 +1,43 @@
+import { ParseResult, Predicate } from "effect"
+import { IndexError } from "../Domain/Errors.js"
+
+/** The SQLite error behind a failure (`SqlError.cause`, or the failure itself when SQLite threw directly). */
+const sqliteCause = (failure: unknown): unknown =>
+  Predicate.isTagged(failure, "SqlError") && Predicate.hasProperty(failure, "cause") ? failure.cause : failure
+
+const codeOf = (cause: unknown): string | undefined =>
+  Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
+
+const messageOf = (cause: unknown): string =>
+  Predicate.hasProperty(cause, "message") && typeof cause.message === "string" ? cause.message : String(cause)
+
+/** SQLite found a damaged page or a file that is not a database (`SQLITE_CORRUPT*`, `SQLITE_NOTADB`). */
+export const isCorruption = (failure: unknown): boolean => {
+  const code = codeOf(sqliteCause(failure))
+  return code !== undefined && (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB"))
+}
+
+/** The one-line refusal of a damaged collection file. */
+export const corrupted = (file: string, detail: string): IndexError =>
+  new IndexError({
+    file,
+    reason: `the collection file is corrupted (${detail}); restore it from a backup, or drop the collection and ` +
+      "index it again"
+  })
+
+/**
+ * Turns a failure of `operation` (an `SqlError`, a row that does not decode, a defect thrown by the driver) into an
+ * `IndexError` naming the file; SQLite's corruption codes become the corrupted-file refusal.
+ */
+export const indexFailure = (file: string, operation: string) => (failure: unknown): IndexError => {
+  if (failure instanceof IndexError) return failure
+  if (ParseResult.isParseError(failure)) {
+    return corrupted(
+      file,
+      `${operation}: a stored row does not decode: ${ParseResult.TreeFormatter.formatErrorSync(failure)}`
+    )
+  }
+  const cause = sqliteCause(failure)
+  if (isCorruption(failure)) return corrupted(file, `${operation}: ${messageOf(cause)}`)
+  return new IndexError({ file, reason: `${operation} failed: ${messageOf(cause)}`, cause: failure })
+}

@@ -1,0 +1,160 @@
+import { Home } from "@deepnote/core"
+import { assert, it } from "@effect/vitest"
+import Database from "better-sqlite3"
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { collectionApplicationId, collectionFile, Collections, type CorpusDocument } from "../src/index.js"
+import { writeLegacyCollection } from "./support/LegacyCollection.js"
+import { headOf, TempHome } from "./support/TempHome.js"
+
+/** Runs `effect` with a `Collections` of its own, so every file it opened is closed afterwards. */
+const fresh = <A, E>(effect: Effect.Effect<A, E, Collections>) =>
+  Effect.scoped(Effect.provide(effect, Collections.layer))
+
+const fileOf = (name: string) => Effect.map(Home, (home) => collectionFile(home.root, name))
+
+const digest = (file: string) => createHash("sha256").update(Fs.readFileSync(file)).digest("hex")
+
+const docs: ReadonlyArray<CorpusDocument> = [
+  { id: "paris", title: "Paris", text: "Paris is the capital of France." },
+  { id: "berlin", title: "Berlin", text: "Berlin is the capital of Germany." },
+  { id: "rome", title: "Rome", text: "Rome is the capital of Italy." }
+]
+
+const many = (n: number): Array<CorpusDocument> =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `d${i}`,
+    title: `Document ${i}`,
+    text: `Passage number ${i} mentions rivers, mountains and the city of ${i % 97} in some detail.`
+  }))
+
+/** Overwrites the pages from `fraction` of the file to its end with a byte pattern (page size from the header). */
+const damagePages = (file: string, fraction: number) => {
+  const fd = Fs.openSync(file, "r+")
+  const header = Buffer.alloc(18)
+  Fs.readSync(fd, header, 0, 18, 0)
+  const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16)
+  const pages = Math.floor(Fs.fstatSync(fd).size / pageSize)
+  const junk = Buffer.alloc(pageSize, 0xa5)
+  for (let page = Math.max(1, Math.floor(pages * fraction)); page < pages; page++) {
+    Fs.writeSync(fd, junk, 0, pageSize, page * pageSize)
+  }
+  Fs.closeSync(fd)
+}
+
+const inspect = (file: string) => {
+  const db = new Database(file, { readonly: true })
+  const found = {
+    applicationId: Number(db.pragma("application_id", { simple: true })),
+    migrations: db.prepare("SELECT migration_id FROM deepnote_migrations ORDER BY migration_id").pluck().all()
+  }
+  db.close()
+  return found
+}
+
+const refusal = (error: { readonly _tag: string; readonly message: string }, file: string, words: string) => {
+  assert.strictEqual(error._tag, "IndexError")
+  assert.include(error.message, file)
+  assert.include(error.message, words, error.message)
+  assert.notInclude(error.message, "\n")
+}
+
+it.layer(TempHome)("collection files and migrations", (it) => {
+  it.effect("a collection written before migrations opens without a rebuild and is migrated", () =>
+    Effect.gen(function*() {
+      const file = yield* fileOf("old")
+      writeLegacyCollection(file, docs)
+      const info = yield* fresh(Effect.gen(function*() {
+        const collections = yield* Collections
+        const hits = yield* collections.search("old", "capital of Germany", { limit: 3 })
+        assert.strictEqual(hits[0]!.id, "berlin")
+        yield* collections.add("old", [{ id: "madrid", title: "Madrid", text: "Madrid is the capital of Spain." }])
+        assert.strictEqual((yield* collections.search("old", "Spain", { limit: 1 }))[0]!.id, "madrid")
+        return yield* collections.info("old")
+      }))
+      assert.strictEqual(info.documents, 4)
+      assert.deepStrictEqual(info.settings, { stemming: "none" })
+      assert.strictEqual(info.meta.created_at, "2026-01-02T03:04:05.000Z")
+      assert.strictEqual(info.meta.schema_version, "2")
+      assert.deepStrictEqual(info.files.map((f) => [f.file, f.done]), [["/corpus/old.jsonl", true]])
+      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2] })
+    }))
+
+  it.effect("a file at migration 1 is migrated to the current version, its passages kept", () =>
+    Effect.gen(function*() {
+      const file = yield* fileOf("v1")
+      yield* fresh(Effect.flatMap(Collections, (c) => c.add("v1", docs)))
+      const db = new Database(file)
+      db.exec("DELETE FROM deepnote_migrations WHERE migration_id = 2; PRAGMA application_id = 0;")
+      db.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+      db.close()
+      assert.deepStrictEqual(inspect(file), { applicationId: 0, migrations: [1] })
+      const info = yield* fresh(Effect.flatMap(Collections, (c) => c.info("v1")))
+      assert.deepStrictEqual([info.documents, info.meta.schema_version], [3, "2"])
+      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2] })
+    }))
+
+  it.effect("a file written by a newer DeepNote is refused", () =>
+    Effect.gen(function*() {
+      const file = yield* fileOf("future")
+      yield* fresh(Effect.flatMap(Collections, (c) => c.add("future", docs)))
+      const db = new Database(file)
+      db.prepare("INSERT INTO deepnote_migrations (migration_id, name) VALUES (99, 'from_the_future')").run()
+      db.close()
+      const error = yield* Effect.flip(
+        fresh(Effect.flatMap(Collections, (c) => c.search("future", "Paris", { limit: 1 })))
+      )
+      refusal(error, file, "written by a newer DeepNote (collection schema 99")
+    }))
+
+  it.effect("another application's SQLite file or a non-SQLite file is refused and left as it was", () =>
+    Effect.gen(function*() {
+      const foreign = yield* fileOf("foreign")
+      Fs.mkdirSync(Path.dirname(foreign), { recursive: true })
+      const db = new Database(foreign)
+      db.exec("CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('ada');")
+      db.close()
+      const junk = yield* fileOf("junk")
+      Fs.writeFileSync(junk, "just some text, not a database\n")
+      const before = [digest(foreign), digest(junk)]
+      const [first, second, third] = yield* fresh(Effect.gen(function*() {
+        const collections = yield* Collections
+        return [
+          yield* Effect.flip(collections.search("foreign", "ada", { limit: 1 })),
+          yield* Effect.flip(collections.add("foreign", docs)),
+          yield* Effect.flip(collections.search("junk", "text", { limit: 1 }))
+        ] as const
+      }))
+      refusal(first, foreign, "not a DeepNote collection (tables: users)")
+      refusal(second, foreign, "not a DeepNote collection")
+      refusal(third, junk, "not an SQLite database")
+      assert.deepStrictEqual([digest(foreign), digest(junk)], before)
+    }))
+
+  it.effect("a collection damaged where its schema lives is refused on opening", () =>
+    Effect.gen(function*() {
+      const file = yield* fileOf("broken")
+      yield* fresh(Effect.flatMap(Collections, (c) => c.add("broken", many(2000))))
+      damagePages(file, 0)
+      const error = yield* Effect.flip(
+        fresh(Effect.flatMap(Collections, (c) => c.search("broken", "rivers", { limit: 5 })))
+      )
+      refusal(error, file, "the collection file is corrupted")
+    }))
+
+  it.effect("a collection with damaged data pages: `index` refuses before writing anything", () =>
+    Effect.gen(function*() {
+      const home = yield* Home
+      const file = yield* fileOf("damaged")
+      yield* fresh(Effect.flatMap(Collections, (c) => c.add("damaged", many(3000))))
+      damagePages(file, 0.6)
+      const before = digest(file)
+      const corpus = headOf("corpus/en-multihop.jsonl", 50, home.root)
+      const error = yield* Effect.flip(fresh(Effect.flatMap(Collections, (c) => c.index("damaged", [corpus]))))
+      refusal(error, file, "the collection file is corrupted (integrity check")
+      assert.strictEqual(digest(file), before, "nothing was written")
+      assert.isFalse(Fs.existsSync(`${file}-wal`) && Fs.statSync(`${file}-wal`).size > 0, "no log frames either")
+    }))
+})
