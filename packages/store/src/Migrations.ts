@@ -6,6 +6,7 @@ import { v4 } from "./Migrations/V4Sequences.js"
 import { v5 } from "./Migrations/V5JournalTokens.js"
 import { v6 } from "./Migrations/V6DropCaches.js"
 import { v7 } from "./Migrations/V7RunLeases.js"
+import { v8 } from "./Migrations/V8Queue.js"
 
 export { applicationId }
 
@@ -23,8 +24,9 @@ export const migrations = (sql: SqlClient.SqlClient) => ({
   "4_per_run_sequences": v4(sql),
   "5_journal_tokens": v5(sql),
   "6_drop_caches": v6(sql),
-  "7_run_leases": v7(sql)
+  "7_run_leases": v7(sql),
+  "8_queue": v8(sql)
 })
 
 /** The newest schema version this build knows. A store recording a higher one is refused, and left untouched. */
-export const schemaVersion = 7
+export const schemaVersion = 8

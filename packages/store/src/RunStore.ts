@@ -2,7 +2,7 @@ import type { PipelineResult, Question } from "@deepnote/core"
 import { SqlClient } from "@effect/sql"
 import { Chunk, Context, Effect, Layer, Option, Stream } from "effect"
 import type { ItemNotFound, JournalMismatch, RunNotFound, StoreError, SweepNotFound } from "./Domain/Errors.js"
-import type { ItemError, ItemRecord, PendingItem } from "./Domain/Item.js"
+import type { ItemClaim, ItemError, ItemRecord, PendingItem } from "./Domain/Item.js"
 import type { ItemCounts, Run, RunStatus } from "./Domain/Run.js"
 import { type ItemOutcome, makeItemOps, type ResultsPageOptions } from "./internal/itemOps.js"
 import { type CreateRunInput, type ListRunsOptions, makeRunOps } from "./internal/runOps.js"
@@ -35,12 +35,29 @@ export interface RunStoreService {
     runId: string,
     options?: { readonly includeFailed?: boolean }
   ) => Effect.Effect<ReadonlyArray<PendingItem>, RunNotFound | StoreError>
+  /** Starts a new generation of a queue run's jobs (its resume) and makes it a queue run; returns the generation. */
+  readonly nextQueueGeneration: (runId: string) => Effect.Effect<number, RunNotFound | StoreError>
+  /**
+   * Claims a question for queue job `jobId` (atomically): `Claimed` when it is pending, failed by an earlier job, or
+   * running under this same job (taken over after its worker died), counting the attempt; `Taken` otherwise (done, or
+   * running under another job).
+   */
+  readonly claimItem: (
+    runId: string,
+    itemId: string,
+    jobId: string
+  ) => Effect.Effect<ItemClaim, RunNotFound | ItemNotFound | StoreError>
+  /** Puts a question that job `jobId` holds back to `pending` (its run was cancelled while it ran). */
+  readonly releaseItem: (runId: string, itemId: string, jobId: string) => Effect.Effect<void, StoreError>
   /** Marks an item `running` and counts the attempt. */
   readonly markItemRunning: (
     runId: string,
     itemId: string
   ) => Effect.Effect<void, RunNotFound | ItemNotFound | StoreError>
-  /** Stores the result and the remaining journal entries and marks the item `done`, all in one transaction. */
+  /**
+   * Stores the result and the remaining journal entries and marks the item `done`, all in one transaction. An item
+   * that is already done stays as it is (a question is done once).
+   */
   readonly completeItem: (
     outcome: ItemOutcome & { readonly result: PipelineResult }
   ) => Effect.Effect<void, RunNotFound | ItemNotFound | JournalMismatch | StoreError>
@@ -114,6 +131,18 @@ export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, 
           return yield* items.pendingItems(runId, options)
         }
       ),
+      nextQueueGeneration: Effect.fn("RunStore.nextQueueGeneration")(function*(runId: string) {
+        yield* runAttrs(runId)
+        return yield* runs.nextQueueGeneration(runId)
+      }),
+      claimItem: Effect.fn("RunStore.claimItem")(function*(runId: string, itemId: string, jobId: string) {
+        yield* itemAttrs(runId, itemId)
+        return yield* items.claimItem(runId, itemId, jobId)
+      }),
+      releaseItem: Effect.fn("RunStore.releaseItem")(function*(runId: string, itemId: string, jobId: string) {
+        yield* itemAttrs(runId, itemId)
+        return yield* items.releaseItem(runId, itemId, jobId)
+      }),
       markItemRunning: Effect.fn("RunStore.markItemRunning")(function*(runId: string, itemId: string) {
         yield* itemAttrs(runId, itemId)
         return yield* items.markItemRunning(runId, itemId)

@@ -3,6 +3,7 @@ import { dialects } from "./layers.js"
 import { eventLogSuite } from "./suites/EventLogSuite.js"
 import { itemsSuite } from "./suites/ItemsSuite.js"
 import { journalSuite } from "./suites/JournalSuite.js"
+import { queueItemsSuite } from "./suites/QueueItemsSuite.js"
 import { runLeasesSuite } from "./suites/RunLeasesSuite.js"
 import { runStoreSuite } from "./suites/RunStoreSuite.js"
 import { tenantsSuite } from "./suites/TenantsSuite.js"
@@ -13,6 +14,7 @@ describe("store", () => {
     it.layer(layer, { timeout: "60 seconds" })(dialect, (it) => {
       runStoreSuite(it)
       itemsSuite(it)
+      queueItemsSuite(it)
       journalSuite(it)
       eventLogSuite(it)
       runLeasesSuite(it)

@@ -1,5 +1,5 @@
 import { PipelineResult, Question } from "@deepnote/core"
-import { Schema } from "effect"
+import { Data, Schema } from "effect"
 
 /** Lifecycle of one question in a run. `running` items found on resume were cut off and run again. */
 export const ItemStatus = Schema.Literal("pending", "running", "done", "failed")
@@ -36,3 +36,13 @@ export class ItemRecord extends Schema.Class<ItemRecord>("ItemRecord")({
   finishedAt: Schema.optional(Schema.Date),
   elapsedMs: Schema.optional(Schema.Number)
 }) {}
+
+/**
+ * The outcome of claiming a question for a queue job: the question is this job's to execute (`Claimed`, with its
+ * attempt count after this claim), or it is not (`Taken`: done, failed by this very job, or running under another job).
+ */
+export type ItemClaim = Data.TaggedEnum<{
+  Claimed: { readonly item: PendingItem }
+  Taken: { readonly status: ItemStatus }
+}>
+export const ItemClaim = Data.taggedEnum<ItemClaim>()

@@ -5,6 +5,13 @@ import { Schema } from "effect"
 export const RunStatus = Schema.Literal("created", "running", "interrupted", "failed", "completed")
 export type RunStatus = typeof RunStatus.Type
 
+/**
+ * How a run is executed: `local` — by one process (`deepnote run`, `resume`) under the run's lease; `queue` — each
+ * question is a job that any `deepnote worker` (or a server's workers) takes.
+ */
+export const RunExecution = Schema.Literal("local", "queue")
+export type RunExecution = typeof RunExecution.Type
+
 /** A model server the run talked to. */
 export const ServerInfo = Schema.Struct({
   endpoint: Schema.String,
@@ -70,5 +77,8 @@ export class Run extends Schema.Class<Run>("Run")({
   finishedAt: Schema.optional(Schema.Date),
   /** Why the run failed or was interrupted. */
   message: Schema.optional(Schema.String),
-  counts: ItemCounts
+  counts: ItemCounts,
+  execution: Schema.optionalWith(RunExecution, { default: () => "local" as const }),
+  /** Queue runs: the generation of their current jobs (bumped by each re-enqueue). */
+  queueGeneration: Schema.optionalWith(Schema.Int, { default: () => 0 })
 }) {}

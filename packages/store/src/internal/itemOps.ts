@@ -2,7 +2,7 @@ import { PipelineResult, Question } from "@deepnote/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { ItemNotFound, type JournalMismatch, RunNotFound, type StoreError } from "../Domain/Errors.js"
-import { ItemError, ItemRecord, ItemStatus, type PendingItem } from "../Domain/Item.js"
+import { ItemClaim, ItemError, ItemRecord, ItemStatus, type PendingItem } from "../Domain/Item.js"
 import type { ItemCounts } from "../Domain/Run.js"
 import { makeAddItems } from "./addItems.js"
 import { type JournalAppend, makeInsertEntries } from "./journalRows.js"
@@ -78,7 +78,7 @@ export const makeItemOps = (
   sql: SqlClient.SqlClient,
   runExists: (runId: string) => Effect.Effect<void, RunNotFound | StoreError>
 ) => {
-  const { findAll, findOne, transaction } = makeQueries(sql)
+  const { execute, findAll, findOne, transaction } = makeQueries(sql)
   const insertEntries = makeInsertEntries(sql)
   const notFound = (runId: string, itemId: string) =>
     Effect.zipRight(runExists(runId), Effect.fail(new ItemNotFound({ runId, itemId })))
@@ -127,6 +127,7 @@ export const makeItemOps = (
       if (Option.isNone(updated)) return yield* notFound(runId, itemId)
     })
 
+  // A question is done once: a second completion (two workers that raced on an expired job lock) changes nothing.
   const saveOutcome = findOne({
     table: "items",
     action: "finishing an item",
@@ -134,7 +135,8 @@ export const makeItemOps = (
     Result: Seq,
     execute: (o) =>
       sql`UPDATE items SET status = ${o.status}, result = ${o.result}, error = ${o.error}, finished_at = ${o.now},
-        elapsed_ms = ${o.elapsedMs} WHERE run_id = ${o.runId} AND item_id = ${o.itemId} RETURNING seq`
+        elapsed_ms = ${o.elapsedMs}
+        WHERE run_id = ${o.runId} AND item_id = ${o.itemId} AND status <> 'done' RETURNING seq`
   })
 
   const finish = (
@@ -149,7 +151,10 @@ export const makeItemOps = (
       const { itemId, runId } = outcome
       const now = yield* nowIso
       const updated = yield* saveOutcome({ runId, itemId, ...ending, now, elapsedMs: outcome.elapsedMs ?? null })
-      if (Option.isNone(updated)) return yield* notFound(runId, itemId)
+      if (Option.isNone(updated)) {
+        if (Option.isSome(yield* selectItem({ runId, itemId }))) return // already done
+        return yield* notFound(runId, itemId)
+      }
       yield* insertEntries(outcome.journal ?? [])
     }).pipe(transaction("finishing an item"))
 
@@ -205,5 +210,60 @@ export const makeItemOps = (
       return rows.map(toItemRecord)
     })
 
-  return { addItems, pendingItems, markItemRunning, completeItem, failItem, itemCounts, getItem, resultsPage }
+  const claim = findOne({
+    table: "items",
+    action: "claiming an item",
+    Request: Schema.Struct({ ...ItemKey.fields, jobId: Schema.String, now: Schema.String }),
+    Result: Schema.Struct({ seq: Schema.Int, attempts: Schema.Int, question: Schema.parseJson(Question) }),
+    execute: (c) =>
+      sql`UPDATE items SET status = 'running', attempts = attempts + 1, job_id = ${c.jobId}, started_at = ${c.now},
+        finished_at = NULL
+        WHERE run_id = ${c.runId} AND item_id = ${c.itemId} AND (status = 'pending'
+          OR (status = 'running' AND (job_id IS NULL OR job_id = ${c.jobId}))
+          OR (status = 'failed' AND (job_id IS NULL OR job_id <> ${c.jobId})))
+        RETURNING seq, attempts, question`
+  })
+
+  const claimItem = (
+    runId: string,
+    itemId: string,
+    jobId: string
+  ): Effect.Effect<ItemClaim, ItemNotFound | RunNotFound | StoreError> =>
+    Effect.gen(function*() {
+      const claimed = yield* claim({ runId, itemId, jobId, now: yield* nowIso })
+      if (Option.isSome(claimed)) {
+        const { attempts, question, seq } = claimed.value
+        // a first attempt has logged nothing yet; a later one resumes what an earlier one started
+        return ItemClaim.Claimed({
+          item: { itemId, seq, status: attempts > 1 ? "running" : "pending", attempts, question }
+        })
+      }
+      const current = yield* selectItem({ runId, itemId })
+      if (Option.isNone(current)) return yield* notFound(runId, itemId)
+      return ItemClaim.Taken({ status: current.value.status })
+    })
+
+  const release = execute({
+    table: "items",
+    action: "releasing an item",
+    Request: Schema.Struct({ ...ItemKey.fields, jobId: Schema.String }),
+    execute: (r) =>
+      sql`UPDATE items SET status = 'pending', job_id = NULL
+        WHERE run_id = ${r.runId} AND item_id = ${r.itemId} AND status = 'running' AND job_id = ${r.jobId}`
+  })
+
+  const releaseItem = (runId: string, itemId: string, jobId: string) => release({ runId, itemId, jobId })
+
+  return {
+    addItems,
+    pendingItems,
+    markItemRunning,
+    claimItem,
+    releaseItem,
+    completeItem,
+    failItem,
+    itemCounts,
+    getItem,
+    resultsPage
+  }
 }

@@ -1,7 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { RunNotFound, StoreError, SweepNotFound } from "../Domain/Errors.js"
-import { Run, RunManifest, RunStatus } from "../Domain/Run.js"
+import { Run, RunExecution, RunManifest, RunStatus } from "../Domain/Run.js"
 import { makeRunId } from "../RunIds.js"
 import { makeQueries } from "./query.js"
 import { byteOrder, DbInt, nowIso, orUndefined } from "./sql.js"
@@ -16,6 +16,8 @@ const RunRow = Schema.Struct({
   updated_at: Schema.Date,
   started_at: Schema.NullOr(Schema.Date),
   finished_at: Schema.NullOr(Schema.Date),
+  execution: RunExecution,
+  queue_generation: DbInt,
   total: DbInt,
   pending: DbInt,
   running: DbInt,
@@ -34,7 +36,9 @@ const toRun = (r: typeof RunRow.Type): Run =>
     startedAt: orUndefined(r.started_at),
     finishedAt: orUndefined(r.finished_at),
     message: orUndefined(r.message),
-    counts: { total: r.total, pending: r.pending, running: r.running, done: r.done, failed: r.failed }
+    counts: { total: r.total, pending: r.pending, running: r.running, done: r.done, failed: r.failed },
+    execution: r.execution,
+    queueGeneration: r.queue_generation
   })
 
 const RunFilter = Schema.Struct({
@@ -49,6 +53,7 @@ const NewRun = Schema.Struct({
   sweep_id: Schema.NullOr(Schema.String),
   status: RunStatus,
   manifest: Schema.parseJson(RunManifest),
+  execution: RunExecution,
   created_at: Schema.String,
   updated_at: Schema.String
 })
@@ -75,6 +80,8 @@ export interface CreateRunInput {
   readonly manifest: RunManifest
   /** An explicit id (tests, or a caller that names its runs); default `r-YYYYMMDD-HHMMSS-xxxx`. */
   readonly id?: string | undefined
+  /** Default `local`. */
+  readonly execution?: RunExecution | undefined
 }
 
 /** Run-level operations over the `runs` table. */
@@ -93,7 +100,9 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
     Result: RunRow,
     execute: (filter) =>
       sql`SELECT r.id, r.sweep_id, r.status, r.manifest, r.message, r.created_at, r.updated_at, r.started_at,
-        r.finished_at, ${count(undefined)} AS total, ${count("pending")} AS pending, ${count("running")} AS running,
+        r.finished_at, r.execution, r.queue_generation, ${count(undefined)} AS total, ${count("pending")} AS pending, ${
+        count("running")
+      } AS running,
         ${count("done")} AS done, ${count("failed")} AS failed
         FROM runs r WHERE ${
         sql.and([
@@ -161,7 +170,13 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
     Effect.gen(function*() {
       const sweepId = input.manifest.sweep?.sweepId ?? null
       if (sweepId !== null && Option.isNone(yield* findSweep(sweepId))) return yield* new SweepNotFound({ sweepId })
-      const row = { id, sweep_id: sweepId, status: "created" as const, manifest: input.manifest }
+      const row = {
+        id,
+        sweep_id: sweepId,
+        status: "created" as const,
+        manifest: input.manifest,
+        execution: input.execution ?? "local"
+      }
       return Option.isSome(yield* insert({ ...row, created_at: now, updated_at: now }))
     })
 
@@ -185,5 +200,23 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
       return yield* getRun(runId)
     })
 
-  return { getRun, runExists, listRuns, createRun, setRunStatus }
+  const bumpGeneration = findOne({
+    table: "runs",
+    action: "enqueueing a run again",
+    Request: Schema.Struct({ runId: Schema.String, now: Schema.String }),
+    Result: Schema.Struct({ queue_generation: DbInt }),
+    execute: (r) =>
+      sql`UPDATE runs SET queue_generation = queue_generation + 1, execution = 'queue', updated_at = ${r.now}
+        WHERE id = ${r.runId} RETURNING queue_generation`
+  })
+
+  /** Starts a new generation of a run's queue jobs (a resume of a queue run); returns it. */
+  const nextQueueGeneration = (runId: string): Effect.Effect<number, RunNotFound | StoreError> =>
+    Effect.gen(function*() {
+      const updated = yield* bumpGeneration({ runId, now: yield* nowIso })
+      if (Option.isNone(updated)) return yield* new RunNotFound({ runId })
+      return updated.value.queue_generation
+    })
+
+  return { getRun, runExists, listRuns, createRun, setRunStatus, nextQueueGeneration }
 }
