@@ -6,4 +6,14 @@ export class UsageError extends Data.TaggedError("UsageError")<{ readonly messag
 /** The command was valid but the work failed (unknown collection, server down): exit code 1. */
 export class CommandFailed extends Data.TaggedError("CommandFailed")<{ readonly message: string }> {}
 
-export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const
+/**
+ * A run (or resume) finished, but some questions failed: exit code 3. The report of why (grouped) and the command
+ * that retries them were printed before; the message is the one-line summary.
+ */
+export class QuestionsFailed extends Data.TaggedError("QuestionsFailed")<{ readonly message: string }> {}
+
+/** Another live process executes the run (it holds the run's lease): exit code 4. `--wait` waits for it instead. */
+export class RunIsBusy extends Data.TaggedError("RunIsBusy")<{ readonly message: string }> {}
+
+/** Exit codes scripts can rely on (documented in the README). 130: stopped by SIGINT/SIGTERM (resumable). */
+export const exitCodes = { ok: 0, failure: 1, usage: 2, questionsFailed: 3, busy: 4 } as const

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { runCli } from "./Cli.js"
 import { exitCodes } from "./Errors.js"
 import { cliTelemetry } from "./telemetry/CliTelemetry.js"
 
-/** Exit codes scripts can rely on: 0 ok, 1 runtime failure, 2 usage error (bad flag, value, file or question). */
+/**
+ * Exit codes scripts can rely on: 0 ok, 1 runtime failure, 2 usage error (bad flag, value, file or question), 3 a run
+ * finished with failed questions, 4 another process executes the run, 130 stopped by a signal (resumable).
+ */
 const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return exitCodes.ok
   if (Cause.isInterruptedOnly(exit.cause)) return 130
@@ -14,9 +17,9 @@ const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Option.isSome(failure)) {
     const error = failure.value
     if (ValidationError.isValidationError(error)) return exitCodes.usage
-    if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "UsageError") {
-      return exitCodes.usage
-    }
+    if (Predicate.isTagged(error, "UsageError")) return exitCodes.usage
+    if (Predicate.isTagged(error, "QuestionsFailed")) return exitCodes.questionsFailed
+    if (Predicate.isTagged(error, "RunIsBusy")) return exitCodes.busy
   }
   return exitCodes.failure
 }
@@ -24,7 +27,7 @@ const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
 const report = (error: unknown) =>
   Effect.sync(() => {
     if (typeof error === "object" && error !== null && "_tag" in error && "message" in error) {
-      if (error._tag === "UsageError" || error._tag === "CommandFailed") {
+      if (["UsageError", "CommandFailed", "QuestionsFailed", "RunIsBusy"].includes(String(error._tag))) {
         process.stderr.write(`deepnote: ${String(error.message)}\n`)
       }
     }

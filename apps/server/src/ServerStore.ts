@@ -5,6 +5,7 @@ import {
   IngestJobLog,
   type InvalidStoreUrl,
   Journal,
+  RunLeases,
   RunOwners,
   RunStore,
   StoreDatabase,
@@ -21,6 +22,7 @@ export type ServerStoreServices =
   | EventLog
   | Sweeps
   | RunOwners
+  | RunLeases
   | ApiKeys
   | IngestJobLog
 
@@ -35,6 +37,7 @@ export const serverStoreLayer: Layer.Layer<ServerStoreServices, StoreError | Inv
         EventLog.layer,
         Sweeps.layer,
         RunOwners.layer,
+        RunLeases.layer,
         ApiKeys.layer(pepper),
         IngestJobLog.layer
       ).pipe(

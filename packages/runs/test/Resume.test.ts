@@ -1,5 +1,5 @@
 import { Answerer, defaultRunConfig, RoleError } from "@deepnote/core"
-import { checkResumable, createRun, RunEvents, RunExecutor, runReport } from "@deepnote/runs"
+import { checkResumable, createRun, processOwner, RunEvents, RunExecutor, runReport } from "@deepnote/runs"
 import { EventLog, Journal, RunStore, Store } from "@deepnote/store"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -10,6 +10,8 @@ const services = Layer.mergeAll(
   RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layer({ url: "sqlite::memory:" }), RunEvents.layer))),
   NodeContext.layer
 )
+
+const owner = processOwner("test")
 
 const newRun = (limit: number) =>
   createRun({
@@ -47,20 +49,20 @@ describe("runs: resume replays the journal", () => {
 
       const reference: CallCounter = { calls: 0 }
       const first = yield* newRun(12)
-      yield* executor.execute(first, { engine: countingEngine(home, reference), concurrency })
+      yield* executor.execute(first, { engine: countingEngine(home, reference), concurrency, owner })
       const expected = yield* outcomes(first)
 
       const crashing: CallCounter = { calls: 0, dieAfter: Math.floor(reference.calls / 2) }
       const second = yield* newRun(12)
       const crash = yield* Effect.exit(
-        executor.execute(second, { engine: countingEngine(home, crashing), concurrency })
+        executor.execute(second, { engine: countingEngine(home, crashing), concurrency, owner })
       )
       assert.strictEqual(crash._tag, "Failure")
       const store = yield* RunStore
       assert.strictEqual((yield* store.getRun(second)).status, "failed")
 
       const resumed: CallCounter = { calls: 0 }
-      const summary = yield* executor.execute(second, { engine: countingEngine(home, resumed), concurrency })
+      const summary = yield* executor.execute(second, { engine: countingEngine(home, resumed), concurrency, owner })
       assert.strictEqual(summary.status, "completed")
       assert.isAbove(summary.replayedCalls, 0)
       assert.deepStrictEqual(
@@ -100,7 +102,8 @@ describe("runs: resume replays the journal", () => {
         executor.execute(runId, {
           engine: countingEngine(home, { calls: 0 }),
           concurrency: 2,
-          drainTimeout: "5 seconds"
+          drainTimeout: "5 seconds",
+          owner
         })
       )
       // wait for the third finished question, then stop (what SIGINT does to the CLI's main fiber)
@@ -123,14 +126,22 @@ describe("runs: resume replays the journal", () => {
         cutOff,
         (i) => journal.entries(runId, i.itemId).pipe(Effect.map((e) => e.length))
       )
-      const summary = yield* executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2 })
+      const summary = yield* executor.execute(runId, {
+        engine: countingEngine(home, { calls: 0 }),
+        concurrency: 2,
+        owner
+      })
       assert.strictEqual(summary.done, 10 - interrupted.counts.done)
       assert.strictEqual(
         summary.replayedCalls,
         journaled.reduce((a, b) => a + b, 0),
         "every call finished before the stop is replayed"
       )
-      const again = yield* executor.execute(runId, { engine: countingEngine(home, { calls: 0 }), concurrency: 2 })
+      const again = yield* executor.execute(runId, {
+        engine: countingEngine(home, { calls: 0 }),
+        concurrency: 2,
+        owner
+      })
       assert.isTrue(again.nothingToDo)
       const report = yield* runReport(runId)
       assert.strictEqual(report.counts.done, 10)
@@ -156,7 +167,7 @@ describe("runs: resume replays the journal", () => {
         ),
         countingEngine(home, { calls: 0 })
       )
-      const summary = yield* executor.execute(runId, { engine, concurrency: 2 })
+      const summary = yield* executor.execute(runId, { engine, concurrency: 2, owner })
       assert.deepStrictEqual([summary.status, summary.done, summary.failed], ["completed", 4, 1])
       const item = yield* store.getItem(runId, victim)
       assert.deepStrictEqual([item.status, item.error?.tag, item.error?.message], [

@@ -1,3 +1,4 @@
+export * from "./Filter/QuietTracer.js"
 export * from "./Logs/LogFormat.js"
 export * from "./Metrics.js"
 export * from "./Otlp/OtlpExport.js"

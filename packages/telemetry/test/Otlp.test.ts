@@ -20,7 +20,8 @@ const settings = (url: string): OtlpSettings => ({
   tracesExportInterval: Duration.seconds(30),
   metricsExportInterval: Duration.seconds(30),
   logsExportInterval: Duration.seconds(30),
-  shutdownTimeout: Duration.seconds(3)
+  shutdownTimeout: Duration.seconds(3),
+  traceInternals: false
 })
 
 const role = Effect.fn("NoteWriter.init")(function*() {

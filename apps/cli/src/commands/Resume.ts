@@ -5,7 +5,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
+import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
 import { runServices } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
@@ -31,6 +31,11 @@ export const resumeCommand = Command.make(
     forceNewRun: Options.boolean("force-new-run").pipe(
       Options.withDescription(
         "when the prompts or code changed, start a new run with the same settings and questions instead of refusing"
+      )
+    ),
+    wait: Options.boolean("wait").pipe(
+      Options.withDescription(
+        "when another process is executing the run, wait for it (and continue whatever it leaves) instead of refusing"
       )
     ),
     home: homeOption,
@@ -60,9 +65,12 @@ export const resumeCommand = Command.make(
       yield* executeWithProgress(target.id, engine, {
         quiet: opts.quiet,
         concurrency: resumeConcurrency(target, Option.getOrUndefined(opts.concurrency), defaultConcurrency),
-        retryFailed: opts.retryFailed
+        retryFailed: opts.retryFailed,
+        wait: opts.wait,
+        label: "cli resume"
       }).pipe(
-        tracedRun(opts.tracing, target.id)
+        tracedRun(opts.tracing, target.id),
+        Effect.flatMap((ended) => failOnFailedQuestions([{ runId: target.id, counts: ended.counts }]))
       )
     }).pipe(
       Effect.catchTags({

@@ -9,7 +9,7 @@ import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
+import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
 import { runServices } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
@@ -93,6 +93,9 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         ...(Option.isSome(opts.label) ? { label: opts.label.value } : {})
       })
       : undefined
+    const finished: Array<
+      { readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }
+    > = []
     for (const cell of cells) {
       const { badLines, run } = yield* createRun({
         dataset: opts.dataset,
@@ -117,12 +120,15 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         } (resume with \`deepnote resume ${run.id}\`)`
       )
       const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home)
-      yield* executeWithProgress(run.id, engine, {
+      const ended = yield* executeWithProgress(run.id, engine, {
         quiet: opts.quiet,
         concurrency: opts.concurrency,
-        retryFailed: false
+        retryFailed: false,
+        label: "cli run"
       }).pipe(tracedRun(opts.tracing, run.id))
+      finished.push({ runId: run.id, counts: ended.counts })
     }
+    yield* failOnFailedQuestions(finished)
   }).pipe(
     Effect.catchTags({
       StoreError: (e) =>

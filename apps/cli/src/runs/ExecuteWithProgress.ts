@@ -1,14 +1,34 @@
-import { type ExecutionSummary, RunExecutor, showProgress } from "@deepnote/runs"
+import { type ExecutionSummary, failureGroups, processOwner, RunExecutor, showProgress } from "@deepnote/runs"
 import type { EngineServices } from "@deepnote/runs"
 import { RunStore } from "@deepnote/store"
 import type { Layer } from "effect"
 import { Console, Effect } from "effect"
-import { CommandFailed } from "../Errors.js"
+import { CommandFailed, QuestionsFailed, RunIsBusy } from "../Errors.js"
+
+/** Fails with `QuestionsFailed` (exit 3) when any of the runs ended with failed questions. */
+export const failOnFailedQuestions = (
+  runs: ReadonlyArray<{ readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }>
+) => {
+  const failing = runs.filter((r) => r.counts.failed > 0)
+  if (failing.length === 0) return Effect.void
+  return Effect.fail(
+    new QuestionsFailed({
+      message: failing.map((r) =>
+        `run ${r.runId} completed with ${r.counts.failed} failed question(s) of ${r.counts.total}`
+      )
+        .join("; ")
+    })
+  )
+}
 
 export interface ProgressFlags {
   readonly quiet: boolean
   readonly concurrency: number
   readonly retryFailed: boolean
+  /** Wait for another process that executes the run instead of refusing. */
+  readonly wait?: boolean
+  /** What this process is, for `status` and for the message another process gets ("cli run", "cli resume"). */
+  readonly label: string
 }
 
 /** Executes a run with a progress display on stderr (bar on a TTY, periodic lines otherwise, nothing with --quiet). */
@@ -32,7 +52,13 @@ export const executeWithProgress = (
           write: (text) => Effect.sync(() => void process.stderr.write(text))
         })
       }
-      return yield* executor.execute(runId, { engine, concurrency: flags.concurrency, retryFailed: flags.retryFailed })
+      return yield* executor.execute(runId, {
+        engine,
+        concurrency: flags.concurrency,
+        retryFailed: flags.retryFailed,
+        owner: processOwner(flags.label),
+        waitForLease: flags.wait ?? false
+      })
     }))
     const after = yield* store.getRun(runId)
     if (summary.nothingToDo) {
@@ -45,9 +71,24 @@ export const executeWithProgress = (
           `(this execution: ${summary.executedCalls} calls made, ${summary.replayedCalls} replayed from the journal)`
       )
     }
-    return summary
+    if (summary.leaseLost) {
+      return yield* new CommandFailed({
+        message: `run ${runId}: another process took the run over (this one could not renew its lease in time); ` +
+          "it continues there"
+      })
+    }
+    if (after.counts.failed > 0 && summary.status === "completed") {
+      const groups = yield* failureGroups(runId)
+      yield* Console.error(`${after.counts.failed} question(s) failed:`)
+      for (const group of groups) {
+        yield* Console.error(`  ${group.count} × ${group.reason} (e.g. ${group.examples.join(", ")})`)
+      }
+      yield* Console.error(`retry them with: deepnote resume ${runId} --retry-failed`)
+    }
+    return { summary, counts: after.counts }
   }).pipe(
     Effect.catchTags({
+      RunBusy: (e) => new RunIsBusy({ message: e.message }),
       RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}" (see \`deepnote status\`)` }),
       EngineFailed: (e) => new CommandFailed({ message: e.message }),
       StoreError: (e) => new CommandFailed({ message: e.message })

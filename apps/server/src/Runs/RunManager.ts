@@ -10,7 +10,7 @@ import {
 } from "@deepnote/api"
 import { promptSetHash } from "@deepnote/engine"
 import type { DatasetFormat } from "@deepnote/eval"
-import { checkResumable, collectionOf, createRun, resumeConcurrency, RunExecutor } from "@deepnote/runs"
+import { checkResumable, collectionOf, createRun, processOwner, resumeConcurrency, RunExecutor } from "@deepnote/runs"
 import { type Run, RunOwners, RunStore } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, FiberMap, Layer, Option, Ref, type Scope } from "effect"
@@ -89,6 +89,7 @@ const make: Effect.Effect<
   const fibers = yield* FiberMap.make<string>()
   const tenantsOf = yield* Ref.make(new Map<string, string>())
   const scope = yield* Effect.scope
+  const owner = processOwner("server")
   const { limits } = settings
 
   const isActive = (runId: string) => FiberMap.has(fibers, runId)
@@ -108,7 +109,8 @@ const make: Effect.Effect<
       const execution = executor.execute(run.id, {
         engine: engine.layerFor(run.manifest.config, collectionOf(run)),
         concurrency,
-        drainTimeout: limits.drainTimeout
+        drainTimeout: limits.drainTimeout,
+        owner
       }).pipe(
         Effect.tap((s) =>
           Effect.logInfo(

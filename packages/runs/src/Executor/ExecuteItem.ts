@@ -32,7 +32,11 @@ export const executeItem = (
   plan: RunPlan,
   engine: Context.Context<EngineServices>,
   item: PendingItem,
-  stopping: Effect.Effect<boolean>
+  stopping: Effect.Effect<boolean>,
+  options: {
+    /** The item is already `running` for this execution (a queue worker claimed it); default false. */
+    readonly claimed?: boolean
+  } = {}
 ) =>
   Effect.gen(function*() {
     const store = yield* RunStore
@@ -40,7 +44,7 @@ export const executeItem = (
     const eventLog = yield* EventLog
     const hub = yield* RunEvents
     const { runId } = plan
-    yield* store.markItemRunning(runId, item.itemId)
+    if (options.claimed !== true) yield* store.markItemRunning(runId, item.itemId)
     yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
     const replay = yield* journal.replaying(runId, item.itemId)
     // A resumed question replays its journal deterministically, so it re-emits the events it logged before the stop,

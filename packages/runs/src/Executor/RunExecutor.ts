@@ -1,8 +1,18 @@
-import { EventLog, Journal, type RunNotFound, RunStore, type StoreError } from "@deepnote/store"
-import { Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Option, Ref } from "effect"
+import {
+  EventLog,
+  type ItemCounts,
+  Journal,
+  type LeaseOwner,
+  RunLeases,
+  type RunNotFound,
+  RunStore,
+  type StoreError
+} from "@deepnote/store"
+import { Cause, Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Option, Ref } from "effect"
 import type { EngineServices } from "./EngineServices.js"
 import { executeItem } from "./ExecuteItem.js"
 import { RunEvents } from "./RunEvents.js"
+import { holdRunLease, type RunBusy } from "./RunLease.js"
 
 export interface ExecuteOptions {
   /** The engine the questions are answered with (built once per execution, shared by every question). */
@@ -13,6 +23,12 @@ export interface ExecuteOptions {
   readonly retryFailed?: boolean
   /** After a stop request (SIGINT/SIGTERM → interruption), how long in-flight questions may finish. Default 10 s. */
   readonly drainTimeout?: Duration.DurationInput
+  /** Who executes: the run's lease is taken in its name (one owner per run). */
+  readonly owner: LeaseOwner
+  /** The lease's lifetime without a heartbeat (then another process may take the run over). Default 30 s. */
+  readonly leaseTtl?: Duration.DurationInput
+  /** When another live process holds the run: wait for it instead of failing with `RunBusy`. Default false. */
+  readonly waitForLease?: boolean
 }
 
 export interface ExecutionSummary {
@@ -26,132 +42,162 @@ export interface ExecutionSummary {
   readonly executedCalls: number
   /** True when the run had nothing left to do. */
   readonly nothingToDo: boolean
+  /** The run's items after this execution (all of them, not only this execution's). */
+  readonly counts: ItemCounts
+  /** The lease was taken over by another process (this one was too slow to renew it): it stopped early. */
+  readonly leaseLost: boolean
+}
+
+export interface RunExecutorService {
+  /**
+   * Executes (or resumes) a run under its lease: fails with `RunBusy` when another live process holds the run (unless
+   * `waitForLease`), and stops early when the lease is lost.
+   */
+  readonly execute: (
+    runId: string,
+    options: ExecuteOptions
+  ) => Effect.Effect<ExecutionSummary, RunBusy | RunNotFound | StoreError | EngineFailed>
 }
 
 /**
  * Executes (or resumes) a run: every pending item — and every item cut off while running — is answered in its own
- * fiber under a global in-flight limit, through the journal, so finished calls are never repeated. On interruption
- * it stops admitting questions and calls: calls in flight finish and are journaled (within the drain timeout), each
- * question ends at its next call boundary, and the run is marked interrupted.
+ * fiber under a global in-flight limit, through the journal, so finished calls are never repeated. One process
+ * executes a run at a time: it holds the run's lease and renews it. On interruption it stops admitting questions and
+ * calls: calls in flight finish and are journaled (within the drain timeout), each question ends at its next call
+ * boundary, and the run is marked interrupted.
  */
-export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunExecutor, {
-  readonly execute: (
-    runId: string,
-    options: ExecuteOptions
-  ) => Effect.Effect<ExecutionSummary, RunNotFound | StoreError | EngineFailed>
-}>() {
-  static readonly layer = Layer.effect(
-    RunExecutor,
-    Effect.gen(function*() {
-      const store = yield* RunStore
-      const context = yield* Effect.context<RunStore | Journal | EventLog | RunEvents>()
-      const hub = yield* RunEvents
+export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunExecutor, RunExecutorService>() {
+  static readonly make: Effect.Effect<
+    RunExecutorService,
+    never,
+    RunStore | Journal | EventLog | RunEvents | RunLeases
+  > = Effect.gen(function*() {
+    const store = yield* RunStore
+    const context = yield* Effect.context<RunStore | Journal | EventLog | RunEvents | RunLeases>()
+    const hub = yield* RunEvents
+    const leases = yield* RunLeases
 
-      const execute = Effect.fn("RunExecutor.execute")(function*(runId: string, options: ExecuteOptions) {
-        yield* Effect.annotateCurrentSpan("deepnote.run.id", runId)
-        const run = yield* store.getRun(runId)
-        const items = yield* store.pendingItems(runId, { includeFailed: options.retryFailed ?? false })
-        if (items.length === 0) {
-          if (run.status !== "completed") yield* store.setRunStatus(runId, "completed")
-          return {
-            runId,
-            status: "completed",
-            done: 0,
-            failed: 0,
-            replayedCalls: 0,
-            executedCalls: 0,
-            nothingToDo: true
-          } as const
-        }
-        const config = run.manifest.config
-        const plan = { runId, config, configHash: run.manifest.configHash }
-        yield* store.setRunStatus(runId, "running")
-        yield* hub.publish({ _tag: "RunStarted", runId, total: run.counts.total, pending: items.length })
-        const tally = yield* Ref.make({ done: 0, failed: 0, replayedCalls: 0, executedCalls: 0 })
-        const stopping = yield* Deferred.make<void>()
+    const execute = Effect.fn("RunExecutor.execute")(function*(runId: string, options: ExecuteOptions) {
+      yield* Effect.annotateCurrentSpan("deepnote.run.id", runId)
+      yield* store.getRun(runId)
+      const lease = yield* holdRunLease(runId, {
+        owner: options.owner,
+        ...(options.leaseTtl === undefined ? {} : { ttl: options.leaseTtl }),
+        ...(options.waitForLease === undefined ? {} : { wait: options.waitForLease })
+      }).pipe(Effect.provideService(RunLeases, leases))
+      // read after taking the lease: what a previous owner finished meanwhile is not done again
+      const run = yield* store.getRun(runId)
+      const items = yield* store.pendingItems(runId, { includeFailed: options.retryFailed ?? false })
+      if (items.length === 0) {
+        const finished = run.status === "completed" ? run : yield* store.setRunStatus(runId, "completed")
+        return {
+          runId,
+          status: "completed",
+          done: 0,
+          failed: 0,
+          replayedCalls: 0,
+          executedCalls: 0,
+          nothingToDo: true,
+          counts: finished.counts,
+          leaseLost: false
+        } as const
+      }
+      const config = run.manifest.config
+      const plan = { runId, config, configHash: run.manifest.configHash }
+      yield* store.setRunStatus(runId, "running")
+      yield* hub.publish({ _tag: "RunStarted", runId, total: run.counts.total, pending: items.length })
+      const tally = yield* Ref.make({ done: 0, failed: 0, replayedCalls: 0, executedCalls: 0 })
+      const stopping = yield* Deferred.make<void>()
+      yield* Deferred.await(lease.lost).pipe(Effect.zipRight(Deferred.succeed(stopping, undefined)), Effect.forkScoped)
 
-        const work = Effect.scoped(Effect.gen(function*() {
-          const engine = yield* Layer.build(options.engine).pipe(
-            Effect.mapError((cause) => new EngineFailed({ cause }))
-          )
-          yield* Effect.forEach(items, (item) =>
-            Deferred.isDone(stopping).pipe(
-              Effect.flatMap((stop) =>
-                stop ? Effect.void : executeItem(plan, engine, item, Deferred.isDone(stopping)).pipe(
-                  Effect.flatMap((o) =>
-                    Ref.update(tally, (t) => ({
-                      done: t.done + (o.ok ? 1 : 0),
-                      failed: t.failed + (o.ok || o.stopped ? 0 : 1),
-                      replayedCalls: t.replayedCalls + o.replayed,
-                      executedCalls: t.executedCalls + o.executed
-                    }))
-                  )
+      const work = Effect.scoped(Effect.gen(function*() {
+        const engine = yield* Layer.build(options.engine).pipe(
+          Effect.mapError((cause) => new EngineFailed({ cause }))
+        )
+        yield* Effect.forEach(items, (item) =>
+          Deferred.isDone(stopping).pipe(
+            Effect.flatMap((stop) =>
+              stop ? Effect.void : executeItem(plan, engine, item, Deferred.isDone(stopping)).pipe(
+                Effect.flatMap((o) =>
+                  Ref.update(tally, (t) => ({
+                    done: t.done + (o.ok ? 1 : 0),
+                    failed: t.failed + (o.ok || o.stopped ? 0 : 1),
+                    replayedCalls: t.replayedCalls + o.replayed,
+                    executedCalls: t.executedCalls + o.executed
+                  }))
                 )
               )
-            ), { concurrency: options.concurrency, discard: true })
-        })).pipe(Effect.provide(context))
-
-        /**
-         * Records how the run ended: `completed` when no item is left pending or running, else `interrupted` (with
-         * `stopped` as the message); the count of failed questions when there are any.
-         */
-        const finish = (stopped: string | undefined) =>
-          Effect.gen(function*() {
-            const after = yield* store.itemCounts(runId)
-            const status = after.pending + after.running === 0 ? "completed" as const : "interrupted" as const
-            const failed = after.failed > 0 ? `${after.failed} question(s) failed` : undefined
-            yield* store.setRunStatus(
-              runId,
-              status,
-              status === "interrupted" && stopped !== undefined ? stopped : failed
             )
-            yield* hub.publish({ _tag: "RunFinished", runId, status })
-            return status
-          })
+          ), { concurrency: options.concurrency, discard: true })
+      })).pipe(Effect.provide(context))
 
-        const fiber = yield* Effect.forkDaemon(work)
-        const exit = yield* Fiber.await(fiber).pipe(
-          Effect.onInterrupt(() =>
-            Effect.gen(function*() {
-              yield* Deferred.succeed(stopping, undefined)
-              const drained = yield* Fiber.await(fiber).pipe(
-                Effect.timeout(options.drainTimeout ?? "10 seconds"),
-                Effect.option
-              )
-              if (drained._tag === "None") yield* Fiber.interrupt(fiber)
-              yield* finish("stopped by a signal; resume with `deepnote resume`").pipe(Effect.ignore)
-            })
-          )
+      /**
+       * Records how the run ended: `completed` when no item is left pending or running, else `interrupted` (with
+       * `stopped` as the message); the count of failed questions when there are any. A lost lease records nothing:
+       * the run belongs to its new owner.
+       */
+      const finish = (stopped: string | undefined) =>
+        Effect.gen(function*() {
+          const after = yield* store.itemCounts(runId)
+          if (yield* Deferred.isDone(lease.lost)) return { status: "interrupted" as const, counts: after }
+          const status = after.pending + after.running === 0 ? "completed" as const : "interrupted" as const
+          const failed = after.failed > 0 ? `${after.failed} question(s) failed` : undefined
+          yield* store.setRunStatus(runId, status, status === "interrupted" && stopped !== undefined ? stopped : failed)
+          yield* hub.publish({ _tag: "RunFinished", runId, status })
+          return { status, counts: after }
+        })
+
+      const fiber = yield* Effect.forkDaemon(work)
+      const exit = yield* Fiber.await(fiber).pipe(
+        Effect.onInterrupt(() =>
+          Effect.gen(function*() {
+            yield* Deferred.succeed(stopping, undefined)
+            const drained = yield* Fiber.await(fiber).pipe(
+              Effect.timeout(options.drainTimeout ?? "10 seconds"),
+              Effect.option
+            )
+            if (drained._tag === "None") yield* Fiber.interrupt(fiber)
+            yield* finish("stopped by a signal; resume with `deepnote resume`").pipe(Effect.ignore)
+          })
         )
-        const totals = yield* Ref.get(tally)
-        if (exit._tag === "Failure") {
-          const message = exit.cause.toString().split("\n")[0] ?? "failed"
-          yield* store.setRunStatus(runId, "failed", message)
-          yield* hub.publish({ _tag: "RunFinished", runId, status: "failed" })
-          return yield* Effect.failCause(exit.cause)
-        }
-        const status = yield* finish(undefined)
-        return { runId, status, ...totals, nothingToDo: false }
-      })
-      return {
-        // `deepnote.run` is the root span of one execution (run or resume): the parent of its question spans. It starts
-        // a new trace even when called inside a span (an HTTP request), and links to that span instead.
-        execute: (runId: string, options: ExecuteOptions) =>
-          Effect.flatMap(Effect.option(Effect.currentSpan), (caller) =>
-            execute(runId, options).pipe(
-              Effect.annotateLogs("deepnote.run.id", runId),
-              Effect.withSpan("deepnote.run", {
-                root: true,
-                attributes: { "deepnote.run.id": runId, "deepnote.concurrency": options.concurrency },
-                links: Option.match(caller, {
-                  onNone: () => [],
-                  onSome: (span) => [{ _tag: "SpanLink", span, attributes: {} }]
-                })
-              })
-            ))
+      )
+      const totals = yield* Ref.get(tally)
+      if (exit._tag === "Failure") {
+        const message = Cause.squash(exit.cause)
+        yield* store.setRunStatus(runId, "failed", message instanceof Error ? message.message : String(message))
+        yield* hub.publish({ _tag: "RunFinished", runId, status: "failed" })
+        return yield* Effect.failCause(exit.cause)
       }
+      const ended = yield* finish(undefined)
+      return {
+        runId,
+        ...ended,
+        ...totals,
+        nothingToDo: false,
+        leaseLost: yield* Deferred.isDone(lease.lost)
+      }
+    }, Effect.scoped)
+
+    return RunExecutor.of({
+      // `deepnote.run` is the root span of one execution (run or resume): the parent of its question spans. It starts
+      // a new trace even when called inside a span (an HTTP request), and links to that span instead.
+      execute: (runId: string, options: ExecuteOptions) =>
+        Effect.flatMap(Effect.option(Effect.currentSpan), (caller) =>
+          execute(runId, options).pipe(
+            Effect.annotateLogs("deepnote.run.id", runId),
+            Effect.withSpan("deepnote.run", {
+              root: true,
+              attributes: { "deepnote.run.id": runId, "deepnote.concurrency": options.concurrency },
+              links: Option.match(caller, {
+                onNone: () => [],
+                onSome: (span) => [{ _tag: "SpanLink", span, attributes: {} }]
+              })
+            })
+          ))
     })
-  )
+  })
+
+  static readonly layer = Layer.effect(RunExecutor, RunExecutor.make)
 }
 
 /** The engine (LLM pool, retriever) could not be built, e.g. bad settings or an unreachable index. */

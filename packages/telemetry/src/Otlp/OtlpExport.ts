@@ -4,6 +4,7 @@ import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
 import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
 import { NodeHttpClient } from "@effect/platform-node"
 import { type ConfigError, Effect, Layer, Option, Redacted } from "effect"
+import { quietTracer } from "../Filter/QuietTracer.js"
 import { type OtlpSettings, otlpSettingsConfig } from "./OtlpSettings.js"
 
 /**
@@ -23,7 +24,11 @@ export const otlpLayer = (settings: OtlpSettings): Layer.Layer<never> => {
   return Layer.mergeAll(
     signal(
       settings.tracesUrl,
-      (url) => OtlpTracer.layer({ ...common, url, exportInterval: settings.tracesExportInterval })
+      (url) =>
+        Layer.unwrapScoped(Effect.gen(function*() {
+          const tracer = yield* OtlpTracer.make({ ...common, url, exportInterval: settings.tracesExportInterval })
+          return Layer.setTracer(settings.traceInternals ? tracer : quietTracer(tracer))
+        }))
     ),
     signal(
       settings.metricsUrl,

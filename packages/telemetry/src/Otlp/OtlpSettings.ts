@@ -1,4 +1,5 @@
 import { Config, Duration, Option, Redacted, Schema } from "effect"
+import { traceInternalsConfig } from "../Filter/QuietTracer.js"
 
 export type OtlpProtocol = "http/json" | "http/protobuf"
 
@@ -17,6 +18,8 @@ export interface OtlpSettings {
   readonly metricsExportInterval: Duration.Duration
   readonly logsExportInterval: Duration.Duration
   readonly shutdownTimeout: Duration.Duration
+  /** Export the storage and journal internals' spans too (`DEEPNOTE_TRACE_INTERNALS`); default false. */
+  readonly traceInternals: boolean
 }
 
 /** `k1=v1,k2=v2` with percent-encoded values (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES); bad pairs are skipped. */
@@ -77,7 +80,8 @@ export const otlpSettingsConfig = (
     tracesInterval: millis("OTEL_BSP_SCHEDULE_DELAY", 5_000),
     metricsInterval: millis("OTEL_METRIC_EXPORT_INTERVAL", 60_000),
     logsInterval: millis("OTEL_BLRP_SCHEDULE_DELAY", 1_000),
-    timeout: millis("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000)
+    timeout: millis("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000),
+    traceInternals: traceInternalsConfig
   }).pipe(Config.map((c): Option.Option<OtlpSettings> => {
     const url = (specific: Option.Option<string>, on: boolean, signal: "traces" | "metrics" | "logs") =>
       on ? Option.orElse(specific, () => Option.map(c.base, (b) => signalUrl(b, signal))) : Option.none()
@@ -100,6 +104,7 @@ export const otlpSettingsConfig = (
       tracesExportInterval: c.tracesInterval,
       metricsExportInterval: c.metricsInterval,
       logsExportInterval: c.logsInterval,
-      shutdownTimeout: Duration.min(c.timeout, Duration.seconds(10))
+      shutdownTimeout: Duration.min(c.timeout, Duration.seconds(10)),
+      traceInternals: c.traceInternals
     })
   }))

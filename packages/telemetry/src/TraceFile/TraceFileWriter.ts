@@ -2,6 +2,7 @@ import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import * as Path from "node:path"
+import { quietTracer, traceInternalsConfig } from "../Filter/QuietTracer.js"
 import { recordingTracer } from "./RecordingTracer.js"
 import { encodeSpanLine } from "./SpanRecord.js"
 
@@ -62,8 +63,10 @@ export const traceFileLayer = (
       Effect.forkScoped
     )
     const inner = yield* Effect.tracer
-    return Layer.setTracer(recordingTracer(inner, (record) => {
+    const recording = recordingTracer(inner, (record) => {
       if (buffer.length >= maxBuffered) dropped++
       else buffer.push(`${encodeSpanLine(record)}\n`)
-    }))
+    })
+    const internals = yield* traceInternalsConfig.pipe(Effect.orElseSucceed(() => false))
+    return Layer.setTracer(internals ? recording : quietTracer(recording))
   }))
