@@ -23,6 +23,8 @@ export interface NewRun {
   readonly sweep?: SweepCell | undefined
   /** Questions in flight at once; recorded so that a resume keeps it. */
   readonly concurrency?: number | undefined
+  /** `local` (default): one process executes it; `queue`: its questions are jobs for queue workers. */
+  readonly execution?: "local" | "queue" | undefined
 }
 
 /** A resume would mix incompatible settings (the prompts or the code changed). */
@@ -52,7 +54,7 @@ export const createRun = (input: NewRun) =>
       ...(input.label === undefined ? {} : { label: input.label }),
       ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency })
     })
-    const run = yield* store.createRun({ manifest })
+    const run = yield* store.createRun({ manifest, execution: input.execution })
     yield* store.addItems(run.id, dataset.questions)
     const created = yield* store.getRun(run.id)
     return { run: created, badLines: dataset.badLines }

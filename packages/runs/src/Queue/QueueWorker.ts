@@ -1,0 +1,276 @@
+import { EventLog, Journal, type Run, RunStore } from "@deepnote/store"
+import {
+  Cache,
+  Cause,
+  Clock,
+  Data,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  Fiber,
+  Layer,
+  Option,
+  RcMap,
+  Ref,
+  type Scope
+} from "effect"
+import type { EngineServices } from "../Executor/EngineServices.js"
+import { executeItem } from "../Executor/ExecuteItem.js"
+import { RunEvents } from "../Executor/RunEvents.js"
+import { jobId, type QuestionJob, WorkQueue } from "./WorkQueue.js"
+
+export interface WorkerOptions {
+  /** Questions this process executes at once (one job each). */
+  readonly concurrency: number
+  /** The engine a run's questions are answered with; built once per run while its jobs come, shared by them. */
+  readonly engineFor: (run: Run) => Layer.Layer<EngineServices, unknown>
+  /**
+   * Why this process cannot take a run's jobs (e.g. its copy of the collection differs from the run's): the job goes
+   * back to the queue for another worker, with no attempt counted. Asked once per run.
+   */
+  readonly refuse?: (run: Run) => Effect.Effect<Option.Option<string>>
+  /** Stop (with reason `idle`) after this long without a job. Default: never. */
+  readonly idleExit?: Duration.DurationInput
+  /** A question that stopped its worker (crash, out of memory) this many times is failed. Default 3. */
+  readonly maxAttempts?: number
+  /** After a stop request, how long questions in flight may run to their next call boundary. Default 10 s. */
+  readonly drainTimeout?: Duration.DurationInput
+  /** How stale a run's status may be (a cancelled run's questions stop within this). Default 2 s. */
+  readonly statusInterval?: Duration.DurationInput
+}
+
+export interface WorkerSummary {
+  readonly done: number
+  readonly failed: number
+  /** Jobs with nothing to do: a question already done or held by another job, a cancelled run. */
+  readonly skipped: number
+  /** Jobs given back because this process cannot serve their run. */
+  readonly refused: number
+  readonly executedCalls: number
+  readonly replayedCalls: number
+  /** Why the worker ended: no job for `idleExit`, or a stop request (SIGINT/SIGTERM). */
+  readonly reason: "idle" | "stopped"
+}
+
+type Outcome = "done" | "failed" | "skipped"
+
+/**
+ * A queue worker: takes question jobs of any run from the work queue and executes them through the journal, as many
+ * at once as `concurrency`. Each job claims its question in the store first, so a question runs under one job at a
+ * time and a done question is never done again; a job whose worker died is taken over when its lock expires, and
+ * resumes from the journal. On interruption it stops taking jobs and lets the questions in flight reach their next call
+ * boundary (they go back to the queue, journaled), then ends.
+ */
+export const runWorker = (
+  options: WorkerOptions
+): Effect.Effect<WorkerSummary, never, WorkQueue | RunStore | Journal | EventLog | RunEvents | Scope.Scope> =>
+  Effect.gen(function*() {
+    const queue = yield* WorkQueue
+    const store = yield* RunStore
+    const hub = yield* RunEvents
+    const context = yield* Effect.context<RunStore | Journal | EventLog | RunEvents>()
+    const maxAttempts = options.maxAttempts ?? 3
+    const stopping = yield* Deferred.make<void>()
+    const idle = yield* Deferred.make<void>()
+    const tally = yield* Ref.make({ done: 0, failed: 0, skipped: 0, refused: 0, executedCalls: 0, replayedCalls: 0 })
+    const busy = new Set<number>()
+    let lastActivity = yield* Clock.currentTimeMillis
+
+    const runs = yield* Cache.make({
+      capacity: 1024,
+      timeToLive: options.statusInterval ?? "2 seconds",
+      lookup: (runId: string) => Effect.option(store.getRun(runId))
+    })
+    const refusals = yield* Cache.make({
+      capacity: 1024,
+      timeToLive: "1 minute",
+      lookup: (runId: string) =>
+        Effect.flatMap(
+          runs.get(runId),
+          Option.match({ onNone: () => Effect.succeed(Option.none<string>()), onSome: options.refuse ?? noRefusal })
+        )
+    })
+    const engines = yield* RcMap.make({
+      lookup: (runId: string) =>
+        Effect.flatMap(store.getRun(runId), (run) => Layer.build(options.engineFor(run))).pipe(
+          Effect.mapError((cause) => new EngineUnavailable({ runId, cause }))
+        ),
+      idleTimeToLive: "1 minute"
+    })
+
+    /** A question stops at its next call when the worker stops or its run was cancelled. */
+    const stoppingFor = (runId: string) =>
+      Effect.flatMap(
+        Deferred.isDone(stopping),
+        (stop) =>
+          stop ?
+            Effect.succeed(true) :
+            Effect.map(runs.get(runId), (run) => Option.isSome(run) && run.value.status === "interrupted")
+      )
+
+    /** After a question: the run is completed when none is left pending or running. */
+    const afterItem = (runId: string) =>
+      Effect.gen(function*() {
+        const counts = yield* store.itemCounts(runId)
+        if (counts.pending + counts.running > 0) return
+        const run = yield* store.getRun(runId)
+        if (run.status === "completed" || run.status === "interrupted") return
+        yield* store.setRunStatus(
+          runId,
+          "completed",
+          counts.failed > 0 ? `${counts.failed} question(s) failed` : undefined
+        )
+        yield* hub.publish({ _tag: "RunFinished", runId, status: "completed" })
+      })
+
+    const handle = (job: QuestionJob): Effect.Effect<Outcome, unknown> =>
+      Effect.gen(function*() {
+        const key = jobId(job)
+        const found = yield* runs.get(job.runId)
+        if (Option.isNone(found)) {
+          yield* Effect.logWarning(`job for unknown run ${job.runId} (question ${job.itemId}): dropped`)
+          return "skipped" as const
+        }
+        const run = found.value
+        if (run.status === "interrupted") {
+          yield* store.releaseItem(job.runId, job.itemId, key)
+          return "skipped" as const
+        }
+        const refusal = yield* refusals.get(job.runId)
+        if (Option.isSome(refusal)) {
+          yield* Effect.logWarning(`not taking run ${job.runId}'s questions: ${refusal.value}`)
+          yield* Ref.update(tally, (t) => ({ ...t, refused: t.refused + 1 }))
+          yield* Effect.sleep("2 seconds") // let another worker take it
+          return yield* Effect.interrupt // back to the queue, no attempt counted
+        }
+        const claim = yield* store.claimItem(job.runId, job.itemId, key)
+        if (claim._tag === "Taken") return "skipped" as const
+        const item = claim.item
+        if (item.attempts > maxAttempts) {
+          const message = `the question stopped its worker ${
+            item.attempts - 1
+          } times (a crash or out of memory?); failed after ${maxAttempts} attempts`
+          yield* store.failItem({ runId: job.runId, itemId: job.itemId, error: { tag: "WorkerCrashed", message } })
+          yield* hub.publish({ _tag: "ItemFailed", runId: job.runId, itemId: job.itemId, message })
+          yield* afterItem(job.runId)
+          return "failed" as const
+        }
+        if (run.status !== "running") {
+          yield* store.setRunStatus(job.runId, "running")
+          yield* hub.publish({
+            _tag: "RunStarted",
+            runId: job.runId,
+            total: run.counts.total,
+            pending: run.counts.pending
+          })
+        }
+        const plan = { runId: job.runId, config: run.manifest.config, configHash: run.manifest.configHash }
+        const outcome = yield* Effect.scoped(
+          Effect.flatMap(
+            RcMap.get(engines, job.runId),
+            (engine) => executeItem(plan, engine, item, stoppingFor(job.runId), { claimed: true })
+          )
+        )
+        yield* Ref.update(tally, (t) => ({
+          ...t,
+          executedCalls: t.executedCalls + outcome.executed,
+          replayedCalls: t.replayedCalls + outcome.replayed
+        }))
+        if (outcome.stopped) {
+          if (yield* Deferred.isDone(stopping)) return yield* Effect.interrupt // back to the queue, journaled
+          yield* store.releaseItem(job.runId, job.itemId, key) // its run was cancelled
+          return "skipped" as const
+        }
+        yield* afterItem(job.runId)
+        return outcome.ok ? "done" as const : "failed" as const
+      }).pipe(
+        Effect.provide(context),
+        Effect.annotateLogs({ "deepnote.run.id": job.runId, "deepnote.item.id": job.itemId }),
+        Effect.withSpan("QueueWorker.job", {
+          attributes: {
+            "deepnote.run.id": job.runId,
+            "deepnote.item.id": job.itemId,
+            "deepnote.job.generation": job.generation
+          }
+        })
+      )
+
+    const count = (outcome: Outcome) => Ref.update(tally, (t) => ({ ...t, [outcome]: t[outcome] + 1 }))
+
+    const taker = (slot: number) =>
+      Effect.gen(function*() {
+        while (!(yield* Deferred.isDone(stopping))) {
+          const exit = yield* Effect.exit(queue.take((job) =>
+            Effect.suspend(() => {
+              busy.add(slot)
+              return handle(job)
+            })
+          ))
+          busy.delete(slot)
+          lastActivity = yield* Clock.currentTimeMillis
+          if (Exit.isSuccess(exit)) {
+            yield* count(exit.value)
+          } else if (!Exit.isInterrupted(exit)) {
+            // the store or the queue failed (unreachable database): the job went back; wait a little and go on
+            const error = Cause.squash(exit.cause)
+            yield* Effect.logWarning(
+              `a question job failed; it goes back to the queue: ${
+                error instanceof Error ? error.message : String(error)
+              }`
+            )
+            yield* Effect.sleep("1 second")
+          }
+        }
+      })
+
+    const takers = yield* Effect.forEach(
+      Array.from({ length: options.concurrency }, (_, slot) => slot),
+      (slot) => Effect.fork(taker(slot))
+    )
+    if (options.idleExit !== undefined) {
+      const limit = Duration.toMillis(Duration.decode(options.idleExit))
+      yield* Effect.gen(function*() {
+        while (true) {
+          yield* Effect.sleep("250 millis")
+          const now = yield* Clock.currentTimeMillis
+          if (busy.size === 0 && now - lastActivity >= limit) return yield* Deferred.succeed(idle, undefined)
+        }
+      }).pipe(Effect.forkScoped)
+    }
+
+    /** Stops taking jobs: idle takers end now, busy ones when their question reaches a call boundary (bounded). */
+    const stop = Effect.gen(function*() {
+      yield* Deferred.succeed(stopping, undefined)
+      yield* Effect.forEach(takers, (fiber, slot) => busy.has(slot) ? Effect.void : Fiber.interrupt(fiber), {
+        discard: true
+      })
+      const drained = yield* Effect.forEach(takers, Fiber.await, { discard: true }).pipe(
+        Effect.timeout(options.drainTimeout ?? "10 seconds"),
+        Effect.option
+      )
+      if (Option.isNone(drained)) yield* Effect.forEach(takers, Fiber.interrupt, { discard: true })
+    })
+
+    const reason = yield* Deferred.await(idle).pipe(
+      Effect.as("idle" as const),
+      Effect.onInterrupt(() => stop)
+    )
+    yield* stop
+    return { ...(yield* Ref.get(tally)), reason }
+  }).pipe(Effect.withSpan("QueueWorker.run", { attributes: { "deepnote.concurrency": options.concurrency } }))
+
+const noRefusal = () => Effect.succeed(Option.none<string>())
+
+/** A run's engine could not be built here (bad LLM settings, a missing collection). */
+export class EngineUnavailable extends Data.TaggedError("EngineUnavailable")<{
+  readonly runId: string
+  readonly cause: unknown
+}> {
+  override get message(): string {
+    const cause = this.cause
+    return `the engine of run ${this.runId} could not start: ${
+      typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause)
+    }`
+  }
+}

@@ -1,0 +1,147 @@
+import { defaultRunConfig } from "@deepnote/core"
+import { createRun, enqueueRun, processOwner, RunEvents, RunExecutor, runWorker, WorkQueue } from "@deepnote/runs"
+import { EventLog, RunStore, Store } from "@deepnote/store"
+import { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
+import * as Path from "node:path"
+import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
+
+/** A store file two workers share, as two processes would (each its own connection and queue worker id). */
+const storeFile = Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped({ prefix: "dn-worker-" }))
+  .pipe(Effect.map((dir) => `sqlite:${Path.join(dir, "deepnote.sqlite")}`))
+
+const workerServices = (url: string) =>
+  Layer.merge(WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "2 seconds" }), RunExecutor.layer).pipe(
+    Layer.provideMerge(Layer.merge(Store.layer({ url }), RunEvents.layer))
+  )
+
+const newQueueRun = (limit: number) =>
+  createRun({
+    dataset: sampleQuestions,
+    limit,
+    config: defaultRunConfig,
+    collection: "sample",
+    promptSetHash: "extractive@test",
+    execution: "queue"
+  }).pipe(Effect.map((r) => r.run.id))
+
+const answers = (runId: string) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    const records = Chunk.toReadonlyArray(yield* Stream.runCollect(store.results(runId)))
+    return records.map((r) => [r.itemId, r.status, r.result?.answer.text] as const)
+  })
+
+describe("queue workers", () => {
+  it.scopedLive("two workers share a queue run: every question answered once, as a local run answers it", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const url = yield* storeFile
+      const counter: CallCounter = { calls: 0 }
+      const runId = yield* Effect.gen(function*() {
+        const id = yield* newQueueRun(12)
+        const enqueued = yield* enqueueRun(id)
+        assert.strictEqual(enqueued.jobs, 12)
+        assert.strictEqual(enqueued.run.status, "created")
+        return id
+      }).pipe(Effect.provide(workerServices(url)))
+
+      const work = runWorker({
+        concurrency: 2,
+        engineFor: () => countingEngine(home, counter),
+        idleExit: "1 second"
+      })
+      const [a, b] = yield* Effect.all([
+        Effect.scoped(work).pipe(Effect.provide(workerServices(url))),
+        Effect.scoped(work).pipe(Effect.provide(workerServices(url)))
+      ], { concurrency: 2 })
+      assert.strictEqual(a.reason, "idle")
+      assert.strictEqual(a.done + b.done, 12)
+      assert.strictEqual(a.failed + b.failed, 0)
+
+      yield* Effect.gen(function*() {
+        const store = yield* RunStore
+        const run = yield* store.getRun(runId)
+        assert.strictEqual(run.status, "completed")
+        assert.strictEqual(run.counts.done, 12)
+        // each question answered once: one Answered event per question in the log
+        const log = yield* EventLog
+        const events = yield* log.since(runId, { limit: 10_000 })
+        const answered = events.filter((e) => e.event._tag === "Answered").map((e) => e.itemId)
+        assert.strictEqual(answered.length, 12)
+        assert.strictEqual(new Set(answered).size, 12)
+        // the same answers as one process executing the same questions
+        const local = yield* createRun({
+          dataset: sampleQuestions,
+          limit: 12,
+          config: defaultRunConfig,
+          collection: "sample",
+          promptSetHash: "extractive@test"
+        })
+        yield* (yield* RunExecutor).execute(local.run.id, {
+          engine: countingEngine(home, { calls: 0 }),
+          concurrency: 4,
+          owner: processOwner("test")
+        })
+        assert.deepStrictEqual(yield* answers(runId), yield* answers(local.run.id))
+      }).pipe(Effect.provide(workerServices(url)))
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("a question that keeps killing its worker is failed after its attempts; the others finish", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const url = yield* storeFile
+      yield* Effect.gen(function*() {
+        const runId = yield* newQueueRun(4)
+        yield* enqueueRun(runId)
+        const store = yield* RunStore
+        const [poison] = (yield* store.pendingItems(runId)).map((i) => i.itemId)
+        const summary = yield* Effect.scoped(runWorker({
+          concurrency: 2,
+          engineFor: () => countingEngine(home, { calls: 0, failQuestion: poison! }),
+          idleExit: "1 second",
+          maxAttempts: 3
+        }))
+        const run = yield* store.getRun(runId)
+        assert.strictEqual(run.counts.done, 3)
+        assert.strictEqual(run.counts.failed, 1)
+        assert.strictEqual(run.status, "completed")
+        const failed = yield* store.getItem(runId, poison!)
+        assert.strictEqual(failed.error?.tag, "WorkerCrashed")
+        assert.include(failed.error?.message ?? "", "failed after 3 attempts")
+        assert.strictEqual(summary.done, 3)
+      }).pipe(Effect.provide(workerServices(url)))
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("a cancelled run's questions stop and wait; enqueued again, the run finishes", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const url = yield* storeFile
+      yield* Effect.gen(function*() {
+        const store = yield* RunStore
+        const runId = yield* newQueueRun(10)
+        yield* enqueueRun(runId)
+        yield* store.setRunStatus(runId, "interrupted", "cancelled")
+        const skipped = yield* Effect.scoped(runWorker({
+          concurrency: 2,
+          engineFor: () => countingEngine(home, { calls: 0 }),
+          idleExit: "1 second"
+        }))
+        assert.strictEqual(skipped.done, 0)
+        assert.strictEqual((yield* store.getRun(runId)).counts.pending, 10)
+        const again = yield* enqueueRun(runId)
+        assert.strictEqual(again.generation, 1)
+        assert.strictEqual(again.jobs, 10)
+        const worker = yield* Effect.fork(Effect.scoped(runWorker({
+          concurrency: 2,
+          engineFor: () => countingEngine(home, { calls: 0 }),
+          idleExit: "1 second"
+        })))
+        const summary = yield* Fiber.join(worker)
+        assert.strictEqual(summary.done, 10)
+        assert.strictEqual((yield* store.getRun(runId)).status, "completed")
+      }).pipe(Effect.provide(workerServices(url)))
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
