@@ -9,6 +9,7 @@ import type { CollectionSettings, IndexOptions, IngestSummary } from "./Domain/I
 import { openCollection } from "./Index/CollectionDatabase.js"
 import type { FileProgress, FtsIndex, ScoredDocument } from "./Index/FtsIndex.js"
 import { indexFailure } from "./Index/IndexFailure.js"
+import { MetaKey } from "./Index/IndexSchema.js"
 import { buildMatch } from "./Index/MatchQuery.js"
 
 /** What `Collections.info` reports about a collection file. */
@@ -62,6 +63,12 @@ export interface CollectionsService {
     ids: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<Omit<ScoredDocument, "score">>, LookupError>
   readonly info: (name: string) => Effect.Effect<CollectionInfo, LookupError>
+  /**
+   * The collection's content hash (`sha256:…` over every passage in id order): a run records it, and a worker on
+   * another machine refuses a run whose collection differs from its own copy. Remembered while the collection's
+   * passage count and build time stay the same in this process.
+   */
+  readonly fingerprint: (name: string) => Effect.Effect<string, LookupError>
   readonly list: Effect.Effect<ReadonlyArray<string>>
   /** Closes and deletes the collection file; false when there was none. */
   readonly drop: (name: string) => Effect.Effect<boolean, InvalidCollectionName | IndexError>
@@ -78,6 +85,7 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
     const home = yield* Home
     const scope = yield* Effect.scope
     const open = new Map<string, { readonly index: FtsIndex; readonly scope: Scope.CloseableScope }>()
+    const fingerprints = new Map<string, { readonly stamp: string; readonly fingerprint: string }>()
     const writeLocks = new Map<string, Effect.Semaphore>()
     const openLocks = new Map<string, Effect.Semaphore>()
     const lockOf = (locks: Map<string, Effect.Semaphore>, name: string) => {
@@ -161,6 +169,16 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
           meta: yield* index.meta,
           files: yield* index.allProgress
         }
+      }),
+      fingerprint: Effect.fn("Collections.fingerprint")(function*(name) {
+        yield* annotate(name)
+        const index = yield* existing(name)
+        const stamp = `${yield* index.count}:${(yield* index.meta)[MetaKey.builtAt] ?? ""}`
+        const known = fingerprints.get(name)
+        if (known !== undefined && known.stamp === stamp) return known.fingerprint
+        const fingerprint = yield* index.fingerprint
+        fingerprints.set(name, { stamp, fingerprint })
+        return fingerprint
       }),
       list: Effect.sync(() => listCollections(home.root)).pipe(Effect.withSpan("Collections.list")),
       drop: Effect.fn("Collections.drop")(function*(name) {

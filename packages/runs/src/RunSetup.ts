@@ -23,6 +23,8 @@ export interface NewRun {
   readonly sweep?: SweepCell | undefined
   /** Questions in flight at once; recorded so that a resume keeps it. */
   readonly concurrency?: number | undefined
+  /** The collection's content hash (`Collections.fingerprint`), when the profile retrieves. */
+  readonly collectionFingerprint?: string | undefined
   /** `local` (default): one process executes it; `queue`: its questions are jobs for queue workers. */
   readonly execution?: "local" | "queue" | undefined
 }
@@ -48,6 +50,7 @@ export const createRun = (input: NewRun) =>
       models: input.config.sampling.model === undefined ? {} : { "*": input.config.sampling.model },
       servers: [],
       indexId: `collection:${input.collection}`,
+      ...(input.collectionFingerprint === undefined ? {} : { collectionFingerprint: input.collectionFingerprint }),
       codeVersion,
       dataset: { path: input.dataset, hash: sha256Hex(bytes), format: dataset.format, count: dataset.questions.length },
       ...(input.sweep === undefined ? {} : { sweep: input.sweep }),

@@ -24,6 +24,14 @@ export const boundedInteger = (name: string, min: number, max: number) =>
 /** The most questions one process keeps in flight (each a fiber; the LLM endpoints' limits apply below this). */
 export const maxConcurrency = 4096
 
+/** `--store URL`: the run store (else DEEPNOTE_STORE, else the SQLite file in the home). */
+export const storeOption = Options.text("store").pipe(
+  Options.withDescription(
+    "run store: sqlite:PATH or postgres://user:pass@host:5432/db (default: $DEEPNOTE_STORE, else <home>/deepnote.sqlite)"
+  ),
+  Options.optional
+)
+
 export const jsonOption = Options.boolean("json").pipe(
   Options.withDescription("print one JSON document instead of text")
 )

@@ -4,7 +4,7 @@ import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { CommandFailed } from "../Errors.js"
 import { runServices } from "../runs/RunServices.js"
-import { homeOption } from "./Common.js"
+import { homeOption, storeOption } from "./Common.js"
 import { runIdArg } from "./Resume.js"
 
 /** `deepnote eval RUN_ID`: the run's metric table (works while it runs and on interrupted runs). */
@@ -17,7 +17,8 @@ export const evalCommand = Command.make(
       Options.withDescription("output format")
     ),
     perItem: Options.boolean("per-item").pipe(Options.withDescription("include per-question scores (json)")),
-    home: homeOption
+    home: homeOption,
+    store: storeOption
   },
   (opts) =>
     Effect.gen(function*() {
@@ -30,7 +31,7 @@ export const evalCommand = Command.make(
         RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}"` }),
         StoreError: (e) => new CommandFailed({ message: e.message })
       }),
-      Effect.provide(runServices(opts.home))
+      Effect.provide(runServices(opts.home, opts.store))
     )
 ).pipe(
   Command.withDescription(

@@ -6,7 +6,7 @@ import { Console, Effect, Option, Stream } from "effect"
 import * as Path from "node:path"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { runServices } from "../runs/RunServices.js"
-import { homeOption } from "./Common.js"
+import { homeOption, storeOption } from "./Common.js"
 import { runIdArg } from "./Resume.js"
 
 /**
@@ -57,7 +57,8 @@ export const exportCommand = Command.make(
       Options.optional,
       Options.withDescription("write to FILE instead of stdout (written atomically: complete or not at all)")
     ),
-    home: homeOption
+    home: homeOption,
+    store: storeOption
   },
   (opts) =>
     Effect.gen(function*() {
@@ -76,7 +77,7 @@ export const exportCommand = Command.make(
         RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}"` }),
         StoreError: (e) => new CommandFailed({ message: e.message })
       }),
-      Effect.provide(runServices(opts.home))
+      Effect.provide(runServices(opts.home, opts.store))
     )
 ).pipe(
   Command.withDescription(

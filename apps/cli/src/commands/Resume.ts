@@ -1,5 +1,5 @@
 import { promptSetHash } from "@deepnote/engine"
-import { checkResumable, collectionOf, createRunFromRun, resumeConcurrency } from "@deepnote/runs"
+import { checkResumable, collectionOf, createRunFromRun, enqueueRun, resumeConcurrency } from "@deepnote/runs"
 import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
@@ -7,10 +7,10 @@ import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
-import { runServices } from "../runs/RunServices.js"
+import { queueServices } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
-import { boundedInteger, homeOption, maxConcurrency } from "./Common.js"
+import { boundedInteger, homeOption, maxConcurrency, storeOption } from "./Common.js"
 import { defaultConcurrency, quietOption } from "./RunCommand.js"
 
 export const runIdArg = Args.text({ name: "run-id" }).pipe(Args.withDescription("a run id (see `deepnote status`)"))
@@ -39,6 +39,7 @@ export const resumeCommand = Command.make(
       )
     ),
     home: homeOption,
+    store: storeOption,
     llm: llmOptions,
     tracing: runTraceOptions
   },
@@ -46,6 +47,18 @@ export const resumeCommand = Command.make(
     Effect.gen(function*() {
       const store = yield* RunStore
       const run = yield* store.getRun(opts.runId)
+      if (run.execution === "queue") {
+        // a queue run is resumed by queueing what is left again; `deepnote worker` processes execute it
+        const { jobs, run: queued } = yield* enqueueRun(run.id, { retryFailed: opts.retryFailed }).pipe(
+          Effect.mapError((e) => new CommandFailed({ message: e.message }))
+        )
+        return yield* Console.log(
+          jobs === 0
+            ? `run ${run.id}: nothing to queue (${queued.counts.done} done, ${queued.counts.failed} failed, ` +
+              `${queued.counts.running} running under workers)`
+            : `run ${run.id}: ${jobs} question(s) queued again for the workers (\`deepnote worker\`)`
+        )
+      }
       const current = { promptSetHash: promptSetHash(run.manifest.config) }
       const target = yield* checkResumable(run, current).pipe(
         Effect.as(run),
@@ -78,7 +91,7 @@ export const resumeCommand = Command.make(
         StoreError: (e) => new CommandFailed({ message: e.message }),
         SweepNotFound: (e) => new CommandFailed({ message: `unknown sweep ${e.sweepId}` })
       }),
-      Effect.provide(runServices(opts.home))
+      Effect.provide(queueServices(opts.home, opts.store))
     )
 ).pipe(
   Command.withDescription(

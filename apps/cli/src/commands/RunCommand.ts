@@ -1,6 +1,7 @@
 import { RunConfig } from "@deepnote/core"
 import { promptSetHash } from "@deepnote/engine"
-import { createRun, expandSweep } from "@deepnote/runs"
+import { Collections } from "@deepnote/retrieval"
+import { createRun, enqueueRun, expandSweep } from "@deepnote/runs"
 import { Sweeps } from "@deepnote/store"
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
@@ -11,11 +12,18 @@ import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
-import { runServices } from "../runs/RunServices.js"
+import { queueServices } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
 import { collectionName, requireCollection } from "./AskSupport.js"
-import { boundedInteger, collectionOption, configFileOption, homeOption, maxConcurrency } from "./Common.js"
+import {
+  boundedInteger,
+  collectionOption,
+  configFileOption,
+  homeOption,
+  maxConcurrency,
+  storeOption
+} from "./Common.js"
 
 /** Questions in flight at once when nothing says otherwise. */
 export const defaultConcurrency = 16
@@ -53,6 +61,13 @@ const runOptions = {
     )
   ),
   label: Options.text("label").pipe(Options.optional, Options.withDescription("a label stored in the run manifest")),
+  enqueue: Options.boolean("enqueue").pipe(
+    Options.withDescription(
+      "create the run (every sweep cell) and queue its questions for `deepnote worker` processes instead of executing " +
+        "them here; prints the run id (a sweep: the sweep id, then each run id) one per line and exits"
+    )
+  ),
+  store: storeOption,
   collection: collectionOption,
   knobs: knobOptions,
   configFile: configFileOption,
@@ -96,6 +111,12 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
     const finished: Array<
       { readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }
     > = []
+    const fingerprint = config.profile === "no-retrieval"
+      ? undefined
+      : yield* (yield* Collections).fingerprint(collection).pipe(
+        Effect.mapError((e) => new CommandFailed({ message: e.message }))
+      )
+    if (opts.enqueue && sweep !== undefined) yield* Console.log(sweep.id)
     for (const cell of cells) {
       const { badLines, run } = yield* createRun({
         dataset: opts.dataset,
@@ -107,12 +128,28 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         promptSetHash: promptSetHash(cell.config),
         label: Option.getOrUndefined(opts.label),
         concurrency: opts.concurrency,
-        sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell }
+        sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell },
+        collectionFingerprint: fingerprint,
+        execution: opts.enqueue ? "queue" : "local"
       }).pipe(Effect.mapError((e) =>
         e._tag === "DatasetError" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })
       ))
       for (const bad of badLines) {
         yield* Console.error(`skipped ${bad.path}:${bad.line}${bad.field ? ` (${bad.field})` : ""}: ${bad.message}`)
+      }
+      if (opts.enqueue) {
+        const { jobs } = yield* enqueueRun(run.id).pipe(
+          Effect.mapError((e) =>
+            new CommandFailed({ message: e.message })
+          )
+        )
+        yield* Console.log(run.id)
+        yield* Console.error(
+          `run ${run.id}: ${jobs} question(s) queued for workers${
+            sweep ? ` (sweep ${sweep.id} cell ${cell.index + 1}/${cells.length})` : ""
+          }; follow it with \`deepnote status ${run.id}\``
+        )
+        continue
       }
       yield* Console.log(
         `run ${run.id}: ${run.counts.total} questions${
@@ -131,10 +168,9 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
     yield* failOnFailedQuestions(finished)
   }).pipe(
     Effect.catchTags({
-      StoreError: (e) =>
-        new CommandFailed({ message: e.message })
+      StoreError: (e) => new CommandFailed({ message: e.message })
     }),
-    Effect.provide(runServices(opts.home))
+    Effect.provide(queueServices(opts.home, opts.store))
   )).pipe(
     Command.withDescription(
       "Answer every question of a dataset as a resumable run (or one run per cell of a --sweep grid); Ctrl-C stops cleanly."

@@ -1,40 +1,56 @@
+import { describeRunState, runState, type RunStateView } from "@deepnote/runs"
 import { Run, RunStore } from "@deepnote/store"
 import { Args, Command } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
 import { CommandFailed } from "../Errors.js"
 import { runServices } from "../runs/RunServices.js"
-import { homeOption, jsonOption } from "./Common.js"
+import { homeOption, jsonOption, storeOption } from "./Common.js"
 
-const describe = (run: Run) => {
+const describe = (run: Run, state: RunStateView) => {
   const c = run.counts
   const cfg = run.manifest.config
-  return `${run.id}  ${run.status.padEnd(11)} ${String(c.done).padStart(5)}/${c.total} done ${
+  return `${run.id}  ${state.state.padEnd(23)} ${String(c.done).padStart(5)}/${c.total} done ${
     String(c.failed).padStart(4)
   } failed  ` +
     `${cfg.profile}/${cfg.engine} step ${cfg.maxStep} fail ${cfg.maxFailure} k ${cfg.topK}  ${run.manifest.dataset.path}${
       run.sweepId ? `  sweep ${run.sweepId}` : ""
-    }`
+    }${run.execution === "queue" ? "  (queue)" : ""}`
 }
+
+/** A run as `status --json` prints it: the stored run, its state and, when running locally, its owner. */
+const toJson = (run: Run, state: RunStateView) => ({
+  ...Schema.encodeSync(Run)(run),
+  state: state.state,
+  ...(state.owner === undefined ? {} : { owner: state.owner })
+})
 
 /** `deepnote status [RUN_ID]`: every run newest first, or one run in detail. */
 export const statusCommand = Command.make(
   "status",
-  { runId: Args.text({ name: "run-id" }).pipe(Args.optional), json: jsonOption, home: homeOption },
+  {
+    runId: Args.text({ name: "run-id" }).pipe(Args.optional),
+    json: jsonOption,
+    home: homeOption,
+    store: storeOption
+  },
   (opts) =>
     Effect.gen(function*() {
       const store = yield* RunStore
       if (Option.isNone(opts.runId)) {
         const runs = yield* store.listRuns({ limit: 200 })
-        if (opts.json) return yield* Console.log(JSON.stringify(runs.map((r) => Schema.encodeSync(Run)(r)), null, 2))
+        const states = yield* Effect.forEach(runs, runState)
+        if (opts.json) return yield* Console.log(JSON.stringify(runs.map((r, i) => toJson(r, states[i]!)), null, 2))
         if (runs.length === 0) {
           return yield* Console.log("no runs yet (start one with `deepnote run --dataset FILE --collection NAME`)")
         }
-        for (const run of runs) yield* Console.log(describe(run))
+        for (const [i, run] of runs.entries()) yield* Console.log(describe(run, states[i]!))
         return
       }
       const run = yield* store.getRun(opts.runId.value)
-      if (opts.json) return yield* Console.log(JSON.stringify(Schema.encodeSync(Run)(run), null, 2))
-      yield* Console.log(describe(run))
+      const state = yield* runState(run)
+      if (opts.json) return yield* Console.log(JSON.stringify(toJson(run, state), null, 2))
+      yield* Console.log(describe(run, state))
+      yield* Console.log(`  ${describeRunState(state)}${state.state === "stale" ? `: deepnote resume ${run.id}` : ""}`)
       yield* Console.log(
         `  created ${run.createdAt.toISOString()}${run.startedAt ? ` · started ${run.startedAt.toISOString()}` : ""}${
           run.finishedAt ? ` · finished ${run.finishedAt.toISOString()}` : ""
@@ -51,6 +67,6 @@ export const statusCommand = Command.make(
         RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}"` }),
         StoreError: (e) => new CommandFailed({ message: e.message })
       }),
-      Effect.provide(runServices(opts.home))
+      Effect.provide(runServices(opts.home, opts.store))
     )
 ).pipe(Command.withDescription("List runs (newest first) or show one run's status and counts."))

@@ -1,21 +1,30 @@
 import { Collections } from "@deepnote/retrieval"
-import { RunEvents, RunExecutor } from "@deepnote/runs"
+import { RunEvents, RunExecutor, WorkQueue } from "@deepnote/runs"
 import { Store } from "@deepnote/store"
-import { Layer, type Option } from "effect"
+import { Layer, Option } from "effect"
 import { homeLayer } from "../commands/Common.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 
+/** The run store named by `--store`, else by `DEEPNOTE_STORE`, else the home's SQLite file; bad URLs are usage errors. */
+export const storeLayer = (store: Option.Option<string>) =>
+  Option.match(store, { onNone: () => Store.layerConfig, onSome: (url) => Store.layer({ url }) }).pipe(
+    Layer.mapError((e) =>
+      e._tag === "InvalidStoreUrl"
+        ? new UsageError({ message: e.message })
+        : new CommandFailed({ message: e.message })
+    )
+  )
+
 /** The store, the executor, the event hub and collections, under the chosen home. */
-export const runServices = (home: Option.Option<string>) =>
+export const runServices = (home: Option.Option<string>, store: Option.Option<string> = Option.none()) =>
   RunExecutor.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(
-      Store.layerConfig.pipe(Layer.mapError((e) =>
-        e._tag === "InvalidStoreUrl"
-          ? new UsageError({ message: e.message })
-          : new CommandFailed({ message: e.message })
-      )),
-      RunEvents.layer,
-      Collections.layer
-    )),
+    Layer.provideMerge(Layer.mergeAll(storeLayer(store), RunEvents.layer, Collections.layer)),
     Layer.provideMerge(homeLayer(home))
+  )
+
+/** `runServices` plus the work queue in the store's database (enqueueing, workers). */
+export const queueServices = (home: Option.Option<string>, store: Option.Option<string> = Option.none()) =>
+  WorkQueue.layerConfig.pipe(
+    Layer.mapError((e) => new CommandFailed({ message: e.message })),
+    Layer.provideMerge(runServices(home, store))
   )

@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { Chunk, Clock, Effect, Option, Scope } from "effect"
+import { createHash } from "node:crypto"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { IndexError } from "../Domain/Errors.js"
 import type { CollectionSettings } from "../Domain/Ingest.js"
@@ -62,6 +63,11 @@ export interface FtsIndex {
   readonly saveProgress: (progress: FileProgress) => Effect.Effect<void, IndexError>
   readonly allProgress: Effect.Effect<ReadonlyArray<FileProgress>, IndexError>
   readonly count: Effect.Effect<number, IndexError>
+  /**
+   * A hash of the collection's content: every passage's id, title and text, in id order. Two files with the same
+   * passages have the same fingerprint however they were built; runs record it, and workers compare theirs.
+   */
+  readonly fingerprint: Effect.Effect<string, IndexError>
   readonly meta: Effect.Effect<Readonly<Record<string, string>>, IndexError>
   /** Records the build time; with `optimize`, merges the FTS5 segments into one (faster queries, slower build). */
   readonly finish: (optimize: boolean) => Effect.Effect<void, IndexError>
@@ -184,6 +190,20 @@ export const makeFtsIndex = (
           q.metaValue(MetaKey.documentCount),
           Option.match({ onNone: () => 0, onSome: (r) => Number(r.value) })
         )
+      ),
+      fingerprint: read(
+        "reading the passages",
+        Effect.gen(function*() {
+          const hash = createHash("sha256")
+          let afterId = ""
+          while (true) {
+            const page = yield* q.documentsAfter({ afterId, limit: 2000 })
+            for (const row of page) hash.update(`${row.id}\u0000${row.title}\u0000${row.text}\u0001`)
+            if (page.length < 2000) break
+            afterId = page[page.length - 1]!.id
+          }
+          return `sha256:${hash.digest("hex")}`
+        })
       ),
       meta: read(
         "reading meta",

@@ -81,6 +81,13 @@ export const makeFtsQueries = (sql: SqlClient.SqlClient) => ({
     Request: Rowids,
     execute: (rowids) => sql`DELETE FROM fts WHERE rowid IN ${sql.in(rowids)}`
   }),
+  /** One page of passages in id order, after `afterId` (the content fingerprint reads them all this way). */
+  documentsAfter: SqlSchema.findAll({
+    Request: Schema.Struct({ afterId: Schema.String, limit: Schema.Number }),
+    Result: StoredRow,
+    execute: (page) =>
+      sql`SELECT id, title, text FROM documents WHERE id > ${page.afterId} ORDER BY id LIMIT ${page.limit}`
+  }),
   getDocuments: SqlSchema.findAll({
     Request: Ids,
     Result: StoredRow,

@@ -1,7 +1,7 @@
 import { PersistedQueue } from "@effect/experimental"
 import { SqlPersistedQueue } from "@effect/sql"
 import type { SqlClient } from "@effect/sql"
-import { Context, Duration, Effect, Layer, type ParseResult, Predicate, Schema } from "effect"
+import { Config, type ConfigError, Context, Duration, Effect, Layer, type ParseResult, Predicate, Schema } from "effect"
 import { createHash } from "node:crypto"
 
 /** One question of one run: the unit of work a queue worker takes. */
@@ -100,4 +100,22 @@ export class WorkQueue extends Context.Tag("@deepnote/runs/WorkQueue")<WorkQueue
       Layer.mapError((e) => new WorkQueueError({ message: `the work queue could not start: ${e.message}` }))
     )
   }
+
+  /**
+   * The queue with its settings from `Config`: `DEEPNOTE_QUEUE_LOCK_EXPIRATION` (how long a dead worker's question
+   * stays locked, default 30 seconds) and `DEEPNOTE_QUEUE_POLL_INTERVAL` (default 500 millis).
+   */
+  static readonly layerConfig: Layer.Layer<WorkQueue, WorkQueueError | ConfigError.ConfigError, SqlClient.SqlClient> =
+    Layer
+      .unwrapEffect(
+        Effect.gen(function*() {
+          const lockExpiration = yield* Config.duration("DEEPNOTE_QUEUE_LOCK_EXPIRATION").pipe(
+            Config.withDefault(Duration.seconds(30))
+          )
+          const pollInterval = yield* Config.duration("DEEPNOTE_QUEUE_POLL_INTERVAL").pipe(
+            Config.withDefault(Duration.millis(500))
+          )
+          return WorkQueue.layer({ lockExpiration, pollInterval })
+        })
+      )
 }

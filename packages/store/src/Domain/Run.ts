@@ -47,6 +47,11 @@ export class RunManifest extends Schema.Class<RunManifest>("RunManifest")({
   models: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), { default: () => ({}) }),
   servers: Schema.optionalWith(Schema.Array(ServerInfo), { default: () => [] }),
   indexId: Schema.optional(Schema.String),
+  /**
+   * The content hash of the collection the run retrieves from (`Collections.fingerprint`): a worker whose copy
+   * differs refuses the run's questions, so one run is never answered from two different indexes.
+   */
+  collectionFingerprint: Schema.optional(Schema.String),
   codeVersion: Schema.String,
   dataset: DatasetRef,
   sweep: Schema.optional(SweepCell),

@@ -1,0 +1,68 @@
+import { Engine } from "@deepnote/engine"
+import type { LlmSettings } from "@deepnote/llm"
+import { Collections } from "@deepnote/retrieval"
+import type { Run } from "@deepnote/store"
+import { Effect, Either, Layer, Option, Scope } from "effect"
+import { collectionOf } from "../RunSetup.js"
+import type { EngineServices } from "../Executor/EngineServices.js"
+import type { WorkerOptions } from "./QueueWorker.js"
+
+/**
+ * The engines a queue worker answers any run's questions with: the roles of each engine kind are built once (one LLM
+ * client pool for every run, not one per run) and each run gets a retriever over its collection. A run this process
+ * cannot serve is refused, with the reason: its engine is unavailable here (no LLM servers configured, bad settings),
+ * its collection is missing here, or this machine's copy of the collection differs from the run's (by fingerprint).
+ */
+export const makeWorkerEngines = <E>(
+  llm: Layer.Layer<LlmSettings, E>
+): Effect.Effect<Pick<WorkerOptions, "engineFor" | "refuse">, never, Collections | Scope.Scope> =>
+  Effect.gen(function*() {
+    const collections = yield* Collections
+    const scope = yield* Effect.scope
+    const build = (engine: Engine.Name) =>
+      Engine.make({ engine, llm }).pipe(
+        Effect.provideService(Collections, collections),
+        Scope.extend(scope),
+        Effect.either
+      )
+    const extractive = yield* Effect.cached(build("extractive"))
+    const llmEngine = yield* Effect.cached(build("llm"))
+    const sharedFor = (name: Engine.Name) => (name === "llm" ? llmEngine : extractive)
+
+    const engineFor = (run: Run): Layer.Layer<EngineServices, unknown> =>
+      Layer.unwrapEffect(
+        Effect.flatMap(sharedFor(run.manifest.config.engine), (shared) =>
+          Either.match(shared, {
+            onLeft: (error) => Effect.fail(error),
+            onRight: (engine) => Effect.succeed(engine.layerFor(run.manifest.config, collectionOf(run)))
+          }))
+      )
+
+    const refuse = (run: Run): Effect.Effect<Option.Option<string>> =>
+      Effect.gen(function*() {
+        const config = run.manifest.config
+        const shared = yield* sharedFor(config.engine)
+        if (Either.isLeft(shared)) {
+          return Option.some(`its engine (${config.engine}) cannot start here: ${messageOf(shared.left)}`)
+        }
+        if (config.profile === "no-retrieval") return Option.none()
+        const name = collectionOf(run)
+        const known = yield* collections.list
+        if (!known.includes(name)) {
+          return Option.some(`the collection "${name}" is not on this machine (copy its file into <home>/collections)`)
+        }
+        const expected = run.manifest.collectionFingerprint
+        if (expected === undefined) return Option.none()
+        const here = yield* collections.fingerprint(name).pipe(Effect.either)
+        if (Either.isLeft(here)) return Option.some(`the collection "${name}" cannot be read here: ${here.left.message}`)
+        return here.right === expected ? Option.none() : Option.some(
+          `this machine's copy of collection "${name}" differs from the run's (${here.right.slice(0, 19)}… here, ` +
+            `${expected.slice(0, 19)}… in the run): copy the collection file the run was made with`
+        )
+      })
+
+    return { engineFor, refuse }
+  })
+
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
