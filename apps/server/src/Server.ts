@@ -2,7 +2,7 @@ import { Api } from "@deepnote/api"
 import { Home } from "@deepnote/core"
 import type { LlmSettings } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
-import { RunEvents, RunExecutor } from "@deepnote/runs"
+import { RunEvents, WorkQueue } from "@deepnote/runs"
 import { HttpApiBuilder, HttpApiSwagger, type HttpRouter, HttpServer } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -21,6 +21,7 @@ import { RunsHandlers } from "./Http/Handlers/RunsHandlers.js"
 import { Lifecycle } from "./Http/Lifecycle.js"
 import { RequestGuard } from "./Http/RequestGuard.js"
 import { RunManager } from "./Runs/RunManager.js"
+import { serverWorkersLayer } from "./Runs/ServerWorkers.js"
 import { ServerSettings, type ServerSettingsData } from "./ServerSettings.js"
 import { serverStoreLayer } from "./ServerStore.js"
 
@@ -30,6 +31,8 @@ export interface ServerOptions<E> {
   readonly settings: ServerSettingsData
   /** LLM servers, built only when the server's engine is `llm`. */
   readonly llmSettings: Layer.Layer<LlmSettings, E>
+  /** The run store's URL (`deepnote serve --store`); default `DEEPNOTE_STORE`, else the home's SQLite file. */
+  readonly storeUrl?: string | undefined
 }
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -39,21 +42,28 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 
 /** Everything the handlers use, built once per server. */
 const services = <E>(options: ServerOptions<E>) => {
+  const store = serverStoreLayer(options.storeUrl)
   const base = Layer.mergeAll(
-    serverStoreLayer,
+    WorkQueue.layerConfig.pipe(Layer.provide(store)),
+    store,
     Collections.layer,
     RunEvents.layer,
     Lifecycle.layer,
-    TenantRateLimiter.layer,
+    TenantRateLimiter.layer.pipe(Layer.provide(store)),
     AskLimiter.layer
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(Home.layer(options.home), ServerSettings.layer(options.settings), NodeContext.layer)
     )
   )
-  const engine = Layer.mergeAll(ServerEngine.layer(options.llmSettings), TenantCollections.layer, RunExecutor.layer)
+  const engine = Layer.mergeAll(ServerEngine.layer(options.llmSettings), TenantCollections.layer)
     .pipe(Layer.provideMerge(base))
-  const features = Layer.mergeAll(Ask.layer, IngestJobs.layer, RunManager.layer).pipe(Layer.provideMerge(engine))
+  const features = Layer.mergeAll(
+    Ask.layer,
+    IngestJobs.layer,
+    RunManager.layer,
+    serverWorkersLayer(options.llmSettings)
+  ).pipe(Layer.provideMerge(engine))
   return features
 }
 

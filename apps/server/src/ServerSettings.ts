@@ -31,8 +31,11 @@ export interface ServerSettingsData {
   /** The run config requests start from (engine included: the server runs one engine). */
   readonly defaults: RunConfig
   readonly limits: ServerLimits
-  /** Resume the unfinished runs this server started when it starts (default true). */
-  readonly resumeOnStart: boolean
+  /**
+   * Questions this server's queue workers execute at once (runs' questions from the shared work queue); 0: none, this
+   * replica only answers the API (`deepnote worker` processes or other replicas execute runs).
+   */
+  readonly workers: number
 }
 
 /** The limits when nothing is configured. */

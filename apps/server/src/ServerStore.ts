@@ -10,8 +10,10 @@ import {
   RunStore,
   StoreDatabase,
   type StoreError,
-  Sweeps
+  Sweeps,
+  TenantQuotas
 } from "@deepnote/store"
+import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { KeyPepper } from "./Auth/KeyPepper.js"
 
@@ -23,12 +25,18 @@ export type ServerStoreServices =
   | Sweeps
   | RunOwners
   | RunLeases
+  | TenantQuotas
   | ApiKeys
   | IngestJobLog
 
-/** Opens the store (`DEEPNOTE_STORE`, else the home's; checked and migrated) with API keys peppered by `KeyPepper`. */
-export const serverStoreLayer: Layer.Layer<ServerStoreServices, StoreError | InvalidStoreUrl, Home> = Layer
-  .unwrapEffect(
+/**
+ * Opens the store — `storeUrl` if given, else `DEEPNOTE_STORE`, else the home's SQLite file; checked and migrated —
+ * with API keys peppered by `KeyPepper`. Its `SqlClient` is provided too: the work queue lives in the same database.
+ */
+export const serverStoreLayer = (
+  storeUrl: string | undefined
+): Layer.Layer<ServerStoreServices | SqlClient.SqlClient, StoreError | InvalidStoreUrl, Home> =>
+  Layer.unwrapEffect(
     Effect.gen(function*() {
       const pepper = yield* KeyPepper
       return Layer.mergeAll(
@@ -38,10 +46,13 @@ export const serverStoreLayer: Layer.Layer<ServerStoreServices, StoreError | Inv
         Sweeps.layer,
         RunOwners.layer,
         RunLeases.layer,
+        TenantQuotas.layer,
         ApiKeys.layer(pepper),
         IngestJobLog.layer
       ).pipe(
-        Layer.provide(StoreDatabase.layerConfig)
+        Layer.provideMerge(
+          storeUrl === undefined ? StoreDatabase.layerConfig : StoreDatabase.layer({ url: storeUrl })
+        )
       )
     })
   ).pipe(Layer.provide(KeyPepper.layer))

@@ -34,13 +34,13 @@ export const settings = (
     readonly auth?: boolean
     readonly limits?: Partial<ServerLimits>
     readonly defaults?: RunConfig
-    readonly resumeOnStart?: boolean
+    readonly workers?: number
   } = {}
 ): ServerSettingsData => ({
   auth: overrides.auth ?? true,
   defaults: overrides.defaults ?? defaultRunConfig,
   limits: { ...defaultLimits, ...overrides.limits },
-  resumeOnStart: overrides.resumeOnStart ?? true
+  workers: overrides.workers ?? 2
 })
 
 /** NodeHttpServer.layerTest, but bound to 127.0.0.1 (a random port) instead of every interface. */
@@ -78,7 +78,7 @@ export const createKey = (home: string, tenantId: string) =>
     const keys = yield* ApiKeys
     const created = yield* keys.create({ tenantId, label: "test" })
     return Redacted.value(created.key)
-  }).pipe(Effect.provide(serverStoreLayer.pipe(Layer.provide(Home.layer(home)))))
+  }).pipe(Effect.provide(serverStoreLayer(undefined).pipe(Layer.provide(Home.layer(home)))))
 
 /** Indexes the sample corpus as a tenant's collection (`<tenant>__<name>` in the home). */
 export const seedCollection = (home: string, storedName: string) =>

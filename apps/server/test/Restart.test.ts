@@ -108,7 +108,7 @@ describe("restart", () => {
             createdAt: new Date().toISOString(),
             finishedAt: undefined
           })
-        }).pipe(Effect.provide(serverStoreLayer.pipe(Layer.provide(Home.layer(home)))))
+        }).pipe(Effect.provide(serverStoreLayer(undefined).pipe(Layer.provide(Home.layer(home)))))
 
         const second = yield* Scope.make()
         const context2 = yield* Layer.buildWithScope(testServer(home), second)

@@ -171,8 +171,9 @@ describe("runs over HTTP", () => {
         if (view.status !== "completed") {
           assert.strictEqual(view.status, "interrupted")
           yield* client.runs.resume({ path: { id: run.id } })
-          const again = yield* Effect.flip(client.runs.resume({ path: { id: run.id } }))
-          assert.include(["Conflict", "RateLimited"], again._tag)
+          // resuming a run that is already queued again changes nothing (idempotent)
+          const again = yield* client.runs.resume({ path: { id: run.id } })
+          assert.isTrue(again.active)
           do {
             yield* Effect.sleep("20 millis")
             view = yield* client.runs.get({ path: { id: run.id } })

@@ -1,6 +1,6 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
-import { RateLimited, Unauthorized } from "./Errors.js"
+import { RateLimited, Unauthorized, Unavailable } from "./Errors.js"
 
 /** The tenant a request acts for, with its effective limits. */
 export interface Tenant {
@@ -16,10 +16,10 @@ export class CurrentTenant extends Context.Tag("@deepnote/api/CurrentTenant")<Cu
 
 /**
  * Bearer API keys (`Authorization: Bearer dn_…`). Resolves the key's tenant and applies the tenant's request rate
- * limit (429 with Retry-After). Switched off only for `deepnote serve --no-auth` on 127.0.0.1.
+ * limit (429 with Retry-After); 503 when the store that holds keys and limits cannot be reached. Switched off only for `deepnote serve --no-auth` on 127.0.0.1.
  */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@deepnote/api/Authentication", {
-  failure: Schema.Union(Unauthorized, RateLimited),
+  failure: Schema.Union(Unauthorized, RateLimited, Unavailable),
   provides: CurrentTenant,
   security: {
     bearer: HttpApiSecurity.bearer.pipe(

@@ -29,6 +29,8 @@ export interface CallCounter {
   calls: number
   readonly dieAfter?: number
   readonly failQuestion?: string
+  /** Every call takes at least this long (a slow engine). */
+  readonly delayMs?: number
 }
 
 const counted = <A, E>(counter: CallCounter, questionId: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
@@ -37,7 +39,7 @@ const counted = <A, E>(counter: CallCounter, questionId: string, effect: Effect.
     if (counter.dieAfter !== undefined && counter.calls >= counter.dieAfter) {
       return Effect.die(new Error("simulated crash"))
     }
-    return effect
+    return counter.delayMs === undefined ? effect : Effect.zipRight(Effect.sleep(counter.delayMs), effect)
   }).pipe(Effect.tap(() => (counter.failQuestion === questionId ? Effect.dieMessage("never") : Effect.void)))
 
 /** The real engine (extractive roles + FTS retriever over the sample) wrapped by a counting layer. */

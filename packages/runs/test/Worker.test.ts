@@ -145,3 +145,36 @@ describe("queue workers", () => {
       }).pipe(Effect.provide(workerServices(url)))
     }).pipe(Effect.provide(NodeContext.layer)))
 })
+
+describe("queue workers stop", () => {
+  it.scopedLive("a stopped worker gives its questions back journaled; another worker finishes the run", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const url = yield* storeFile
+      yield* Effect.gen(function*() {
+        const store = yield* RunStore
+        const runId = yield* newQueueRun(12)
+        yield* enqueueRun(runId)
+        const worker = yield* Effect.fork(Effect.scoped(runWorker({
+          concurrency: 2,
+          engineFor: () => countingEngine(home, { calls: 0, delayMs: 30 }),
+          drainTimeout: "5 seconds"
+        })))
+        while ((yield* store.getRun(runId)).counts.done < 3) yield* Effect.sleep("10 millis")
+        const started = Date.now()
+        yield* Fiber.interrupt(worker)
+        assert.isBelow(Date.now() - started, 4000, "the worker stops at its questions' next call")
+        const stopped = yield* store.getRun(runId)
+        assert.isBelow(stopped.counts.done, 12)
+        const rest = yield* Effect.scoped(runWorker({
+          concurrency: 2,
+          engineFor: () => countingEngine(home, { calls: 0 }),
+          idleExit: "1 second"
+        }))
+        const after = yield* store.getRun(runId)
+        assert.strictEqual(after.counts.done, 12)
+        assert.strictEqual(after.status, "completed")
+        assert.strictEqual(rest.done, 12 - stopped.counts.done)
+      }).pipe(Effect.provide(workerServices(url)))
+    }).pipe(Effect.provide(NodeContext.layer)))
+})

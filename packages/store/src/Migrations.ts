@@ -7,6 +7,7 @@ import { v5 } from "./Migrations/V5JournalTokens.js"
 import { v6 } from "./Migrations/V6DropCaches.js"
 import { v7 } from "./Migrations/V7RunLeases.js"
 import { v8 } from "./Migrations/V8Queue.js"
+import { v9 } from "./Migrations/V9TenantQuotas.js"
 
 export { applicationId }
 
@@ -25,8 +26,9 @@ export const migrations = (sql: SqlClient.SqlClient) => ({
   "5_journal_tokens": v5(sql),
   "6_drop_caches": v6(sql),
   "7_run_leases": v7(sql),
-  "8_queue": v8(sql)
+  "8_queue": v8(sql),
+  "9_tenant_quotas": v9(sql)
 })
 
 /** The newest schema version this build knows. A store recording a higher one is refused, and left untouched. */
-export const schemaVersion = 8
+export const schemaVersion = 9

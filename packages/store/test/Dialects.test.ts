@@ -6,6 +6,7 @@ import { journalSuite } from "./suites/JournalSuite.js"
 import { queueItemsSuite } from "./suites/QueueItemsSuite.js"
 import { runLeasesSuite } from "./suites/RunLeasesSuite.js"
 import { runStoreSuite } from "./suites/RunStoreSuite.js"
+import { tenantQuotasSuite } from "./suites/TenantQuotasSuite.js"
 import { tenantsSuite } from "./suites/TenantsSuite.js"
 
 // One suite, run over each dialect: a fresh SQLite file, and a fresh database on a Postgres server started for this file.
@@ -19,6 +20,7 @@ describe("store", () => {
       eventLogSuite(it)
       runLeasesSuite(it)
       tenantsSuite(it)
+      tenantQuotasSuite(it)
     })
   }
 })

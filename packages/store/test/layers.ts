@@ -11,7 +11,8 @@ import {
   RunOwners,
   RunStore,
   StoreDatabase,
-  Sweeps
+  Sweeps,
+  TenantQuotas
 } from "../src/index.js"
 import { EmbeddedPostgres, PostgresDatabase } from "../src/testing/index.js"
 import { tempDir } from "./fixtures.js"
@@ -25,7 +26,8 @@ const services = Layer.mergeAll(
   RunLeases.layer,
   RunOwners.layer,
   ApiKeys.layer(Redacted.make("pepper-1")),
-  IngestJobLog.layer
+  IngestJobLog.layer,
+  TenantQuotas.layer
 )
 
 export type TestServices = Layer.Layer.Success<typeof services> | SqlClient.SqlClient

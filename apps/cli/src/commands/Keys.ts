@@ -3,10 +3,10 @@ import { ApiKeyRecord, ApiKeys } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { homeLayer, homeOption, jsonOption } from "./Common.js"
+import { homeLayer, homeOption, jsonOption, storeOption } from "./Common.js"
 
-const keysLayer = (home: Option.Option<string>) =>
-  serverStoreLayer.pipe(
+const keysLayer = (home: Option.Option<string>, store: Option.Option<string>) =>
+  serverStoreLayer(Option.getOrUndefined(store)).pipe(
     Layer.provide(homeLayer(home)),
     Layer.mapError((e) =>
       e._tag === "InvalidStoreUrl" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })
@@ -30,7 +30,8 @@ const createCommand = Command.make(
       Options.withDescription("the tenant's concurrent runs (default: the server's)")
     ),
     json: jsonOption,
-    home: homeOption
+    home: homeOption,
+    store: storeOption
   },
   (opts) =>
     Effect.gen(function*() {
@@ -58,13 +59,13 @@ const createCommand = Command.make(
         InvalidTenant: (e) => new UsageError({ message: e.message }),
         StoreError: (e) => new CommandFailed({ message: e.message })
       }),
-      Effect.provide(keysLayer(opts.home))
+      Effect.provide(keysLayer(opts.home, opts.store))
     )
 ).pipe(Command.withDescription("Create an API key for a tenant and print it once."))
 
 const listCommand = Command.make(
   "list",
-  { tenant: Options.text("tenant").pipe(Options.optional), json: jsonOption, home: homeOption },
+  { tenant: Options.text("tenant").pipe(Options.optional), json: jsonOption, home: homeOption, store: storeOption },
   (opts) =>
     Effect.gen(function*() {
       const keys = yield* ApiKeys
@@ -84,13 +85,13 @@ const listCommand = Command.make(
       }
     }).pipe(
       Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }),
-      Effect.provide(keysLayer(opts.home))
+      Effect.provide(keysLayer(opts.home, opts.store))
     )
 ).pipe(Command.withDescription("List API keys (ids, tenants, status; never the keys)."))
 
 const revokeCommand = Command.make(
   "revoke",
-  { id: Args.text({ name: "key-id" }), home: homeOption },
+  { id: Args.text({ name: "key-id" }), home: homeOption, store: storeOption },
   (opts) =>
     Effect.gen(function*() {
       const keys = yield* ApiKeys
@@ -101,7 +102,7 @@ const revokeCommand = Command.make(
         KeyNotFound: (e) => new UsageError({ message: e.message }),
         StoreError: (e) => new CommandFailed({ message: e.message })
       }),
-      Effect.provide(keysLayer(opts.home))
+      Effect.provide(keysLayer(opts.home, opts.store))
     )
 ).pipe(Command.withDescription("Revoke an API key by id (requests with it get 401 at once)."))
 

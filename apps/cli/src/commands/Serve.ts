@@ -2,13 +2,13 @@ import { Home } from "@deepnote/core"
 import { serverLayer, ServerSettings } from "@deepnote/server"
 import { Command, Options } from "@effect/cli"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Predicate } from "effect"
+import { Effect, Layer, Option, Predicate } from "effect"
 import { createServer } from "node:http"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { configFileOption, homeLayer, homeOption } from "./Common.js"
+import { boundedInteger, configFileOption, homeLayer, homeOption, maxConcurrency, storeOption } from "./Common.js"
 
 const loopbackHosts = ["127.0.0.1", "localhost", "::1"]
 
@@ -18,11 +18,6 @@ const messageOf = (error: unknown): string =>
     ? error.message
     : String(error)
 
-/**
- * `deepnote serve`: the HTTP app over the same home as the CLI (collections, run store, keys). The run knobs and the
- * engine flags set the server's defaults; limits come from `DEEPNOTE_SERVER_*`. SIGINT/SIGTERM drain in-flight
- * requests and interrupt runs (marked interrupted; resumed on the next start).
- */
 /** Why the listener could not start, in words: the address in use or not allowed, else the error's own message. */
 const listenFailure = (error: unknown, host: string, port: number): string => {
   const cause = Predicate.hasProperty(error, "cause") ? error.cause : undefined
@@ -37,6 +32,12 @@ const listenFailure = (error: unknown, host: string, port: number): string => {
   return `the server stopped: ${messageOf(error)}`
 }
 
+/**
+ * `deepnote serve`: the HTTP app over the same home as the CLI (collections, run store, keys), or a shared store
+ * (`--store postgres://…`) for several replicas. The run knobs and the engine flags set the server's defaults; limits
+ * come from `DEEPNOTE_SERVER_*`. Runs are executed by queue workers (this server hosts `--workers`). SIGINT/SIGTERM
+ * drain in-flight requests; questions in flight go back to the queue, journaled, for the next worker.
+ */
 export const serveCommand = Command.make(
   "serve",
   {
@@ -51,10 +52,15 @@ export const serveCommand = Command.make(
     noAuth: Options.boolean("no-auth").pipe(
       Options.withDescription("no API keys (development only: refused unless --host is 127.0.0.1 or localhost)")
     ),
-    noResume: Options.boolean("no-resume").pipe(
-      Options.withDescription("do not resume the unfinished runs this server started before")
+    workers: boundedInteger("workers", 0, maxConcurrency).pipe(
+      Options.withDefault(8),
+      Options.withDescription(
+        "questions this server's queue workers execute at once, for any run in the store (default 8; 0: this replica " +
+          "only answers the API, `deepnote worker` processes or other replicas execute runs)"
+      )
     ),
     home: homeOption,
+    store: storeOption,
     knobs: knobOptions,
     configFile: configFileOption,
     llm: llmOptions
@@ -82,7 +88,8 @@ export const serveCommand = Command.make(
       )
       const server = serverLayer({
         home: home.root,
-        settings: { auth: !opts.noAuth, defaults: config, limits, resumeOnStart: !opts.noResume },
+        settings: { auth: !opts.noAuth, defaults: config, limits, workers: opts.workers },
+        storeUrl: Option.getOrUndefined(opts.store),
         llmSettings: llmSettingsLayer(opts.llm, file?.llm)
       }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: opts.port, host: opts.host })))
       if (opts.noAuth) yield* Effect.logWarning("API keys are off (--no-auth): every request acts as the local tenant")

@@ -1,37 +1,39 @@
-import { RateLimited, type Tenant } from "@deepnote/api"
+import { RateLimited, type Tenant, Unavailable } from "@deepnote/api"
+import { TenantQuotas } from "@deepnote/store"
 import { Clock, Context, Effect, Layer } from "effect"
 
-interface Bucket {
-  tokens: number
-  updatedMs: number
+export interface TenantRateLimiterService {
+  /** Counts one request of the tenant; 429 `rate_limited` (with the seconds to wait) beyond its per-minute limit. */
+  readonly take: (tenant: Tenant) => Effect.Effect<void, RateLimited | Unavailable>
 }
 
 /**
- * Requests per minute per tenant: a token bucket per tenant (capacity = the per-minute limit, refilled continuously).
- * An empty bucket answers 429 `rate_limited` with the seconds until the next token.
+ * Requests per minute per tenant, counted in the store (one-minute windows), so that the limit holds over every
+ * replica sharing it. A request beyond the limit answers 429 `rate_limited` with `Retry-After` = the seconds until
+ * the window ends.
  */
-export class TenantRateLimiter extends Context.Tag("@deepnote/server/TenantRateLimiter")<TenantRateLimiter, {
-  readonly take: (tenant: Tenant) => Effect.Effect<void, RateLimited>
-}>() {
-  static readonly layer = Layer.sync(TenantRateLimiter, () => {
-    const buckets = new Map<string, Bucket>()
-    return {
-      take: (tenant) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const perMs = tenant.requestsPerMinute / 60_000
-          const bucket = buckets.get(tenant.id) ?? { tokens: tenant.requestsPerMinute, updatedMs: now }
-          bucket.tokens = Math.min(tenant.requestsPerMinute, bucket.tokens + (now - bucket.updatedMs) * perMs)
-          bucket.updatedMs = now
-          buckets.set(tenant.id, bucket)
-          if (bucket.tokens >= 1) {
-            bucket.tokens -= 1
-            return Effect.void
-          }
-          const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000))
-          return Effect.fail(
-            RateLimited.of(`tenant ${tenant.id} exceeded ${tenant.requestsPerMinute} requests per minute`, retryAfter)
+export class TenantRateLimiter extends Context.Tag("@deepnote/server/TenantRateLimiter")<
+  TenantRateLimiter,
+  TenantRateLimiterService
+>() {
+  static readonly make: Effect.Effect<TenantRateLimiterService, never, TenantQuotas> = Effect.gen(function*() {
+    const quotas = yield* TenantQuotas
+    return TenantRateLimiter.of({
+      take: Effect.fn("TenantRateLimiter.take")(function*(tenant: Tenant) {
+        const { count, windowEndsAt } = yield* quotas.countRequest(tenant.id).pipe(
+          Effect.mapError((e) =>
+            Unavailable.of(`the run store cannot be reached: ${e.message}`, 5, "store_unavailable")
           )
-        })
-    }
+        )
+        if (count <= tenant.requestsPerMinute) return
+        const now = yield* Clock.currentTimeMillis
+        return yield* RateLimited.of(
+          `tenant ${tenant.id} exceeded ${tenant.requestsPerMinute} requests per minute`,
+          Math.max(1, Math.ceil((windowEndsAt - now) / 1000))
+        )
+      })
+    })
   })
+
+  static readonly layer = Layer.effect(TenantRateLimiter, TenantRateLimiter.make)
 }

@@ -46,7 +46,7 @@ export const runEventStream = (tenant: Tenant, runId: string, afterSeq: number) 
         }
         if (!active) {
           const run = yield* Effect.orDie(store.getRun(runId))
-          const end: SseItem = { _tag: "Event", event: "end", data: JSON.stringify(toRunView(run, tenant, false)) }
+          const end: SseItem = { _tag: "Event", event: "end", data: JSON.stringify(toRunView(run, tenant)) }
           return Option.some([[end], { ...step, done: true }] as const)
         }
         yield* Effect.sleep(pollMs)

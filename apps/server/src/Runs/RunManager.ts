@@ -10,16 +10,15 @@ import {
 } from "@deepnote/api"
 import { promptSetHash } from "@deepnote/engine"
 import type { DatasetFormat } from "@deepnote/eval"
-import { checkResumable, collectionOf, createRun, processOwner, resumeConcurrency, RunExecutor } from "@deepnote/runs"
-import { type Run, RunOwners, RunStore } from "@deepnote/store"
+import { Collections } from "@deepnote/retrieval"
+import { checkResumable, createRun, enqueueRun, WorkQueue } from "@deepnote/runs"
+import { type Run, RunOwners, RunStore, TenantQuotas, type TooManyRuns } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
-import { Context, Effect, FiberMap, Layer, Option, Ref, type Scope } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
-import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
 import { resolveRequestConfig } from "../Engine/RequestConfig.js"
-import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
-import { toRunView } from "./RunView.js"
+import { isActiveRun, toRunView } from "./RunView.js"
 
 export interface NewRunInput {
   readonly datasetFile: string
@@ -35,7 +34,7 @@ export interface NewRunInput {
 
 /** The server's runs, each owned by one tenant: every method refuses runs of other tenants as not found. */
 export interface RunManagerService {
-  /** Creates a run from an uploaded dataset and starts it (202). */
+  /** Creates a run from an uploaded dataset and queues its questions for the workers (202). */
   readonly create: (
     tenant: Tenant,
     input: NewRunInput
@@ -44,28 +43,30 @@ export interface RunManagerService {
   readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, InternalError | NotFound>
   /** The stored run if the tenant owns it. */
   readonly owned: (tenant: Tenant, runId: string) => Effect.Effect<Run, InternalError | NotFound>
+  /** Queues the run's unfinished questions again (a cancelled or failed run; `retryFailed` also its failed ones). */
   readonly resume: (
     tenant: Tenant,
-    runId: string
+    runId: string,
+    options?: { readonly retryFailed?: boolean }
   ) => Effect.Effect<RunView, InternalError | Conflict | NotFound | RateLimited>
-  /** Stops the run's execution (it drains) and keeps it from being resumed at startup. */
+  /** Stops the run: its questions in flight stop at their next call (on every worker), the others wait for a resume. */
   readonly cancel: (tenant: Tenant, runId: string) => Effect.Effect<RunView, InternalError | NotFound>
-  /** Whether this server is executing the run now. */
+  /** Whether the run is queued or executing, on any replica or machine (read from the store). */
   readonly isActive: (runId: string) => Effect.Effect<boolean>
+  /** Runs queued or executing, over every tenant. */
   readonly activeCount: Effect.Effect<number>
-  /** Resumes every unfinished run the server started and did not cancel (failures are logged). */
-  readonly resumeUnfinished: Effect.Effect<void>
 }
 
 const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
 
+const tooMany = (e: TooManyRuns) => RateLimited.of(e.message, 30, "too_many_runs")
+
 /**
- * Runs started over HTTP: created in the shared store (owned by the tenant), executed in the background by the
- * `RunExecutor` (one fiber per run, questions in flight per run bounded), resumable, cancellable.
- *
- * Restart policy: when the server starts, every run it started that is `created`, `running` or `interrupted` and was
- * not cancelled is resumed (its journal replays finished calls). A cancelled run stays `interrupted` until a resume
- * request. Shutting down interrupts the executions, which drain in-flight questions and mark the runs `interrupted`.
+ * Runs started over HTTP: created in the shared store (owned by the tenant), their questions queued as jobs for the
+ * queue workers — this server's own (`--workers`), other replicas', or `deepnote worker` processes on other machines.
+ * Nothing here executes a run, and nothing is resumed at startup: a job whose worker died is taken over by another
+ * worker when its lock expires. Every state (active runs, a tenant's limit, cancellation) lives in the store, so any
+ * replica answers for any run.
  */
 const make: Effect.Effect<
   RunManagerService,
@@ -73,82 +74,25 @@ const make: Effect.Effect<
   | ServerSettings
   | RunStore
   | RunOwners
-  | RunExecutor
-  | ServerEngine
+  | TenantQuotas
+  | WorkQueue
   | TenantCollections
+  | Collections
   | FileSystem.FileSystem
-  | Scope.Scope
 > = Effect.gen(function*() {
   const settings = yield* ServerSettings
   const store = yield* RunStore
   const fs = yield* FileSystem.FileSystem
   const owners = yield* RunOwners
-  const executor = yield* RunExecutor
-  const engine = yield* ServerEngine
+  const quotas = yield* TenantQuotas
+  const queue = yield* WorkQueue
   const collections = yield* TenantCollections
-  const fibers = yield* FiberMap.make<string>()
-  const tenantsOf = yield* Ref.make(new Map<string, string>())
-  const scope = yield* Effect.scope
-  const owner = processOwner("server")
+  const index = yield* Collections
   const { limits } = settings
+  const view = (run: Run, tenant: Tenant) => Effect.succeed(toRunView(run, tenant))
 
-  const isActive = (runId: string) => FiberMap.has(fibers, runId)
-  const activeOf = (tenantId: string) =>
-    Effect.gen(function*() {
-      let n = 0
-      for (const [runId, owner] of yield* Ref.get(tenantsOf)) if (owner === tenantId && (yield* isActive(runId))) n++
-      return n
-    })
-  const view = (run: Run, tenant: Tenant) => Effect.map(isActive(run.id), (active) => toRunView(run, tenant, active))
-
-  /** Starts a run's execution at its own concurrency (capped by the server's limit). */
-  const launch = (run: Run, tenantId: string) =>
-    Effect.gen(function*() {
-      const concurrency = Math.min(resumeConcurrency(run, undefined, limits.runConcurrency), limits.maxRunConcurrency)
-      yield* Ref.update(tenantsOf, (m) => m.set(run.id, tenantId))
-      const execution = executor.execute(run.id, {
-        engine: engine.layerFor(run.manifest.config, collectionOf(run)),
-        concurrency,
-        drainTimeout: limits.drainTimeout,
-        owner
-      }).pipe(
-        Effect.tap((s) =>
-          Effect.logInfo(
-            `run ${run.id} ${s.status}: ${s.done} done, ${s.failed} failed (${s.executedCalls} calls, ${s.replayedCalls} replayed)`
-          )
-        ),
-        Effect.catchAllCause((cause) => Effect.logError(`run ${run.id} stopped`, cause)),
-        Effect.ensuring(Ref.update(tenantsOf, (m) => {
-          m.delete(run.id)
-          return m
-        })),
-        Effect.annotateLogs({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenantId }),
-        // runs yield to the event loop (not just to other fibers) so a CPU-bound engine never starves HTTP requests
-        yieldingToIo
-      )
-      yield* FiberMap.run(fibers, run.id, execution, { onlyIfMissing: true })
-    })
-
-  // Admission per tenant is serialised: two requests could otherwise both pass `checkCapacity` while the first is still
-  // creating its run, and exceed the tenant's limit. (Other tenants are not held up.)
-  const admissions = new Map<string, Effect.Semaphore>()
-  const admitting = (tenantId: string) => {
-    let gate = admissions.get(tenantId)
-    if (gate === undefined) admissions.set(tenantId, gate = Effect.unsafeMakeSemaphore(1))
-    return gate.withPermits(1)
-  }
-
-  const checkCapacity = (tenant: Tenant) =>
-    Effect.gen(function*() {
-      const active = yield* activeOf(tenant.id)
-      if (active >= tenant.maxConcurrentRuns) {
-        return yield* RateLimited.of(
-          `tenant ${tenant.id} already has ${active} run(s) executing (limit ${tenant.maxConcurrentRuns})`,
-          30,
-          "too_many_runs"
-        )
-      }
-    })
+  const isActive = (runId: string) =>
+    store.getRun(runId).pipe(Effect.map(isActiveRun), Effect.orElseSucceed(() => false))
 
   /** The run if the tenant owns it; 404 for unknown ids and other tenants' ids alike. */
   const owned = Effect.fn("RunManager.owned")(function*(tenant: Tenant, runId: string) {
@@ -160,17 +104,17 @@ const make: Effect.Effect<
   })
 
   const refusal = (run: Run) =>
-    Effect.gen(function*() {
-      if (run.manifest.config.engine !== engine.engine) {
-        return Option.some(
-          `run ${run.id} uses the ${run.manifest.config.engine} engine; this server runs ${engine.engine}`
-        )
-      }
-      return yield* checkResumable(run, { promptSetHash: promptSetHash(run.manifest.config) }).pipe(
-        Effect.as(Option.none<string>()),
-        Effect.catchTag("ResumeRefused", (e) => Effect.succeed(Option.some(e.message)))
-      )
-    })
+    checkResumable(run, { promptSetHash: promptSetHash(run.manifest.config) }).pipe(
+      Effect.as(Option.none<string>()),
+      Effect.catchTag("ResumeRefused", (e) => Effect.succeed(Option.some(e.message)))
+    )
+
+  const enqueue = (runId: string, retryFailed: boolean) =>
+    enqueueRun(runId, { retryFailed }).pipe(
+      Effect.provideService(RunStore, store),
+      Effect.provideService(WorkQueue, queue),
+      Effect.catchTags({ RunNotFound: storeFailure, StoreError: storeFailure, WorkQueueError: storeFailure })
+    )
 
   const create = Effect.fn("RunManager.create")(function*(tenant: Tenant, input: NewRunInput) {
     const config = yield* resolveRequestConfig(settings.defaults, input.config, "config")
@@ -178,8 +122,10 @@ const make: Effect.Effect<
     const stored = config.profile === "no-retrieval"
       ? `${tenant.namespace}${name}`
       : yield* collections.require(tenant, name)
-    const run = yield* admitting(tenant.id)(Effect.gen(function*() {
-      yield* checkCapacity(tenant)
+    const fingerprint = config.profile === "no-retrieval"
+      ? undefined
+      : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))
+    const admitted = Effect.gen(function*() {
       const { run } = yield* createRun({
         dataset: input.datasetFile,
         format: input.format,
@@ -189,7 +135,9 @@ const make: Effect.Effect<
         collection: stored,
         promptSetHash: promptSetHash(config),
         label: input.label,
-        concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency)
+        concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency),
+        collectionFingerprint: fingerprint,
+        execution: "queue"
       }).pipe(
         Effect.provideService(RunStore, store),
         Effect.provideService(FileSystem.FileSystem, fs),
@@ -207,9 +155,12 @@ const make: Effect.Effect<
         })
       )
       yield* owners.record(run.id, tenant.id).pipe(Effect.mapError(storeFailure))
-      yield* launch(run, tenant.id)
-      return run
-    }))
+      return (yield* enqueue(run.id, false)).run
+    })
+    // the tenant's limit is checked and the run created under the tenant's lock in the store: it holds across replicas
+    const run = yield* quotas.admit(tenant.id, tenant.maxConcurrentRuns, admitted).pipe(
+      Effect.catchTags({ TooManyRuns: tooMany, StoreError: storeFailure })
+    )
     yield* Effect.annotateCurrentSpan({ "deepnote.run.id": run.id, "deepnote.tenant.id": tenant.id })
     return yield* view(run, tenant)
   })
@@ -224,75 +175,49 @@ const make: Effect.Effect<
     return yield* view(yield* owned(tenant, runId), tenant)
   })
 
-  const resume = Effect.fn("RunManager.resume")(function*(tenant: Tenant, runId: string) {
-    const run = yield* owned(tenant, runId)
-    if (yield* isActive(runId)) return yield* Conflict.of(`run ${runId} is already running`)
-    const refused = yield* refusal(run)
-    if (Option.isSome(refused)) return yield* Conflict.of(refused.value)
-    yield* admitting(tenant.id)(Effect.gen(function*() {
-      yield* checkCapacity(tenant)
-      yield* owners.setAutoResume(runId, true).pipe(Effect.mapError(storeFailure))
-      yield* launch(run, tenant.id)
-    }))
-    return yield* view(run, tenant)
-  })
+  const resume = Effect.fn("RunManager.resume")(
+    function*(tenant: Tenant, runId: string, options?: { readonly retryFailed?: boolean }) {
+      const run = yield* owned(tenant, runId)
+      const retryFailed = options?.retryFailed ?? false
+      if (isActiveRun(run) && !retryFailed) return yield* view(run, tenant) // already queued or running
+      const refused = yield* refusal(run)
+      if (Option.isSome(refused)) return yield* Conflict.of(refused.value)
+      const queued = yield* quotas.admit(
+        tenant.id,
+        tenant.maxConcurrentRuns + (isActiveRun(run) ? 1 : 0),
+        enqueue(runId, retryFailed)
+      )
+        .pipe(Effect.catchTags({ TooManyRuns: tooMany, StoreError: storeFailure }))
+      return yield* view(queued.run, tenant)
+    }
+  )
 
   const cancel = Effect.fn("RunManager.cancel")(function*(tenant: Tenant, runId: string) {
     const run = yield* owned(tenant, runId)
-    yield* owners.setAutoResume(runId, false).pipe(Effect.mapError(storeFailure))
-    // the executor drains in-flight questions (up to the drain timeout); a run stopped before it started stays
-    // `created` without this, so the status is set here too
-    yield* FiberMap.remove(fibers, runId).pipe(
-      Effect.zipRight(store.getRun(runId)),
-      Effect.flatMap((after) =>
-        after.status === "completed" || after.status === "failed"
-          ? Effect.void
-          : store.setRunStatus(
-            runId,
-            "interrupted",
-            `cancelled through the API; POST /v1/runs/${runId}/resume continues it`
-          )
-      ),
-      Effect.catchAllCause((cause) => Effect.logError(`cancelling run ${runId}`, cause)),
-      Effect.forkIn(scope)
-    )
-    return yield* view(run, tenant)
+    if (run.status === "completed" || run.status === "failed" || run.status === "interrupted") {
+      return yield* view(run, tenant)
+    }
+    // workers re-read the run's status every few seconds and stop its questions at their next call
+    const cancelled = yield* store.setRunStatus(
+      runId,
+      "interrupted",
+      `cancelled through the API; POST /v1/runs/${runId}/resume continues it`
+    ).pipe(Effect.catchTags({ RunNotFound: () => NotFound.of(`run ${runId} not found`), StoreError: storeFailure }))
+    return yield* view(cancelled, tenant)
   })
 
-  const resumeUnfinished = Effect.gen(function*() {
-    const unfinished = yield* owners.unfinished
-    for (const owner of unfinished) {
-      const run = yield* store.getRun(owner.runId)
-      const refused = yield* refusal(run)
-      if (Option.isSome(refused)) {
-        yield* Effect.logWarning(`not resuming run ${run.id}: ${refused.value}`)
-        continue
-      }
-      yield* Effect.logInfo(
-        `resuming run ${run.id} (${run.status}, ${run.counts.done + run.counts.failed}/${run.counts.total} finished)`
-      )
-      yield* launch(run, owner.tenantId)
-    }
-  }).pipe(
-    Effect.catchAllCause((cause) => Effect.logError("resuming unfinished runs failed", cause)),
-    Effect.withSpan("RunManager.resumeUnfinished")
-  )
+  const activeCount = Effect.gen(function*() {
+    const running = yield* store.listRuns({ status: "running", limit: 10_000 })
+    const created = yield* store.listRuns({ status: "created", limit: 10_000 })
+    return running.length + created.filter((r) => r.execution === "queue").length
+  }).pipe(Effect.orElseSucceed(() => 0))
 
-  const activeCount = FiberMap.size(fibers)
-
-  return RunManager.of({ create, list, get, owned, resume, cancel, isActive, activeCount, resumeUnfinished })
+  return RunManager.of({ create, list, get, owned, resume, cancel, isActive, activeCount })
 })
 
-/** The run manager; on startup it resumes the unfinished runs the server started (`resumeOnStart`). */
+/** The run manager of the HTTP app (every replica's is interchangeable: its state is the store's). */
 export class RunManager extends Context.Tag("@deepnote/server/RunManager")<RunManager, RunManagerService>() {
   static readonly make = make
 
-  static readonly layer = Layer.scoped(
-    RunManager,
-    Effect.gen(function*() {
-      const manager = yield* RunManager.make
-      if ((yield* ServerSettings).resumeOnStart) yield* Effect.forkScoped(manager.resumeUnfinished)
-      return manager
-    })
-  )
+  static readonly layer = Layer.effect(RunManager, RunManager.make)
 }

@@ -48,7 +48,21 @@ export const RunCounts = Schema.Struct({
 export class RunView extends Schema.Class<RunView>("RunView")({
   id: Schema.String,
   status: Schema.Literal("created", "running", "interrupted", "failed", "completed"),
-  /** True while this server is executing it. */
+  /**
+   * What the run is doing: `queued` (its questions wait for workers), `running`, `completed`,
+   * `completed_with_failures` (finished with failed questions), `interrupted` (cancelled; resumable), `failed`.
+   */
+  state: Schema.Literal(
+    "created",
+    "queued",
+    "running",
+    "stale",
+    "completed",
+    "completed_with_failures",
+    "interrupted",
+    "failed"
+  ),
+  /** True while it is queued or executing (on any replica's or any machine's workers). */
   active: Schema.Boolean,
   collection: Schema.String,
   label: Schema.optional(Schema.String),

@@ -38,6 +38,11 @@ export interface WorkerOptions {
   readonly drainTimeout?: Duration.DurationInput
   /** How stale a run's status may be (a cancelled run's questions stop within this). Default 2 s. */
   readonly statusInterval?: Duration.DurationInput
+  /**
+   * Wraps each question's execution: the HTTP app runs questions on a scheduler that yields to the event loop, so a
+   * CPU-bound engine never starves its requests (only the question: the queue's own fibers keep the default one).
+   */
+  readonly aroundQuestion?: <A, E, R>(question: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
 
 export interface WorkerSummary {
@@ -169,7 +174,10 @@ export const runWorker = (
         const outcome = yield* Effect.scoped(
           Effect.flatMap(
             RcMap.get(engines, job.runId),
-            (engine) => executeItem(plan, engine, item, stoppingFor(job.runId), { claimed: true })
+            (engine) =>
+              (options.aroundQuestion ?? identity)(
+                executeItem(plan, engine, item, stoppingFor(job.runId), { claimed: true })
+              )
           )
         )
         yield* Ref.update(tally, (t) => ({
@@ -261,6 +269,8 @@ export const runWorker = (
   }).pipe(Effect.withSpan("QueueWorker.run", { attributes: { "deepnote.concurrency": options.concurrency } }))
 
 const noRefusal = () => Effect.succeed(Option.none<string>())
+
+const identity = <A, E, R>(question: Effect.Effect<A, E, R>) => question
 
 /** A run's engine could not be built here (bad LLM settings, a missing collection). */
 export class EngineUnavailable extends Data.TaggedError("EngineUnavailable")<{

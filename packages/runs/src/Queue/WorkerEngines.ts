@@ -3,8 +3,8 @@ import type { LlmSettings } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
 import type { Run } from "@deepnote/store"
 import { Effect, Either, Layer, Option, Scope } from "effect"
-import { collectionOf } from "../RunSetup.js"
 import type { EngineServices } from "../Executor/EngineServices.js"
+import { collectionOf } from "../RunSetup.js"
 import type { WorkerOptions } from "./QueueWorker.js"
 
 /**
@@ -14,17 +14,23 @@ import type { WorkerOptions } from "./QueueWorker.js"
  * its collection is missing here, or this machine's copy of the collection differs from the run's (by fingerprint).
  */
 export const makeWorkerEngines = <E>(
-  llm: Layer.Layer<LlmSettings, E>
+  llm: Layer.Layer<LlmSettings, E>,
+  options: {
+    /** An engine already built by this process (the HTTP app's), used for its kind instead of building another. */
+    readonly shared?: Pick<Engine.Shared, "engine" | "layerFor"> | undefined
+  } = {}
 ): Effect.Effect<Pick<WorkerOptions, "engineFor" | "refuse">, never, Collections | Scope.Scope> =>
   Effect.gen(function*() {
     const collections = yield* Collections
     const scope = yield* Effect.scope
-    const build = (engine: Engine.Name) =>
-      Engine.make({ engine, llm }).pipe(
-        Effect.provideService(Collections, collections),
-        Scope.extend(scope),
-        Effect.either
-      )
+    const build = (engine: Engine.Name): Effect.Effect<Either.Either<Pick<Engine.Shared, "layerFor">, E>> =>
+      options.shared !== undefined && options.shared.engine === engine
+        ? Effect.succeed(Either.right(options.shared))
+        : Engine.make({ engine, llm }).pipe(
+          Effect.provideService(Collections, collections),
+          Scope.extend(scope),
+          Effect.either
+        )
     const extractive = yield* Effect.cached(build("extractive"))
     const llmEngine = yield* Effect.cached(build("llm"))
     const sharedFor = (name: Engine.Name) => (name === "llm" ? llmEngine : extractive)
@@ -54,7 +60,9 @@ export const makeWorkerEngines = <E>(
         const expected = run.manifest.collectionFingerprint
         if (expected === undefined) return Option.none()
         const here = yield* collections.fingerprint(name).pipe(Effect.either)
-        if (Either.isLeft(here)) return Option.some(`the collection "${name}" cannot be read here: ${here.left.message}`)
+        if (Either.isLeft(here)) {
+          return Option.some(`the collection "${name}" cannot be read here: ${here.left.message}`)
+        }
         return here.right === expected ? Option.none() : Option.some(
           `this machine's copy of collection "${name}" differs from the run's (${here.right.slice(0, 19)}… here, ` +
             `${expected.slice(0, 19)}… in the run): copy the collection file the run was made with`

@@ -68,7 +68,7 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
             : urlParams.report === "true"
           const report = wantsReport ? yield* runReport(run.id).pipe(Effect.mapError(storeFailure)) : undefined
           return {
-            run: toRunView(run, tenant, yield* runs.isActive(run.id)),
+            run: toRunView(run, tenant),
             items,
             ...(last !== undefined && page.length === limit ? { nextAfter: last.seq } : {}),
             ...(report === undefined ? {} : { report })
