@@ -129,7 +129,14 @@ describe("uploads", () => {
     () =>
       Effect.gen(function*() {
         const { home, key } = yield* homeWithTenant("acme", "wiki")
+        // what a stop in the middle of uploads leaves: a body being received, a document upload whose job was cut off
+        const spool = Path.join(home, "uploads", "acme", "documents")
+        Fs.mkdirSync(spool, { recursive: true })
+        Fs.writeFileSync(Path.join(home, "uploads", "acme", ".upload.0123.part"), `{"question":`)
+        Fs.writeFileSync(Path.join(spool, "d-0123.jsonl"), `{"text":"cut off"}\n`)
         return yield* Effect.gen(function*() {
+          assert.deepStrictEqual(partFiles(home), [], "swept at startup")
+          assert.isFalse(Fs.existsSync(Path.join(spool, "d-0123.jsonl")))
           const client = yield* clientWith(key)
           yield* client.collections.create({ payload: { name: "docs" } })
           const post = (body: string | Uint8Array, contentType = "application/x-ndjson") =>

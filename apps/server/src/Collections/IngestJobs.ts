@@ -112,7 +112,7 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
           finishedAt: undefined
         }
         yield* Effect.annotateCurrentSpan({ "deepnote.job.id": record.id, "deepnote.tenant.id": tenant.id })
-        yield* Effect.orDie(log.create(record))
+        yield* Effect.orDie(log.create(record)).pipe(Effect.onError(() => removeUpload(upload.file)))
         yield* FiberSet.run(fibers, run(tenant, record.id, collection, upload))
         return toJob(record)
       }),

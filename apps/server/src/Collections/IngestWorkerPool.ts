@@ -42,6 +42,14 @@ export class IngestWorkerPool extends Context.Tag("@deepnote/server/IngestWorker
   IngestWorkerPoolService
 >() {
   /**
+   * Why a thread, not yields on the event loop (2-core machine, three 32 MB uploads of 55,420 documents at once):
+   * indexing on the main thread in slices of 50 documents (one transaction each) with a `setImmediate` yield between
+   * them still delayed a 10 ms timer by 32–51 ms p99 and up to 106–274 ms, slices of 200 by 54–277 ms p99
+   * (`benchmarks/server/ingest-slices.mjs`, no HTTP at all), and indexing took up to 30 % longer; and some steps cannot
+   * be sliced: `JSON.parse` of a 32 MB array (166 ms), the first write's `PRAGMA quick_check` (~0.4 s per 100k
+   * passages). With this worker (at nice 10, see `IngestWorker`), `/readyz` answers in 10–46 ms p99 at load averages
+   * up to 5.5, against 9 s before (`benchmarks/server/uploads.mjs`).
+   *
    * One worker thread, started at the first upload (a server that never receives one never pays for it) and again
    * after it dies. One thread because the work is CPU-bound and SQLite takes one writer per collection: on a 2-core
    * machine the event loop keeps the other core.
