@@ -13,6 +13,7 @@ export { type ColumnWeights, type FileProgress, type FtsIndex, type ScoredDocume
 export { buildMatch, quoteTerm } from "./Index/MatchQuery.js"
 export { checkCorpusFile } from "./Ingest/CorpusFile.js"
 export { type DocumentBatch, readCorpus, resolveFormat } from "./Ingest/CorpusReader.js"
+export { type Line, type LineBatch, readLineBatches } from "./Ingest/LineReader.js"
 export { DocumentRecord, HotpotRecord, IrcotRecord, MusiqueRecord } from "./Ingest/RecordFormats.js"
 export * from "./Meilisearch/MeiliClient.js"
 export { type MeiliDocument, meiliKey } from "./Meilisearch/MeiliDocuments.js"

@@ -1,65 +1,60 @@
-import { DocumentInput, MalformedBody, ValidationError } from "@deepnote/api"
-import { type CorpusDocument, passageId } from "@deepnote/retrieval"
-import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Either, ParseResult, Schema } from "effect"
-import { validationFromIssues } from "../Http/ErrorResponses.js"
-
-const decodeDocument = Schema.decodeUnknownEither(DocumentInput)
-
-/** Splits a JSON Lines text into parsed values (blank lines skipped); a bad line is a 400 naming it. */
-export const parseJsonLines = (text: string, what: string) =>
-  Effect.gen(function*() {
-    const values: Array<{ readonly line: number; readonly value: unknown }> = []
-    const lines = text.split(/\r?\n/u)
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.trim()
-      if (line === "") continue
-      const parsed = Either.try(() => JSON.parse(line) as unknown)
-      if (Either.isLeft(parsed)) {
-        return yield* MalformedBody.of(
-          `line ${i + 1} is not valid JSON: ${String(parsed.left)}`,
-          `${what}[${values.length}]`
-        )
-      }
-      values.push({ line: i + 1, value: parsed.right })
-    }
-    return values
-  })
+import { MalformedBody, type Tenant, ValidationError } from "@deepnote/api"
+import { Home } from "@deepnote/core"
+import { HttpIncomingMessage, type HttpServerRequest } from "@effect/platform"
+import { Effect, Option, Stream } from "effect"
+import { randomBytes } from "node:crypto"
+import * as Path from "node:path"
+import { receiveUpload } from "../Uploads/ReceiveUpload.js"
+import type { UploadKind } from "../Uploads/RecordCounter.js"
+import { refuseBinary } from "../Uploads/TextCheck.js"
 
 /** True when the request says its body is JSON (not JSON Lines). */
 export const isJsonBody = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "application/json").toLowerCase().includes("application/json")
 
+/** The request body as it arrives; a body that breaks off (the client went away) is a 400, not a server fault. */
+export const bodyStream = (request: HttpServerRequest.HttpServerRequest) =>
+  request.stream.pipe(Stream.mapError((e) => MalformedBody.of(`the body could not be read: ${e.message}`)))
+
+/** Where a tenant's document uploads wait for their ingest job: `<home>/uploads/<tenant>/documents/`. */
+export const documentsDir = (root: string, tenant: Tenant) => Path.join(root, "uploads", tenant.id, "documents")
+
+/** A documents upload on disk, waiting for its ingest job. */
+export interface StoredDocuments {
+  readonly file: string
+  readonly kind: UploadKind
+  readonly sha256: string
+  readonly bytes: number
+  /** Records counted while receiving (the job's `received`). */
+  readonly records: number
+}
+
 /**
- * A documents upload: a JSON array or JSON Lines. Every document is validated before anything is indexed, so a bad
- * one is a 400 naming `documents[i].field` and nothing is added.
+ * Receives a documents upload (a JSON array, or JSON Lines) onto disk as it arrives, within the request's body limit
+ * (413 past it). Nothing is parsed here: the ingest job validates and indexes it. A body that is not UTF-8 text is
+ * refused (400) and an empty one too.
  */
-export const readDocuments = (request: HttpServerRequest.HttpServerRequest) =>
+export const receiveDocuments = (tenant: Tenant, request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    const text = yield* Effect.orDie(request.text)
-    const values = isJsonBody(request)
-      ? yield* Either.try(() => JSON.parse(text) as unknown).pipe(
-        Either.mapLeft((e) => MalformedBody.of(`the body is not valid JSON: ${String(e)}`)),
-        Effect.flatMap((v) =>
-          Array.isArray(v)
-            ? Effect.succeed(v.map((value, i) => ({ line: i + 1, value })))
-            : ValidationError.of("the body must be a JSON array of documents (or JSON Lines)", "documents")
+    const home = yield* Home
+    const limit = yield* HttpIncomingMessage.MaxBodySize
+    const kind: UploadKind = isJsonBody(request) ? "json" : "jsonl"
+    const name = `d-${randomBytes(8).toString("hex")}.${kind}`
+    const upload = yield* receiveUpload(bodyStream(request), {
+      dir: documentsDir(home.root, tenant),
+      name: () => name,
+      kind,
+      limit: Option.getOrUndefined(Option.map(limit, Number)),
+      check: (file, received) =>
+        Effect.zipRight(
+          refuseBinary("documents")(file),
+          received.records > 0 ? Effect.void : ValidationError.of(
+            kind === "json"
+              ? "the body must be a non-empty JSON array of documents (or JSON Lines)"
+              : "no documents in the body",
+            "documents"
+          )
         )
-      )
-      : yield* parseJsonLines(text, "documents")
-    if (values.length === 0) return yield* ValidationError.of("no documents in the body", "documents")
-    const documents: Array<CorpusDocument> = []
-    for (const [index, { value }] of values.entries()) {
-      const decoded = decodeDocument(value, { errors: "all" })
-      if (Either.isLeft(decoded)) {
-        return yield* validationFromIssues(ParseResult.ArrayFormatter.formatErrorSync(decoded.left), [
-          "documents",
-          index
-        ])
-      }
-      const d = decoded.right
-      const title = d.title ?? ""
-      documents.push({ id: d.id ?? passageId(title, d.text), title, text: d.text, metadata: d.metadata })
-    }
-    return documents
+    })
+    return { file: upload.file, kind, sha256: upload.sha256, bytes: upload.bytes, records: upload.records }
   })

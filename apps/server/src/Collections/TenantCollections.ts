@@ -1,5 +1,5 @@
 import { CollectionSummary, Conflict, InternalError, NotFound, type Tenant } from "@deepnote/api"
-import { Collections, type CorpusDocument, type IndexError } from "@deepnote/retrieval"
+import { Collections, type IndexError } from "@deepnote/retrieval"
 import { Context, Effect, Layer } from "effect"
 
 /** A collection's file name for a tenant: `<tenant>__<name>` (no prefix for the local tenant of `--no-auth`). */
@@ -32,11 +32,6 @@ export class TenantCollections extends Context.Tag("@deepnote/server/TenantColle
   >
   /** The stored name of an existing collection, or 404. */
   readonly require: (tenant: Tenant, name: string) => Effect.Effect<string, NotFound>
-  readonly add: (
-    tenant: Tenant,
-    name: string,
-    documents: ReadonlyArray<CorpusDocument>
-  ) => Effect.Effect<{ readonly added: number; readonly skipped: number }, InternalError>
 }>() {
   static readonly layer = Layer.effect(
     TenantCollections,
@@ -108,14 +103,7 @@ export class TenantCollections extends Context.Tag("@deepnote/server/TenantColle
         require: Effect.fn("TenantCollections.require")(function*(tenant: Tenant, name: string) {
           if (!(yield* exists(tenant, name))) return yield* notFound(name)
           return storedName(tenant, name)
-        }),
-        add: Effect.fn("TenantCollections.add")(
-          function*(tenant: Tenant, name: string, documents: ReadonlyArray<CorpusDocument>) {
-            return yield* collections.add(storedName(tenant, name), documents).pipe(
-              Effect.catchTags({ IndexError: indexFailure, InvalidCollectionName: (e) => InternalError.of(e.message) })
-            )
-          }
-        )
+        })
       }
     })
   )

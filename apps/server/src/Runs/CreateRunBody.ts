@@ -4,14 +4,15 @@ import {
   CreateRunRequest,
   DatasetFormatName,
   MalformedBody,
+  type Tenant,
   ValidationError
 } from "@deepnote/api"
 import type { DatasetFormat } from "@deepnote/eval"
-import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Either, ParseResult, Schema } from "effect"
-import { isJsonBody } from "../Collections/DocumentBody.js"
+import { HttpIncomingMessage, type HttpServerRequest } from "@effect/platform"
+import { Effect, Either, Option, ParseResult, Schema } from "effect"
+import { bodyStream, isJsonBody } from "../Collections/DocumentBody.js"
 import { validationFromIssues } from "../Http/ErrorResponses.js"
-import type { DatasetInput } from "./DatasetSource.js"
+import { type DatasetInput, storeDataset } from "./DatasetSource.js"
 import type { NewRunInput } from "./RunManager.js"
 
 export type RunRequest = Omit<NewRunInput, "datasetFile"> & { readonly dataset: DatasetInput }
@@ -61,9 +62,13 @@ const QueryKnobs = Schema.Struct({
   concurrency: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 256)))
 })
 
-const fromJsonLines = (text: string, params: typeof CreateRunParams.Type) =>
+/** A JSON Lines body: the knobs are checked first (nothing is stored for a bad request), then the body is stored. */
+const fromJsonLines = (
+  request: HttpServerRequest.HttpServerRequest,
+  params: typeof CreateRunParams.Type,
+  tenant: Tenant
+) =>
   Effect.gen(function*() {
-    if (text.trim() === "") return yield* ValidationError.of("the body has no questions", "dataset")
     const { config: configText, ...rest } = params
     const knobs = yield* decodeWith(QueryKnobs)(rest)
     const configValue = configText === undefined
@@ -72,8 +77,15 @@ const fromJsonLines = (text: string, params: typeof CreateRunParams.Type) =>
         Either.mapLeft(() => MalformedBody.of("the config query parameter is not valid JSON", "config"))
       )
     const config = configValue === undefined ? undefined : yield* decodeWith(ConfigPatch, ["config"])(configValue)
+    const limit = yield* HttpIncomingMessage.MaxBodySize
+    const stored = yield* storeDataset(
+      tenant,
+      bodyStream(request),
+      "dataset",
+      Option.getOrUndefined(Option.map(limit, Number))
+    )
     return {
-      dataset: { _tag: "Upload", text },
+      dataset: { _tag: "Stored", file: stored.file },
       datasetField: "dataset",
       collection: knobs.collection,
       format: formatOf(knobs.format),
@@ -85,10 +97,15 @@ const fromJsonLines = (text: string, params: typeof CreateRunParams.Type) =>
     } satisfies RunRequest
   })
 
-/** `POST /v1/runs`: a JSON request, or a JSON Lines dataset with the knobs as query parameters. */
-export const readRunRequest = (request: HttpServerRequest.HttpServerRequest, params: typeof CreateRunParams.Type) =>
-  Effect.flatMap(
-    Effect.orDie(request.text),
-    (text): Effect.Effect<RunRequest, ValidationError | MalformedBody> =>
-      isJsonBody(request) ? fromJson(text) : fromJsonLines(text, params)
-  )
+/**
+ * `POST /v1/runs`: a JSON request (read whole: it is one value), or a JSON Lines dataset streamed to disk with the
+ * knobs as query parameters.
+ */
+export const readRunRequest = (
+  request: HttpServerRequest.HttpServerRequest,
+  params: typeof CreateRunParams.Type,
+  tenant: Tenant
+) =>
+  isJsonBody(request)
+    ? Effect.flatMap(Effect.orDie(request.text), fromJson)
+    : fromJsonLines(request, params, tenant)

@@ -27,7 +27,7 @@ export type DocumentInput = typeof DocumentInput.Type
 
 export const JobStatus = Schema.Literal("queued", "running", "done", "failed", "interrupted")
 
-/** An ingestion job: documents are validated on upload, then added in the background. */
+/** An ingestion job: an upload stored on disk, validated and then added in the background. */
 export class IngestJob extends Schema.Class<IngestJob>("IngestJob")({
   id: Schema.String,
   collection: Schema.String,

@@ -31,8 +31,9 @@ export class CollectionsApi extends HttpApiGroup.make("collections")
       .addSuccess(IngestJob, { status: 202 })
       .annotate(
         OpenApi.Description,
-        "A JSON array of documents, or JSON Lines (`Content-Type: application/x-ndjson`). Every line is validated first " +
-          "(400 naming `documents[i].field`); the documents are then added by a background job (poll its status)."
+        "A JSON array of documents, or JSON Lines (`Content-Type: application/x-ndjson`), stored as it arrives (202 once " +
+          "on disk). A background job validates every record (a bad one fails the job, naming its line, and nothing is " +
+          "added), then adds the documents (poll its status)."
       )
   )
   .add(

@@ -1,7 +1,7 @@
 import { Api, CurrentTenant } from "@deepnote/api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { readDocuments } from "../../Collections/DocumentBody.js"
+import { receiveDocuments } from "../../Collections/DocumentBody.js"
 import { IngestJobs } from "../../Collections/IngestJobs.js"
 import { TenantCollections } from "../../Collections/TenantCollections.js"
 
@@ -25,8 +25,8 @@ export const CollectionsHandlers = HttpApiBuilder.group(Api, "collections", (han
         Effect.gen(function*() {
           const tenant = yield* CurrentTenant
           yield* collections.require(tenant, path.name)
-          const documents = yield* readDocuments(request)
-          return yield* jobs.submit(tenant, path.name, documents)
+          const upload = yield* receiveDocuments(tenant, request)
+          return yield* jobs.submit(tenant, path.name, upload)
         }))
       .handle("job", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => jobs.get(tenant, path.name, path.jobId)))
       .handle("search", ({ path, urlParams }) =>

@@ -26,7 +26,7 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
       .handleRaw("create", ({ request, urlParams }) =>
         Effect.gen(function*() {
           const tenant = yield* CurrentTenant
-          const { dataset, ...input } = yield* readRunRequest(request, urlParams)
+          const { dataset, ...input } = yield* readRunRequest(request, urlParams, tenant)
           const file = yield* datasetFile(tenant, dataset)
           return yield* runs.create(tenant, { ...input, datasetFile: file })
         }))
