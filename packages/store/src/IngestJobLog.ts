@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import type { StoreError } from "./Domain/Errors.js"
 import { makeQueries } from "./internal/query.js"
-import { byteOrder, nowIso, orUndefined } from "./internal/sql.js"
+import { byteOrder, DbInt, nowIso, orUndefined } from "./internal/sql.js"
 
 export const IngestJobStatus = Schema.Literal("queued", "running", "done", "failed", "interrupted")
 export type IngestJobStatus = typeof IngestJobStatus.Type
@@ -21,6 +21,8 @@ export interface IngestJobRecord {
   readonly message: string | undefined
   readonly createdAt: string
   readonly finishedAt: string | undefined
+  /** The process that runs it (`host:pid:id`), when known. */
+  readonly owner?: string | undefined
 }
 
 export type IngestJobProgress = Partial<
@@ -33,9 +35,12 @@ export interface IngestJobLogService {
   readonly get: (id: string) => Effect.Effect<Option.Option<IngestJobRecord>, StoreError>
   /**
    * Marks jobs left `queued` or `running` by a process that stopped as `interrupted` (the upload's documents lived in
-   * that process; batches it committed stay in the collection). Returns how many.
+   * that process; batches it committed stay in the collection): those `orphaned` says so, given each job's owner and
+   * last progress (epoch ms) — a job another live replica runs is left alone. Returns how many.
    */
-  readonly interruptUnfinished: Effect.Effect<number, StoreError>
+  readonly interruptOrphaned: (
+    orphaned: (job: { readonly owner: string | undefined; readonly heartbeatAt: number | undefined }) => boolean
+  ) => Effect.Effect<number, StoreError>
   /** Deletes all but the newest `keep` jobs (run at startup, not per upload). Returns how many were deleted. */
   readonly prune: (keep: number) => Effect.Effect<number, StoreError>
 }
@@ -50,7 +55,9 @@ const JobRow = Schema.Struct({
   skipped: Schema.Int,
   message: Schema.NullOr(Schema.String),
   created_at: Schema.String,
-  finished_at: Schema.NullOr(Schema.String)
+  finished_at: Schema.NullOr(Schema.String),
+  owner: Schema.NullOr(Schema.String),
+  heartbeat_at: Schema.NullOr(DbInt)
 })
 
 const Progress = Schema.Struct({
@@ -58,7 +65,8 @@ const Progress = Schema.Struct({
   added: Schema.optional(Schema.Int),
   skipped: Schema.optional(Schema.Int),
   message: Schema.optional(Schema.String),
-  finished_at: Schema.optional(Schema.String)
+  finished_at: Schema.optional(Schema.String),
+  heartbeat_at: Schema.optional(Schema.Number)
 })
 
 const interruptedMessage =
@@ -88,14 +96,25 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
       Result: JobRow,
       execute: (id) => sql`SELECT * FROM ingest_jobs WHERE id = ${id}`
     })
+    const unfinished = findAll({
+      table: "ingest_jobs",
+      action: "reading unfinished ingest jobs",
+      Request: Schema.Void,
+      Result: Schema.Struct({
+        id: Schema.String,
+        owner: Schema.NullOr(Schema.String),
+        heartbeat_at: Schema.NullOr(DbInt)
+      }),
+      execute: () => sql`SELECT id, owner, heartbeat_at FROM ingest_jobs WHERE status IN ('queued', 'running')`
+    })
     const interrupt = findAll({
       table: "ingest_jobs",
       action: "interrupting unfinished ingest jobs",
-      Request: Schema.Struct({ finishedAt: Schema.String, message: Schema.String }),
+      Request: Schema.Struct({ ids: Schema.Array(Schema.String), finishedAt: Schema.String, message: Schema.String }),
       Result: Schema.Struct({ id: Schema.String }),
       execute: (r) =>
         sql`UPDATE ingest_jobs SET status = 'interrupted', finished_at = ${r.finishedAt}, message = ${r.message}
-          WHERE status IN ('queued', 'running') RETURNING id`
+          WHERE status IN ('queued', 'running') AND ${sql.in("id", r.ids)} RETURNING id`
     })
     const prune = findAll({
       table: "ingest_jobs",
@@ -119,7 +138,9 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
           skipped: job.skipped,
           message: job.message ?? null,
           created_at: job.createdAt,
-          finished_at: job.finishedAt ?? null
+          finished_at: job.finishedAt ?? null,
+          owner: job.owner ?? null,
+          heartbeat_at: yield* Clock.currentTimeMillis
         })
       }),
       update: Effect.fn("IngestJobLog.update")(function*(id: string, progress: IngestJobProgress) {
@@ -132,7 +153,7 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
           ...(progress.finishedAt === undefined ? {} : { finished_at: progress.finishedAt })
         }
         if (Object.keys(columns).length === 0) return
-        yield* update({ id, columns })
+        yield* update({ id, columns: { ...columns, heartbeat_at: yield* Clock.currentTimeMillis } })
       }),
       get: Effect.fn("IngestJobLog.get")(function*(id: string) {
         yield* Effect.annotateCurrentSpan({ "deepnote.job.id": id })
@@ -149,10 +170,15 @@ export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<In
           finishedAt: orUndefined(r.finished_at)
         }))
       }),
-      interruptUnfinished: Effect.gen(function*() {
-        const rows = yield* interrupt({ finishedAt: yield* nowIso, message: interruptedMessage })
-        return rows.length
-      }).pipe(Effect.withSpan("IngestJobLog.interruptUnfinished")),
+      interruptOrphaned: Effect.fn("IngestJobLog.interruptOrphaned")(function*(
+        orphaned: (job: { readonly owner: string | undefined; readonly heartbeatAt: number | undefined }) => boolean
+      ) {
+        const ids = (yield* unfinished(undefined))
+          .filter((r) => orphaned({ owner: orUndefined(r.owner), heartbeatAt: orUndefined(r.heartbeat_at) }))
+          .map((r) => r.id)
+        if (ids.length === 0) return 0
+        return (yield* interrupt({ ids, finishedAt: yield* nowIso, message: interruptedMessage })).length
+      }),
       prune: Effect.fn("IngestJobLog.prune")(function*(keep: number) {
         return (yield* prune(keep)).length
       })

@@ -1,4 +1,5 @@
 import type { SqlClient } from "@effect/sql"
+import { v10 } from "./Migrations/V10IngestJobOwners.js"
 import { applicationId, v1 } from "./Migrations/V1Initial.js"
 import { v2 } from "./Migrations/V2RunOwners.js"
 import { v3 } from "./Migrations/V3IngestJobs.js"
@@ -27,8 +28,9 @@ export const migrations = (sql: SqlClient.SqlClient) => ({
   "6_drop_caches": v6(sql),
   "7_run_leases": v7(sql),
   "8_queue": v8(sql),
-  "9_tenant_quotas": v9(sql)
+  "9_tenant_quotas": v9(sql),
+  "10_ingest_job_owners": v10(sql)
 })
 
 /** The newest schema version this build knows. A store recording a higher one is refused, and left untouched. */
-export const schemaVersion = 9
+export const schemaVersion = 10

@@ -1,9 +1,11 @@
 import { IngestJob, NotFound, type Tenant } from "@deepnote/api"
 import { Home } from "@deepnote/core"
+import { processOwner } from "@deepnote/runs"
 import { IngestJobLog, type IngestJobRecord } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
-import { Cause, Clock, Context, Effect, FiberSet, Layer, Option, type Scope, Stream } from "effect"
+import { Cause, Clock, Context, Effect, FiberSet, Layer, Option, Predicate, type Scope, Stream } from "effect"
 import { randomBytes } from "node:crypto"
+import { hostname } from "node:os"
 import { receiptFile } from "../Uploads/UploadReceipt.js"
 import { sweepUploads } from "../Uploads/UploadSweep.js"
 import type { StoredDocuments } from "./DocumentBody.js"
@@ -42,6 +44,23 @@ export interface IngestJobsService {
  * read as `interrupted` (their committed batches stay in the collection; uploading again skips the documents already
  * added). The stored upload is deleted when its job ends.
  */
+/** A job left by a process that is gone: no owner recorded, silent for 10 minutes, or a dead process of this machine. */
+const isOrphaned = (
+  job: { readonly owner: string | undefined; readonly heartbeatAt: number | undefined },
+  now: number
+) => {
+  if (job.owner === undefined || job.heartbeatAt === undefined) return true
+  if (now - job.heartbeatAt > 10 * 60_000) return true
+  const [host, pid] = job.owner.split(":")
+  if (host !== hostname()) return false
+  try {
+    process.kill(Number(pid), 0)
+    return false
+  } catch (error) {
+    return Predicate.hasProperty(error, "code") && error.code === "ESRCH"
+  }
+}
+
 export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<IngestJobs, IngestJobsService>() {
   static readonly make: Effect.Effect<
     IngestJobsService,
@@ -54,11 +73,14 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
     const fs = yield* FileSystem.FileSystem
     const fibers = yield* FiberSet.make()
     yield* Effect.orDie(log.prune(keptJobs))
-    const interrupted = yield* Effect.orDie(log.interruptUnfinished)
+    const owner = processOwner("server")
+    const ownerKey = `${owner.host}:${owner.pid}:${owner.id}`
+    const startedAt = yield* Clock.currentTimeMillis
+    const interrupted = yield* Effect.orDie(log.interruptOrphaned((job) => isOrphaned(job, startedAt)))
     if (interrupted > 0) {
       yield* Effect.logWarning(`${interrupted} document upload(s) were cut off by the last stop; marked interrupted`)
     }
-    const swept = yield* Effect.orDie(sweepUploads(home.root))
+    const swept = yield* Effect.orDie(sweepUploads(home.root, startedAt))
     if (swept > 0) yield* Effect.logInfo(`removed ${swept} unfinished upload file(s) left by the last stop`)
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
@@ -109,7 +131,8 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
           skipped: 0,
           message: undefined,
           createdAt: yield* now,
-          finishedAt: undefined
+          finishedAt: undefined,
+          owner: ownerKey
         }
         yield* Effect.annotateCurrentSpan({ "deepnote.job.id": record.id, "deepnote.tenant.id": tenant.id })
         yield* Effect.orDie(log.create(record)).pipe(Effect.onError(() => removeUpload(upload.file)))
