@@ -14,10 +14,10 @@ export interface Child {
   readonly exited: Promise<number | null>
 }
 
-export const spawnCli = (args: ReadonlyArray<string>): Child => {
+export const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Child => {
   const child = spawn(process.execPath, [main, ...args], {
     cwd: repoRoot,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let out = ""

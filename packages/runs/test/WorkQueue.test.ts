@@ -1,6 +1,9 @@
+import { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, Ref } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer, Option, Ref } from "effect"
+import * as Path from "node:path"
 import { type QuestionJob, WorkQueue } from "../src/Queue/WorkQueue.js"
 
 const QueueLive = WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
@@ -49,4 +52,34 @@ describe("WorkQueue over SqlPersistedQueue (SQLite)", () => {
       const after = yield* queue.take((j, meta) => Effect.succeed([j.itemId, meta.attempts] as const))
       assert.deepStrictEqual(after, ["y", 0])
     }).pipe(Effect.provide(QueueLive)))
+
+  it.scopedLive(
+    "a job whose handler outlives the lock expiration stays with its live worker (its lock is renewed)",
+    () =>
+      Effect.gen(function*() {
+        const dir = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped())
+        const db = SqliteClient.layer({ filename: Path.join(dir, "queue.sqlite") })
+        // two workers (two queue instances) on one database, locks expiring after 2 s
+        const worker = () =>
+          WorkQueue.layer({ pollInterval: "50 millis", lockExpiration: "2 seconds" }).pipe(Layer.provide(db))
+        const [first, second] = yield* Effect.all([
+          Layer.build(worker()).pipe(Effect.map(Context.get(WorkQueue))),
+          Layer.build(Layer.fresh(worker())).pipe(Effect.map(Context.get(WorkQueue)))
+        ])
+        yield* first.offer([job("slow")])
+        const started = yield* Deferred.make<void>()
+        const slow = yield* Effect.fork(
+          first.take(() => Effect.zipRight(Deferred.succeed(started, undefined), Effect.sleep("5 seconds")))
+        )
+        yield* Deferred.await(started)
+        // while the first worker runs it (2.5× the lock expiration), the second never gets it
+        const stolen = yield* second.take((j) => Effect.succeed(j.itemId)).pipe(
+          Effect.timeout("4500 millis"),
+          Effect.option
+        )
+        assert.isTrue(Option.isNone(stolen), "the job was taken by a second worker while its first worker was alive")
+        yield* Fiber.join(slow)
+      }).pipe(Effect.provide(NodeContext.layer)),
+    { timeout: 30_000 }
+  )
 })

@@ -15,7 +15,14 @@ export interface EventLogService {
   readonly append: (
     runId: string,
     itemId: string,
-    events: ReadonlyArray<PipelineEvent>
+    events: ReadonlyArray<PipelineEvent>,
+    options?: {
+      /**
+       * The position of `events[0]` among the item's events (0 for its first event). With it, events at positions the
+       * item has already logged are skipped: appends are idempotent by position.
+       */
+      readonly position?: number
+    }
   ) => Effect.Effect<ReadonlyArray<number>, StoreError>
   /** Events of a run with `seq > afterSeq` (default 0), oldest first, at most `limit` (default 1000). */
   readonly since: (
@@ -74,11 +81,22 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
     const append = Effect.fn("EventLog.append")(function*(
       runId: string,
       itemId: string,
-      events: ReadonlyArray<PipelineEvent>
+      all: ReadonlyArray<PipelineEvent>,
+      options?: { readonly position?: number }
     ) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
-      if (events.length === 0) return []
+      if (all.length === 0) return []
       return yield* Effect.gen(function*() {
+        let events = all
+        if (options?.position !== undefined) {
+          // under the run row's lock (a reservation of nothing takes it): the item's events already logged are its
+          // positions 0 … n-1, so a replayed event (a resumed question, or two workers racing on one question) is
+          // skipped, and each event of a question is logged once
+          yield* reserve({ runId, count: 0 })
+          const logged = Option.match(yield* count({ runId, itemId }), { onNone: () => 0, onSome: (row) => row.n })
+          events = all.slice(Math.max(0, logged - options.position))
+          if (events.length === 0) return []
+        }
         const reserved = yield* reserve({ runId, count: events.length })
         if (Option.isNone(reserved)) {
           return yield* new StoreError({ message: `appending events failed: run ${runId} not found` })

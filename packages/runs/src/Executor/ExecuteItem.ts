@@ -47,14 +47,16 @@ export const executeItem = (
     if (options.claimed !== true) yield* store.markItemRunning(runId, item.itemId)
     yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
     const replay = yield* journal.replaying(runId, item.itemId)
-    // A resumed question replays its journal deterministically, so it re-emits the events it logged before the stop,
-    // in the same order: those are skipped (already logged and streamed), the rest are logged and published. An item
-    // that never started has logged nothing, so most items skip the count.
-    let alreadyLogged = item.status === "pending" ? 0 : yield* eventLog.countForItem(runId, item.itemId)
+    // A resumed question replays its journal deterministically, so it re-emits the events it logged before, in the
+    // same order: each event is appended at its position in the question's events, and positions already logged are
+    // skipped by the log (so are the events of a second execution racing this one). Only new events are published.
+    let position = 0
     const sink = EventSink.layer((event) =>
-      alreadyLogged-- > 0 ? Effect.void : eventLog.append(runId, item.itemId, [event]).pipe(
+      eventLog.append(runId, item.itemId, [event], { position: position++ }).pipe(
         Effect.orDie,
-        Effect.zipRight(hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event }))
+        Effect.flatMap((logged) =>
+          logged.length === 0 ? Effect.void : hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event })
+        )
       )
     )
     const exit: Exit.Exit<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(

@@ -1,6 +1,5 @@
 import { PersistedQueue } from "@effect/experimental"
-import { SqlPersistedQueue } from "@effect/sql"
-import type { SqlClient } from "@effect/sql"
+import { SqlClient, SqlPersistedQueue } from "@effect/sql"
 import { Config, type ConfigError, Context, Duration, Effect, Layer, type ParseResult, Predicate, Schema } from "effect"
 import { createHash } from "node:crypto"
 
@@ -60,9 +59,26 @@ const maxHandlerFailures = 100
  * queue (pg-boss) could replace it behind the same two methods; docs/scale-out.md gives the choice and its measurements.
  */
 export class WorkQueue extends Context.Tag("@deepnote/runs/WorkQueue")<WorkQueue, WorkQueueService>() {
-  static readonly make: Effect.Effect<WorkQueueService, never, PersistedQueue.PersistedQueueFactory> = Effect
-    .gen(function*() {
+  static readonly make = (
+    settings: { readonly lockRefreshInterval: Duration.DurationInput }
+  ): Effect.Effect<WorkQueueService, never, PersistedQueue.PersistedQueueFactory | SqlClient.SqlClient> =>
+    Effect.gen(function*() {
       const queue = yield* PersistedQueue.make({ name: "questions", schema: QuestionJob })
+      const sql = yield* SqlClient.SqlClient
+      const now = sql.onDialectOrElse({
+        pg: () => sql.literal("NOW()"),
+        orElse: () => sql.literal("CURRENT_TIMESTAMP")
+      })
+      // `SqlPersistedQueue` (in @effect/sql 0.52.1) never refreshes the locks of the jobs a worker holds: it tracks them
+      // in a set that nothing adds to (fixed upstream only in Effect 4: effect-smol #2606 / #2609). Without this
+      // heartbeat, a question that runs longer than the lock expiration would be taken by a second worker while the
+      // first still runs it. The heartbeat renews the job's lock, in the queue's own time format, while its handler runs.
+      const renew = (id: string) =>
+        sql`UPDATE ${sql(queueTable)} SET acquired_at = ${now} WHERE id = ${id} AND acquired_by IS NOT NULL`.pipe(
+          Effect.catchAll((e) => Effect.logWarning(`could not renew the lock of question job ${id}: ${e.message}`))
+        )
+      const heartbeat = (id: string) =>
+        Effect.sleep(settings.lockRefreshInterval).pipe(Effect.zipRight(renew(id)), Effect.forever)
       const offer = Effect.fn("WorkQueue.offer")(function*(jobs: ReadonlyArray<QuestionJob>) {
         yield* Effect.annotateCurrentSpan("deepnote.jobs", jobs.length)
         yield* Effect.forEach(jobs, (job) => queue.offer(job, { id: jobId(job) }), { discard: true }).pipe(
@@ -72,7 +88,10 @@ export class WorkQueue extends Context.Tag("@deepnote/runs/WorkQueue")<WorkQueue
       const take = <A, E, R>(
         handle: (job: QuestionJob, meta: { readonly attempts: number }) => Effect.Effect<A, E, R>
       ): Effect.Effect<A, E | WorkQueueError, R> =>
-        queue.take((job, meta) => handle(job, meta), { maxAttempts: maxHandlerFailures }).pipe(
+        queue.take(
+          (job, meta) => Effect.scoped(Effect.zipRight(Effect.forkScoped(heartbeat(meta.id)), handle(job, meta))),
+          { maxAttempts: maxHandlerFailures }
+        ).pipe(
           Effect.catchIf(
             (e): e is PersistedQueue.PersistedQueueError | ParseResult.ParseError =>
               Predicate.isTagged(e, "PersistedQueueError") || Predicate.isTagged(e, "ParseError"),
@@ -87,13 +106,15 @@ export class WorkQueue extends Context.Tag("@deepnote/runs/WorkQueue")<WorkQueue
     settings: WorkQueueSettings = {}
   ): Layer.Layer<WorkQueue, WorkQueueError, SqlClient.SqlClient> => {
     const lockExpiration = Duration.decode(settings.lockExpiration ?? "30 seconds")
-    return Layer.effect(WorkQueue, WorkQueue.make).pipe(
+    const lockRefreshInterval = settings.lockRefreshInterval ??
+      Duration.millis(Duration.toMillis(lockExpiration) / 3)
+    return Layer.effect(WorkQueue, WorkQueue.make({ lockRefreshInterval })).pipe(
       Layer.provide(PersistedQueue.layer),
       Layer.provide(
         SqlPersistedQueue.layerStore({
           tableName: queueTable,
           lockExpiration,
-          lockRefreshInterval: settings.lockRefreshInterval ?? Duration.millis(Duration.toMillis(lockExpiration) / 3),
+          lockRefreshInterval,
           pollInterval: settings.pollInterval ?? "500 millis"
         })
       ),

@@ -37,6 +37,29 @@ export const eventLogSuite = (it: SuiteIt) =>
         assert.include(error.message, "run r-nope not found")
       }))
 
+    it.effect("appends by position are idempotent: a replayed or racing event is logged once", () =>
+      Effect.gen(function*() {
+        const store = yield* RunStore
+        const log = yield* EventLog
+        const run = yield* store.createRun({ manifest: manifest() })
+        const [e0, e1, e2] = [answered("q1", 0), answered("q1", 1), answered("q1", 2)]
+        assert.deepStrictEqual(yield* log.append(run.id, "q1", [e0], { position: 0 }), [1])
+        assert.deepStrictEqual(yield* log.append(run.id, "q1", [e1], { position: 1 }), [2])
+        // a resumed (or second) execution re-emits positions 0 and 1, then goes on
+        assert.deepStrictEqual(yield* log.append(run.id, "q1", [e0], { position: 0 }), [])
+        assert.deepStrictEqual(yield* log.append(run.id, "q1", [e1, e2], { position: 1 }), [3])
+        // two executions racing on the same position: one wins
+        const racing = yield* Effect.all(
+          [
+            log.append(run.id, "q1", [answered("q1", 3)], { position: 3 }),
+            log.append(run.id, "q1", [answered("q1", 3)], { position: 3 })
+          ],
+          { concurrency: 2 }
+        )
+        assert.strictEqual(racing.flat().length, 1)
+        assert.deepStrictEqual((yield* log.since(run.id)).map((e) => e.event.step), [0, 1, 2, 3])
+      }))
+
     it.effect("concurrent appenders leave no gap, and a reader following seq > last seen misses nothing", () =>
       Effect.gen(function*() {
         const store = yield* RunStore
