@@ -1,15 +1,17 @@
 import { HttpClient } from "@effect/platform"
-import { Context, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { Clock, Context, Effect, FiberRef, Layer, Option, Redacted, type Scope, type Stream } from "effect"
 import { cacheKey } from "./CacheKey.js"
 import { observeCall } from "./Client/CallTelemetry.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
 import { makeExecutor } from "./Client/Executor.js"
+import type { LlmHealth } from "./Client/PoolHealth.js"
 import { structuredFields } from "./Client/Structured.js"
 import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
 import { LlmCallError } from "./Domain/LlmError.js"
 import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCache } from "./LlmCache.js"
+import { currentLlmCallPolicy, resolve as resolvePolicy } from "./LlmCallPolicy.js"
 import { LlmSettings } from "./LlmSettings.js"
 import { countChatTokens, countTokens } from "./Tokens.js"
 import { UsageLedger } from "./UsageLedger.js"
@@ -22,6 +24,10 @@ export interface LlmClientService {
   /** The model a call uses: the configured one, else the settings', else the first endpoint's first model. */
   readonly resolveModel: (configured: string | undefined) => Effect.Effect<string, LlmCallError>
   readonly endpoints: Effect.Effect<ReadonlyArray<EndpointStatus>>
+  /** The pool's health: `ok`, `degraded` (some endpoints down or overloaded) or `outage` (none up), per endpoint. */
+  readonly health: Effect.Effect<LlmHealth>
+  /** The health at each change of state, starting with the current one. */
+  readonly healthChanges: Stream.Stream<LlmHealth>
 }
 
 const tagHeaders = (tags: CallTags): Record<string, string> => ({
@@ -53,8 +59,11 @@ const make = Effect.gen(function*() {
         )
       )
 
+  const policyNow = Effect.map(FiberRef.get(currentLlmCallPolicy), (p) => resolvePolicy(settings, p))
+
   const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })(function*(request: ChatRequest) {
     const model = yield* resolveModel(request.sampling.model)
+    const policy = yield* policyNow
     const s = request.sampling
     yield* Effect.annotateCurrentSpan({
       "deepnote.role": request.role,
@@ -92,11 +101,12 @@ const make = Effect.gen(function*() {
           structured: "none"
         } satisfies ChatResult
       }
-      const start = Date.now()
+      const start = yield* Clock.currentTimeMillis
       const done = yield* execute({
         tags: request,
         operation: "chat",
         model,
+        policy,
         build: (e) => {
           const fields = structuredFields(request.structured, e.structured)
           return {
@@ -130,7 +140,7 @@ const make = Effect.gen(function*() {
         endpoint: done.endpoint.url,
         usage,
         attempts: done.attempts,
-        latencyMs: Date.now() - start,
+        latencyMs: (yield* Clock.currentTimeMillis) - start,
         cached: false,
         structured: request.structured === undefined ? "none" : done.structuredSent ? "enforced" : "unsupported"
       }
@@ -153,6 +163,7 @@ const make = Effect.gen(function*() {
 
   const complete = Effect.fn("LlmClient.complete", { captureStackTrace: false })(function*(request: CompletionRequest) {
     const model = yield* resolveModel(request.sampling.model)
+    const policy = yield* policyNow
     const s = request.sampling
     yield* Effect.annotateCurrentSpan({
       "deepnote.role": request.role,
@@ -183,11 +194,12 @@ const make = Effect.gen(function*() {
           cached: true
         } satisfies CompletionResult
       }
-      const start = Date.now()
+      const start = yield* Clock.currentTimeMillis
       const done = yield* execute({
         tags: request,
         operation: "text_completion",
         model,
+        policy,
         build: () => ({
           structured: false,
           request: {
@@ -217,7 +229,7 @@ const make = Effect.gen(function*() {
         endpoint: done.endpoint.url,
         usage,
         attempts: done.attempts,
-        latencyMs: Date.now() - start,
+        latencyMs: (yield* Clock.currentTimeMillis) - start,
         cached: false
       }
       yield* cache.put(key, {
@@ -230,7 +242,14 @@ const make = Effect.gen(function*() {
     }).pipe(observeCall(ledger, { tags: request, model, input: request.prompts }, (r) => r.texts))
   })
 
-  return LlmClient.of({ chat, complete, resolveModel, endpoints: pool.status })
+  return LlmClient.of({
+    chat,
+    complete,
+    resolveModel,
+    endpoints: pool.status,
+    health: pool.health,
+    healthChanges: pool.healthChanges
+  })
 })
 
 /** The client for OpenAI-compatible LLM servers (vLLM first). */

@@ -1,4 +1,4 @@
-import { LlmSettings, LlmSettingsSchema, parseEndpoint } from "@deepnote/llm"
+import { LlmSettings, LlmSettingsSchema, parseEndpoint, type WorkClass } from "@deepnote/llm"
 import { Options } from "@effect/cli"
 import { Effect, Layer, Option, ParseResult, Redacted, Schema } from "effect"
 import { UsageError } from "../Errors.js"
@@ -30,11 +30,18 @@ export interface LlmOptionValues {
  * LLM settings: `--llm-url`/`--llm-api-key` flags > the config file's `llm` section > the environment
  * (`DEEPNOTE_LLM_*`). Invalid settings are a usage error naming the field.
  */
-export const llmSettingsLayer = (flags: LlmOptionValues, fromFile: unknown): Layer.Layer<LlmSettings, UsageError> => {
+export const llmSettingsLayer = (
+  flags: LlmOptionValues,
+  fromFile: unknown,
+  workClass: WorkClass = "batch"
+): Layer.Layer<LlmSettings, UsageError> => {
   const file = typeof fromFile === "object" && fromFile !== null ? fromFile as Record<string, unknown> : undefined
   if (flags.urls.length === 0 && file === undefined) {
-    const fromEnv = flags.noCache
-      ? Layer.effect(LlmSettings, Effect.map(LlmSettings, (s) => ({ ...s, cache: false }))).pipe(
+    const fromEnv = flags.noCache || workClass !== "batch"
+      ? Layer.effect(
+        LlmSettings,
+        Effect.map(LlmSettings, (s) => ({ ...s, workClass, ...(flags.noCache ? { cache: false } : {}) }))
+      ).pipe(
         Layer.provide(LlmSettings.layerConfig)
       )
       : LlmSettings.layerConfig
@@ -50,7 +57,8 @@ export const llmSettingsLayer = (flags: LlmOptionValues, fromFile: unknown): Lay
     ...file,
     ...(flags.urls.length > 0 ? { endpoints: flags.urls.map(parseEndpoint) } : {}),
     ...(Option.isSome(flags.apiKey) ? { apiKey: Redacted.value(flags.apiKey.value) } : {}),
-    ...(flags.noCache ? { cache: false } : {})
+    ...(flags.noCache ? { cache: false } : {}),
+    workClass
   }
   return Layer.effect(
     LlmSettings,

@@ -4,12 +4,19 @@ import type { CallTags, Usage } from "../Domain/Chat.js"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import { LlmMetrics } from "../LlmMetrics.js"
 import type { UsageLedgerService } from "../UsageLedger.js"
+import { errorType } from "./RetryDecision.js"
 
 /** A failed attempt's class, the `class` tag of the failure metrics. */
 export const failureClass = (error: LlmAttemptError): string => {
   switch (error._tag) {
     case "LlmHttpError":
-      return error.status === 429 ? "http_429" : error.status >= 500 ? "http_5xx" : "http_4xx"
+      return error.status === 429
+        ? "http_429"
+        : error.overload
+        ? "http_overload"
+        : error.status >= 500
+        ? "http_5xx"
+        : "http_4xx"
     case "LlmTimeoutError":
       return "timeout"
     case "LlmTransportError":
@@ -18,6 +25,8 @@ export const failureClass = (error: LlmAttemptError): string => {
       return "malformed"
     case "LlmUnavailable":
       return "unavailable"
+    case "LlmModelNotServed":
+      return "model_not_served"
   }
 }
 
@@ -137,6 +146,9 @@ export const observeCall =
             }
             yield* Effect.annotateCurrentSpan({
               "gen_ai.system": "openai",
+              ...(Option.isSome(error)
+                ? { "error.type": errorType(error.value.last), "deepnote.llm.failure.reason": error.value.reason }
+                : {}),
               ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input) } : {})
             })
           }
