@@ -3,7 +3,7 @@ import { checkResumable, collectionOf, createRunFromRun, resumeConcurrency } fro
 import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { llmOptions } from "../engine/LlmOptions.js"
+import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
@@ -41,6 +41,7 @@ export const resumeCommand = Command.make(
     Effect.gen(function*() {
       const store = yield* RunStore
       const run = yield* store.getRun(opts.runId)
+      if (run.manifest.config.engine === "llm") yield* resolveLlmSettings(opts.llm, undefined)
       const current = { promptSetHash: promptSetHash(run.manifest.config) }
       const target = yield* checkResumable(run, current).pipe(
         Effect.as(run),

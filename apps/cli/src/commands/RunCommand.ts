@@ -7,7 +7,7 @@ import { FileSystem } from "@effect/platform"
 import { Config, Console, Effect, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
-import { llmOptions } from "../engine/LlmOptions.js"
+import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
@@ -87,6 +87,8 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         ),
         Effect.mapError((e) => new UsageError({ message: e.message }))
       )).cells
+    // bad LLM settings are a usage error before any run is created
+    if (cells.some((c) => c.config.engine === "llm")) yield* resolveLlmSettings(opts.llm, file?.llm)
     const sweep = Option.isSome(opts.sweep)
       ? yield* (yield* Sweeps).create({
         grid: { cells: cells.map((c) => c.cell) },
