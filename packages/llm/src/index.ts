@@ -1,4 +1,5 @@
 export * from "./CacheKey.js"
+export * from "./CallUsage.js"
 export * from "./Client/Backoff.js"
 export {
   choose,

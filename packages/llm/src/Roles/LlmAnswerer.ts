@@ -29,13 +29,13 @@ export const make: Effect.Effect<AnswererService, never, LlmClient | UsageLedger
         if (task === "yesno") {
           const yesNo = parseYesNo(reply.content)
           if (yesNo === undefined) {
-            return yield* unreadable(ledger, "answer", context, "the answer is neither yes nor no", reply.content)
+            return yield* unreadable(ledger, "answer", "the answer is neither yes nor no", reply.content)
           }
           return new Answer({ text: yesNo })
         }
         const text = task === "longform" ? cleanReply(reply.content) : parseShortAnswer(reply.content)
         if (text.length === 0) {
-          return yield* unreadable(ledger, "answer", context, "the answer is empty", reply.content)
+          return yield* unreadable(ledger, "answer", "the answer is empty", reply.content)
         }
         return new Answer({ text })
       })
