@@ -76,10 +76,10 @@ describe("endpoint pool", () => {
       assert.strictEqual(a.metrics.success + b.metrics.success, 40)
     }))
 
-  it.scopedLive("sizes per-endpoint concurrency from the server's max_num_seqs when not configured", () =>
+  it.scopedLive("without adaptive limits, sizes per-endpoint concurrency from the server's max_num_seqs", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite", maxNumSeqs: 7 })
-      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], adaptiveConcurrency: false, ...fast })
       assert.strictEqual((yield* client.endpoints)[0]!.limit, 9, "7 plus a queue headroom of 2")
       yield* Effect.forEach(ids(30), (id) => client.chat(request("init", id)), { concurrency: "unbounded" })
       assert.isAtMost(sim.metrics.maxInSystem, 9)

@@ -5,9 +5,10 @@ import { observeCall } from "./Client/CallTelemetry.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
 import { makeExecutor } from "./Client/Executor.js"
+import { checkModels, type ModelPlacement } from "./Client/ModelCheck.js"
 import type { LlmHealth } from "./Client/PoolHealth.js"
-import { structuredFields } from "./Client/Structured.js"
-import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
+import { chatRequest, completionRequest } from "./Client/Requests.js"
+import type { ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
 import { LlmCallError } from "./Domain/LlmError.js"
 import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCache } from "./LlmCache.js"
@@ -24,16 +25,18 @@ export interface LlmClientService {
   /** The model a call uses: the configured one, else the settings', else the first endpoint's first model. */
   readonly resolveModel: (configured: string | undefined) => Effect.Effect<string, LlmCallError>
   readonly endpoints: Effect.Effect<ReadonlyArray<EndpointStatus>>
+  /**
+   * The startup check callers run before any question: every requested model (undefined: the default one) must be
+   * served by some endpoint; returns where each is served, with `max_model_len` (for the run manifest).
+   */
+  readonly checkModels: (
+    models: ReadonlyArray<string | undefined>
+  ) => Effect.Effect<ReadonlyArray<ModelPlacement>, LlmCallError>
   /** The pool's health: `ok`, `degraded` (some endpoints down or overloaded) or `outage` (none up), per endpoint. */
   readonly health: Effect.Effect<LlmHealth>
   /** The health at each change of state, starting with the current one. */
   readonly healthChanges: Stream.Stream<LlmHealth>
 }
-
-const tagHeaders = (tags: CallTags): Record<string, string> => ({
-  "x-deepnote-role": tags.role,
-  ...(tags.questionId === undefined ? {} : { "x-deepnote-question": tags.questionId })
-})
 
 const make = Effect.gen(function*() {
   const settings = yield* LlmSettings
@@ -54,9 +57,7 @@ const make = Effect.gen(function*() {
       settings.model !== undefined ?
       Effect.succeed(settings.model) :
       pool.defaultModel.pipe(
-        Effect.mapError((last) =>
-          new LlmCallError({ message: last.message, attempts: 0, reason: "attempts-exhausted", last })
-        )
+        Effect.mapError((last) => new LlmCallError({ message: last.message, attempts: 0, reason: "outage", last }))
       )
 
   const policyNow = Effect.map(FiberRef.get(currentLlmCallPolicy), (p) => resolvePolicy(settings, p))
@@ -107,27 +108,7 @@ const make = Effect.gen(function*() {
         operation: "chat",
         model,
         policy,
-        build: (e) => {
-          const fields = structuredFields(request.structured, e.structured)
-          return {
-            structured: Object.keys(fields).length > 0,
-            request: {
-              path: "/v1/chat/completions",
-              stream: request.stream === true,
-              headers: tagHeaders(request),
-              body: {
-                model,
-                messages: request.messages,
-                temperature: s.temperature,
-                top_p: s.topP,
-                max_tokens: s.maxTokens,
-                seed: s.seed,
-                ...(request.stream === true ? { stream: true, stream_options: { include_usage: true } } : {}),
-                ...fields
-              }
-            }
-          }
-        }
+        build: chatRequest(request, model, policy)
       })
       const content = done.reply.texts[0] ?? ""
       const usage = done.reply.usage
@@ -200,22 +181,7 @@ const make = Effect.gen(function*() {
         operation: "text_completion",
         model,
         policy,
-        build: () => ({
-          structured: false,
-          request: {
-            path: "/v1/completions",
-            stream: false,
-            headers: tagHeaders(request),
-            body: {
-              model,
-              prompt: request.prompts,
-              temperature: s.temperature,
-              top_p: s.topP,
-              max_tokens: s.maxTokens,
-              seed: s.seed
-            }
-          }
-        })
+        build: completionRequest(request, model, policy)
       })
       const usage = done.reply.usage
         ? usageFromWire(done.reply.usage)
@@ -247,6 +213,9 @@ const make = Effect.gen(function*() {
     complete,
     resolveModel,
     endpoints: pool.status,
+    checkModels: Effect.fn("LlmClient.checkModels")((models: ReadonlyArray<string | undefined>) =>
+      checkModels(pool, settings, pool.defaultModel, models)
+    ),
     health: pool.health,
     healthChanges: pool.healthChanges
   })

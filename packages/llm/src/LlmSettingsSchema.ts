@@ -51,8 +51,12 @@ export const LlmSettingsSchema = Schema.Struct({
   apiKey: Schema.optional(Schema.Redacted(Schema.String)),
   /** Model for every role that RunConfig does not name one for; else the first endpoint's first `/v1/models` id. */
   model: Schema.optional(Schema.String),
-  /** Calls in flight per endpoint when the URL does not say (`url#N`); else the server's own max_num_seqs if it reports it; else 64. */
+  /** A static limit of calls in flight per endpoint (as `url#N` for one); absent: adaptive (or max_num_seqs + 1/8). */
   perEndpointConcurrency: Schema.optional(PositiveInt("perEndpointConcurrency")),
+  /** Per-endpoint limits that follow the server's load (`/metrics`: queue, KV cache, pre-emptions; latency). */
+  adaptiveConcurrency: Schema.optionalWith(Schema.Boolean, { default: () => true }),
+  /** How often each endpoint's `/metrics` is read for the adaptive limit. */
+  metricsIntervalMs: Schema.optionalWith(PositiveNumber("metricsIntervalMs"), { default: () => 250 }),
   globalInFlight: Schema.optionalWith(PositiveInt("globalInFlight"), { default: () => 512 }),
   /** Requests per second over all endpoints (token bucket); absent = unlimited. */
   rps: Schema.optional(Schema.Number.pipe(Schema.positive({ message: () => "rps must be > 0" }))),

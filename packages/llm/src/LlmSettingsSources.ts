@@ -26,6 +26,8 @@ export const environmentKeys: ReadonlyArray<readonly [field: keyof LlmSettingsDa
   ["apiKey", "DEEPNOTE_LLM_API_KEY", "redacted"],
   ["model", "DEEPNOTE_LLM_MODEL", "string"],
   ["perEndpointConcurrency", "DEEPNOTE_LLM_CONCURRENCY", "integer"],
+  ["adaptiveConcurrency", "DEEPNOTE_LLM_ADAPTIVE_CONCURRENCY", "boolean"],
+  ["metricsIntervalMs", "DEEPNOTE_LLM_METRICS_INTERVAL", "duration"],
   ["globalInFlight", "DEEPNOTE_LLM_GLOBAL_IN_FLIGHT", "integer"],
   ["rps", "DEEPNOTE_LLM_RPS", "number"],
   ["attemptTimeoutMs", "DEEPNOTE_LLM_ATTEMPT_TIMEOUT", "duration"],

@@ -1,5 +1,6 @@
 export * from "./CacheKey.js"
 export * from "./CallUsage.js"
+export { AdaptiveLimit, controller as adaptiveController, type LimitChange } from "./Client/AdaptiveLimit.js"
 export * from "./Client/Backoff.js"
 export {
   choose,
@@ -18,8 +19,10 @@ export {
   type Outcome,
   withHeadroom
 } from "./Client/EndpointPool.js"
+export type { ModelPlacement } from "./Client/ModelCheck.js"
 export type { LlmHealth, PoolState } from "./Client/PoolHealth.js"
 export { RetryThrottle } from "./Client/RetryThrottle.js"
+export { parseServerLoad, type ServerLoad } from "./Client/ServerLoad.js"
 export { structuredFields } from "./Client/Structured.js"
 export * from "./Domain/Chat.js"
 export * from "./Domain/LlmError.js"

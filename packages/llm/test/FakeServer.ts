@@ -17,11 +17,33 @@ const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 
  * completions that answer each role with a fixed, well-formed reply and report usage. For tests that exercise the
  * whole client (pool, retries, ledger, roles) thousands of times, cheaply.
  */
-export const fakeServer = (model = "fake-model"): Layer.Layer<HttpClient.HttpClient> =>
+export const fakeServer = (
+  model = "fake-model",
+  options: {
+    /** Answer a non-zero `priority` as vLLM V0 does under fcfs (400), recording every body seen. */
+    readonly refusePriority?: boolean
+    readonly bodies?: Array<Record<string, unknown>>
+  } = {}
+): Layer.Layer<HttpClient.HttpClient> =>
   Layer.succeed(
     HttpClient.HttpClient,
     HttpClient.make((request, url) =>
       Effect.sync(() => {
+        const body = request.body._tag === "Uint8Array"
+          ? JSON.parse(new TextDecoder().decode(request.body.body)) as Record<string, unknown>
+          : undefined
+        if (body !== undefined) options.bodies?.push(body)
+        if (options.refusePriority === true && typeof body?.["priority"] === "number" && body["priority"] !== 0) {
+          return HttpClientResponse.fromWeb(
+            request,
+            new Response(
+              JSON.stringify({
+                error: { message: `Got priority ${body["priority"]} but Priority scheduling is not enabled.` }
+              }),
+              { status: 400 }
+            )
+          )
+        }
         if (url.pathname === "/health") return HttpClientResponse.fromWeb(request, new Response(""))
         if (url.pathname === "/v1/models") {
           return HttpClientResponse.fromWeb(request, json({ data: [{ id: model, max_model_len: 8192 }] }))

@@ -7,6 +7,7 @@ import { FileSystem } from "@effect/platform"
 import { Config, Console, Effect, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
+import { llmEngineFacts } from "../engine/LlmFacts.js"
 import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress } from "../runs/ExecuteWithProgress.js"
@@ -87,15 +88,21 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         ),
         Effect.mapError((e) => new UsageError({ message: e.message }))
       )).cells
-    // bad LLM settings are a usage error before any run is created
-    if (cells.some((c) => c.config.engine === "llm")) yield* resolveLlmSettings(opts.llm, file?.llm)
+    // bad LLM settings are a usage error, and a model no server serves a failure, before any run is created
+    const llmSettings = cells.some((c) => c.config.engine === "llm")
+      ? yield* resolveLlmSettings(opts.llm, file?.llm)
+      : undefined
+    const facts = yield* Effect.forEach(cells, (c) =>
+      c.config.engine === "llm" && llmSettings !== undefined
+        ? llmEngineFacts(llmSettings, c.config)
+        : Effect.succeed(undefined))
     const sweep = Option.isSome(opts.sweep)
       ? yield* (yield* Sweeps).create({
         grid: { cells: cells.map((c) => c.cell) },
         ...(Option.isSome(opts.label) ? { label: opts.label.value } : {})
       })
       : undefined
-    for (const cell of cells) {
+    for (const [i, cell] of cells.entries()) {
       const { badLines, run } = yield* createRun({
         dataset: opts.dataset,
         format: opts.format === "auto" ? undefined : opts.format,
@@ -106,6 +113,7 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         promptSetHash: promptSetHash(cell.config),
         label: Option.getOrUndefined(opts.label),
         concurrency: opts.concurrency,
+        llm: facts[i],
         sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell }
       }).pipe(Effect.mapError((e) =>
         e._tag === "DatasetError" ? new UsageError({ message: e.message }) : new CommandFailed({ message: e.message })

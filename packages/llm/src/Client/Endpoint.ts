@@ -1,3 +1,5 @@
+import type { AdaptiveLimit } from "./AdaptiveLimit.js"
+
 /** Which way of asking for structured output an endpoint has accepted (or rejected) so far. */
 export type StructuredSupport = "structured_outputs" | "response_format" | "guided" | "none"
 
@@ -35,6 +37,12 @@ export class EndpointState {
   lastError: string | undefined = undefined
   /** When the current condition began (epoch ms). */
   conditionSince = 0
+  /** The adaptive limit's controller (absent when the limit is fixed: `url#N`, `perEndpointConcurrency`). */
+  adaptive: AdaptiveLimit | undefined = undefined
+  /** When `/metrics` last gave a reading (epoch ms); readings older than 2 s are stale. */
+  loadAt = 0
+  /** The server has no vLLM `/metrics` (the latency gradient steers its limit). */
+  metricsMissing = false
   /** Whether to send vLLM's `priority` field (cleared when the server refuses it under fcfs). */
   sendPriority = true
   /** The next way to try structured outputs; moves down the chain on a 400 that names the parameter. */
@@ -152,6 +160,8 @@ export interface Route {
   readonly key: string | undefined
   readonly avoid?: EndpointState | undefined
   readonly model?: string | undefined
+  /** vLLM's priority of the call (lower first): waiting calls are served in (priority, arrival) order. */
+  readonly priority?: number | undefined
 }
 
 /**

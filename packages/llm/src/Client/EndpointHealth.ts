@@ -6,7 +6,8 @@ import type { Waiters } from "./Waiters.js"
 
 /** How a finished attempt reflects on an endpoint. */
 export type Outcome =
-  | { readonly _tag: "Success" }
+  /** With when the request was sent and its output tokens, when known: the latency gradient's samples. */
+  | { readonly _tag: "Success"; readonly sentAt?: number | undefined; readonly outputTokens?: number | undefined }
   /** Transport error, timeout, unreadable reply, 5xx other than 503/529: counts towards ejection. */
   | { readonly _tag: "Failure"; readonly message: string }
   /** 429/503/529: back-pressure; never ejects, pauses the endpoint after `ejectAfter` in a row. */
@@ -14,7 +15,7 @@ export type Outcome =
   /** Says nothing about the endpoint (a 4xx, an interrupted call). */
   | { readonly _tag: "Neutral" }
 
-export type HealthLog = (level: "warning" | "info", message: string) => void
+export type HealthLog = (level: "warning" | "info" | "debug", message: string) => void
 
 /** The size of an endpoint's limit when the server reports its batch size: see `withHeadroom`. */
 export type Sizing = (e: EndpointState, found: Discovered) => void
@@ -57,6 +58,9 @@ export const makeEndpointHealth = (
         e.consecutiveFailures = 0
         e.consecutiveOverloads = 0
         e.pauseLevel = 0
+        if (e.adaptive !== undefined && outcome.sentAt !== undefined && outcome.outputTokens !== undefined) {
+          e.adaptive.latency(now - outcome.sentAt, outcome.outputTokens)
+        }
         break
       case "Failure":
         e.consecutiveFailures++
@@ -65,6 +69,10 @@ export const makeEndpointHealth = (
         break
       case "Overload":
         e.lastError = outcome.message
+        if (e.adaptive !== undefined) {
+          const change = e.adaptive.overload(now)
+          if (change !== undefined) e.limit = change.to
+        }
         if (e.condition === "overloaded") {
           // an answer to a call sent after the pause (a trial) extends it; earlier calls' answers say nothing new
           if (now >= e.pausedUntil) {

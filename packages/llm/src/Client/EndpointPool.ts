@@ -2,11 +2,13 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Context, Deferred, Effect, Layer, Redacted, Schedule, type Scope, type Stream } from "effect"
 import { LlmModelNotServed, LlmUnavailable } from "../Domain/LlmError.js"
 import { baseUrl, LlmSettings, type LlmSettingsData } from "../LlmSettings.js"
+import { AdaptiveLimit, controller } from "./AdaptiveLimit.js"
 import { choose, EndpointState, type EndpointStatus, type Route, statusOf, type StructuredSupport } from "./Endpoint.js"
 import { makeEndpointHealth, type Outcome } from "./EndpointHealth.js"
 import { makeHealthReporter } from "./HealthReporter.js"
+import { startLoadPolling } from "./LoadPoller.js"
 import { describeEndpoints, type LlmHealth } from "./PoolHealth.js"
-import { discoverModels, probeHealth } from "./Probes.js"
+import { discoverModels, healthChecks } from "./Probes.js"
 import { type Waiter, Waiters } from "./Waiters.js"
 
 export type { Outcome }
@@ -66,7 +68,7 @@ const make = Effect.gen(function*() {
   )
   const endpoints = settings.endpoints.map((spec, i) => {
     const fixed = spec.maxNumSeqs ?? settings.perEndpointConcurrency
-    return new EndpointState(
+    const e = new EndpointState(
       i,
       baseUrl(spec.url),
       fixed ?? fallbackConcurrency,
@@ -75,12 +77,23 @@ const make = Effect.gen(function*() {
       initialStructured(settings.structuredOutputs),
       settings.ejectAfter
     )
+    if (fixed === undefined && settings.adaptiveConcurrency) {
+      e.adaptive = new AdaptiveLimit(
+        controller.initialLimit,
+        Math.min(settings.globalInFlight, 1024),
+        settings.metricsIntervalMs
+      )
+      e.limit = e.adaptive.value
+    }
+    return e
   })
   const waiters = new Waiters(endpoints)
   const reporter = yield* makeHealthReporter(settings, endpoints)
   const pool = reporter.pool
   const endpointHealth = makeEndpointHealth(settings, pool, waiters, reporter.log, (e, found) => {
-    if (!e.limitFixed && found.maxNumSeqs !== undefined) e.limit = withHeadroom(found.maxNumSeqs)
+    if (!e.limitFixed && e.adaptive === undefined && found.maxNumSeqs !== undefined) {
+      e.limit = withHeadroom(found.maxNumSeqs)
+    }
   })
 
   const release = (e: EndpointState, outcome: Outcome) =>
@@ -147,28 +160,14 @@ const make = Effect.gen(function*() {
       Effect.ignore
     ), { concurrency: "unbounded", discard: true })
 
-  // Health probes: ejected endpoints after their cooldown (half-open), healthy ones every `healthIntervalMs`.
-  const check = Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    yield* Effect.forEach(endpoints, (e) =>
-      Effect.gen(function*() {
-        if (!endpointHealth.probeDue(e, now)) return
-        const ok = yield* probeHealth(http, e)
-        const after = yield* Clock.currentTimeMillis
-        if (endpointHealth.probed(e, ok, after)) {
-          // a restarted server may serve other models, or another context length
-          yield* discoverModels(http, e).pipe(
-            Effect.tap((found) => Effect.sync(() => endpointHealth.discovered(e, found))),
-            Effect.ignore
-          )
-          waiters.dispatch(yield* Clock.currentTimeMillis)
-        }
-      }), { concurrency: "unbounded", discard: true })
-  })
-
   yield* rediscover
+  yield* startLoadPolling(http, endpoints, settings.metricsIntervalMs, waiters, reporter.log)
   const tick = Math.max(50, Math.min(settings.healthIntervalMs, settings.cooldownMs))
-  yield* check.pipe(Effect.repeat(Schedule.spaced(tick)), Effect.interruptible, Effect.forkScoped)
+  yield* healthChecks(http, endpoints, endpointHealth, waiters).pipe(
+    Effect.repeat(Schedule.spaced(tick)),
+    Effect.interruptible,
+    Effect.forkScoped
+  )
   let lastTick = yield* Clock.currentTimeMillis
   yield* Clock.currentTimeMillis.pipe(
     Effect.tap((now) =>

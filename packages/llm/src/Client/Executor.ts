@@ -5,6 +5,7 @@ import { type LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
 import type { UsageLedgerService } from "../UsageLedger.js"
+import { adjust } from "./Adjust.js"
 import { type AttemptReply, type AttemptRequest, runAttempt } from "./Attempt.js"
 import { observeAttempt } from "./CallTelemetry.js"
 import type { EndpointState } from "./Endpoint.js"
@@ -12,7 +13,6 @@ import type { EndpointPoolService } from "./EndpointPool.js"
 import { describeEndpoints } from "./PoolHealth.js"
 import { type CallState, decide, type Decision, errorType, outcomeOf } from "./RetryDecision.js"
 import { RetryThrottle } from "./RetryThrottle.js"
-import { downgrade, isContextTooLong } from "./Structured.js"
 
 /** One logical call: how to build its HTTP request for a given endpoint, plus tags for spans and budgets. */
 export interface Call {
@@ -31,13 +31,6 @@ export interface Executed {
   readonly attempts: number
   readonly structuredSent: boolean
 }
-
-/** A 400 that the client answers by changing the request for that endpoint, at once and without counting. */
-const adjustment = (error: LlmAttemptError, endpoint: EndpointState | undefined, structured: boolean) =>
-  error._tag === "LlmHttpError" && error.status === 400 && endpoint !== undefined && structured &&
-    !isContextTooLong(error.message) ?
-    "structured-outputs-rejected" as const :
-    undefined
 
 /**
  * Runs calls through the global in-flight limit, the optional rate limiter and the endpoint pool, one
@@ -90,7 +83,12 @@ export const makeExecutor = (deps: {
           }).pipe(observeAttempt(e.url))
         })
       const budget = Math.max(0, call.policy.outageToleranceMs - state.waitedMs)
-      const route = { key: call.tags.questionId, avoid: state.avoid, model: call.model }
+      const route = {
+        key: call.tags.questionId,
+        avoid: state.avoid,
+        model: call.model,
+        priority: call.policy.priority
+      }
       // Waiting for a slot stays interruptible (acquireUseRelease's acquire would not be); a held slot is always released.
       const onEndpoint = Effect.uninterruptibleMask((restore) =>
         Effect.flatMap(restore(pool.acquire(route, budget)), (acquired) => {
@@ -100,7 +98,7 @@ export const makeExecutor = (deps: {
               pool.release(
                 acquired.endpoint,
                 Exit.isSuccess(exit)
-                  ? { _tag: "Success" }
+                  ? { _tag: "Success", sentAt, outputTokens: exit.value.usage?.completion_tokens }
                   : Option.match(Cause.failureOption(exit.cause), {
                     onNone: () => ({ _tag: "Neutral" }),
                     onSome: outcomeOf
@@ -137,24 +135,9 @@ export const makeExecutor = (deps: {
           "deepnote.llm.error": error._tag,
           "deepnote.llm.error.message": error.message
         })
-        if (adjustment(error, endpoint, structured) !== undefined && endpoint !== undefined) {
-          endpoint.structured = downgrade(endpoint.structured)
-          yield* ledger.structuredFallback(call.tags)
-          yield* Effect.annotateCurrentSpan({
-            "deepnote.llm.retry.reason": "structured-outputs-rejected",
-            "deepnote.llm.structured.next": endpoint.structured
-          })
-          yield* Effect.logWarning(
-            `${endpoint.url} rejected structured outputs; continuing with "${endpoint.structured}"`
-          )
-          decision = {
-            _tag: "Retry",
-            delayMs: 0,
-            counted: false,
-            throttled: false,
-            avoid: undefined,
-            why: "structured"
-          }
+        const adjusted = yield* adjust(error, endpoint, structured, () => ledger.structuredFallback(call.tags))
+        if (adjusted !== undefined) {
+          decision = adjusted
           return yield* Effect.fail(error)
         }
         const d = decide({
@@ -223,7 +206,7 @@ export const makeExecutor = (deps: {
           const { decision, error } = result.left
           if (decision._tag === "Fail") return yield* Effect.fail(failure(call, state, decision.reason, error))
           if (decision.counted) state.counted++
-          else if (decision.why !== "structured") {
+          else if (decision.adjusted !== true) {
             state.uncounted++
             state.waitedMs += decision.delayMs
           }

@@ -4,7 +4,11 @@ import { type EndpointState, statusOf } from "./Endpoint.js"
 import type { HealthLog } from "./EndpointHealth.js"
 import { describeEndpoints, type HealthChange, type LlmHealth, PoolHealth } from "./PoolHealth.js"
 
-type Note = HealthChange | { readonly _tag: "Log"; readonly level: "warning" | "info"; readonly message: string }
+type Note = HealthChange | {
+  readonly _tag: "Log"
+  readonly level: "warning" | "info" | "debug"
+  readonly message: string
+}
 
 /** An outage shorter than this (a burst of overload answers from a single server) is not worth a warning. */
 const outageLogAfterMs = 1000
@@ -54,7 +58,13 @@ export const makeHealthReporter = (
     }
     yield* Queue.take(notes).pipe(
       Effect.flatMap((c) => {
-        if ("_tag" in c) return c.level === "warning" ? Effect.logWarning(c.message) : Effect.logInfo(c.message)
+        if ("_tag" in c) {
+          return c.level === "warning"
+            ? Effect.logWarning(c.message)
+            : c.level === "info"
+            ? Effect.logInfo(c.message)
+            : Effect.logDebug(c.message)
+        }
         const ended = c.previous === "outage" && outageLogged
         if (c.previous === "outage") outageLogged = false
         return Effect.zipRight(

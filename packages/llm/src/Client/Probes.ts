@@ -1,7 +1,9 @@
 import { type HttpClient, HttpClientResponse } from "@effect/platform"
-import { Effect, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { ModelList } from "../Domain/Wire.js"
 import type { EndpointState } from "./Endpoint.js"
+import type { makeEndpointHealth } from "./EndpointHealth.js"
+import type { Waiters } from "./Waiters.js"
 
 /** GET with a short timeout: the body text of a 2xx reply, else a failure. */
 export const getText = (http: HttpClient.HttpClient, url: string) =>
@@ -48,3 +50,27 @@ export const probeHealth = (http: HttpClient.HttpClient, e: EndpointState): Effe
     Effect.timeout("5 seconds"),
     Effect.orElseSucceed(() => false)
   )
+
+/**
+ * One round of health probes: ejected endpoints whose cooldown is over (half-open), healthy ones every
+ * `healthIntervalMs`. An endpoint brought back is asked `/v1/models` again (a restarted server may serve other models,
+ * or another context length) and waiting calls are woken.
+ */
+export const healthChecks = (
+  http: HttpClient.HttpClient,
+  endpoints: ReadonlyArray<EndpointState>,
+  health: ReturnType<typeof makeEndpointHealth>,
+  waiters: Waiters
+) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.forEach(endpoints, (e) =>
+      Effect.gen(function*() {
+        if (!health.probeDue(e, now)) return
+        const ok = yield* probeHealth(http, e)
+        if (!health.probed(e, ok, yield* Clock.currentTimeMillis)) return
+        yield* discoverModels(http, e).pipe(
+          Effect.tap((found) => Effect.sync(() => health.discovered(e, found))),
+          Effect.ignore
+        )
+        waiters.dispatch(yield* Clock.currentTimeMillis)
+      }), { concurrency: "unbounded", discard: true }))

@@ -29,6 +29,8 @@ export type Decision =
     readonly throttled: boolean
     readonly avoid: EndpointState | undefined
     readonly why: string
+    /** The request was changed for the endpoint (a refused parameter dropped): retried at once, nothing counted. */
+    readonly adjusted?: boolean
   }
 
 /** How an attempt's failure reflects on its endpoint's health. */

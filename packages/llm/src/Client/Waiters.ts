@@ -14,7 +14,8 @@ export interface Waiter {
 }
 
 /**
- * The calls waiting for a slot, served in arrival order as slots free. A waiter whose model no free endpoint serves
+ * The calls waiting for a slot, served in (priority, arrival) order as slots free — an interactive call does not wait
+ * behind a batch backlog in this process, as it does not on a server scheduling by priority. A waiter whose model no free endpoint serves
  * is skipped, so it does not hold up the others; the scan stops as soon as no endpoint has a free slot (the common
  * case when every endpoint is busy), which keeps a release O(1) under load.
  */
@@ -28,7 +29,11 @@ export class Waiters {
   }
 
   add(w: Waiter): void {
-    this.queue.push(w)
+    // from the back: the common case (a call no more urgent than the last) is O(1)
+    const p = w.route.priority ?? 0
+    let i = this.queue.length
+    while (i > 0 && (this.queue[i - 1]!.route.priority ?? 0) > p) i--
+    this.queue.splice(i, 0, w)
   }
 
   remove(w: Waiter): void {
