@@ -1,5 +1,5 @@
 import { HttpClient } from "@effect/platform"
-import { Clock, Context, Effect, FiberRef, Layer, Option, Redacted, type Scope, type Stream } from "effect"
+import { Clock, Context, Effect, FiberRef, Layer, Option, Queue, Redacted, type Scope, Stream, Take } from "effect"
 import { cacheKey } from "./CacheKey.js"
 import { observeCall } from "./Client/CallTelemetry.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
@@ -8,7 +8,8 @@ import { makeExecutor } from "./Client/Executor.js"
 import { checkModels, type ModelPlacement } from "./Client/ModelCheck.js"
 import type { LlmHealth } from "./Client/PoolHealth.js"
 import { chatRequest, completionRequest } from "./Client/Requests.js"
-import type { ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
+import type { StreamDelta } from "./Client/Sse.js"
+import type { ChatRequest, ChatResult, ChatStreamEvent, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
 import { LlmCallError } from "./Domain/LlmError.js"
 import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCache } from "./LlmCache.js"
@@ -20,6 +21,13 @@ import { UsageLedger } from "./UsageLedger.js"
 export interface LlmClientService {
   /** `/v1/chat/completions`, plain or SSE (`request.stream`), cached, retried, routed. */
   readonly chat: (request: ChatRequest) => Effect.Effect<ChatResult, LlmCallError>
+  /**
+   * `/v1/chat/completions` as a stream of deltas (vLLM's SSE: `content` and `reasoning_content`), then `Done` with the
+   * whole result and its usage (`stream_options.include_usage`). Retried like `chat` until the first delta; a failure
+   * after it ends the stream with `LlmCallError { reason: "stream-interrupted" }`. Interrupting the stream closes the
+   * HTTP connection.
+   */
+  readonly chatStream: (request: ChatRequest) => Stream.Stream<ChatStreamEvent, LlmCallError>
   /** `/v1/completions` with a list of prompts in one request; texts come back in prompt order. */
   readonly complete: (request: CompletionRequest) => Effect.Effect<CompletionResult, LlmCallError>
   /** The model a call uses: the configured one, else the settings', else the first endpoint's first model. */
@@ -62,85 +70,114 @@ const make = Effect.gen(function*() {
 
   const policyNow = Effect.map(FiberRef.get(currentLlmCallPolicy), (p) => resolvePolicy(settings, p))
 
-  const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })(function*(request: ChatRequest) {
-    const model = yield* resolveModel(request.sampling.model)
-    const policy = yield* policyNow
-    const s = request.sampling
-    yield* Effect.annotateCurrentSpan({
-      "deepnote.role": request.role,
-      "deepnote.item.id": request.questionId ?? "",
-      "gen_ai.operation.name": "chat",
-      "gen_ai.request.model": model,
-      "gen_ai.request.temperature": s.temperature,
-      "gen_ai.request.top_p": s.topP,
-      "gen_ai.request.max_tokens": s.maxTokens,
-      "gen_ai.request.seed": s.seed
-    })
-    const key = cache.enabled
-      ? cacheKey({
-        kind: "chat",
-        model,
-        messages: request.messages,
-        sampling: s,
-        structured: request.structured,
-        sampleIndex: request.sampleIndex
+  /** A chat call; with `onDelta`, streamed (SSE) with each delta handed over as it arrives. */
+  const chatCall = (request: ChatRequest, onDelta?: (delta: StreamDelta) => void) =>
+    Effect.gen(function*() {
+      const model = yield* resolveModel(request.sampling.model)
+      const policy = yield* policyNow
+      const s = request.sampling
+      yield* Effect.annotateCurrentSpan({
+        "deepnote.role": request.role,
+        "deepnote.item.id": request.questionId ?? "",
+        "gen_ai.operation.name": "chat",
+        "gen_ai.request.model": model,
+        "gen_ai.request.temperature": s.temperature,
+        "gen_ai.request.top_p": s.topP,
+        "gen_ai.request.max_tokens": s.maxTokens,
+        "gen_ai.request.seed": s.seed
       })
-      : ""
-    return yield* Effect.gen(function*() {
-      const hit = yield* cache.get(key)
-      if (Option.isSome(hit)) {
-        const c = hit.value
-        return {
-          content: c.texts[0] ?? "",
-          finishReason: c.finishReason,
-          model: c.model,
-          endpoint: "cache",
-          usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
-          attempts: 0,
-          latencyMs: 0,
-          cached: true,
-          structured: "none"
-        } satisfies ChatResult
-      }
-      const start = yield* Clock.currentTimeMillis
-      const done = yield* execute({
-        tags: request,
-        operation: "chat",
-        model,
-        policy,
-        build: chatRequest(request, model, policy)
-      })
-      const content = done.reply.texts[0] ?? ""
-      const usage = done.reply.usage
-        ? usageFromWire(done.reply.usage)
-        : { promptTokens: countChatTokens(request.messages), completionTokens: countTokens(content) }
-      const result: ChatResult = {
-        content,
-        finishReason: done.reply.finishReason,
-        model: done.reply.model ?? model,
-        endpoint: done.endpoint.url,
-        usage,
-        attempts: done.attempts,
-        latencyMs: (yield* Clock.currentTimeMillis) - start,
-        cached: false,
-        structured: request.structured === undefined ? "none" : done.structuredSent ? "enforced" : "unsupported"
-      }
-      yield* cache.put(key, {
-        texts: [content],
-        ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }),
-        model: result.model,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens
-      })
-      return result
-    }).pipe(
-      observeCall(
-        ledger,
-        { tags: request, model, input: request.messages },
-        (r) => [{ role: "assistant", content: r.content }]
+      const key = cache.enabled
+        ? cacheKey({
+          kind: "chat",
+          model,
+          messages: request.messages,
+          sampling: s,
+          structured: request.structured,
+          sampleIndex: request.sampleIndex
+        })
+        : ""
+      return yield* Effect.gen(function*() {
+        const hit = yield* cache.get(key)
+        if (Option.isSome(hit)) {
+          const c = hit.value
+          return {
+            content: c.texts[0] ?? "",
+            finishReason: c.finishReason,
+            model: c.model,
+            endpoint: "cache",
+            usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
+            attempts: 0,
+            latencyMs: 0,
+            cached: true,
+            structured: "none"
+          } satisfies ChatResult
+        }
+        const start = yield* Clock.currentTimeMillis
+        const done = yield* execute({
+          tags: request,
+          operation: "chat",
+          model,
+          policy,
+          onDelta,
+          build: chatRequest(request, model, policy)
+        })
+        const content = done.reply.texts[0] ?? ""
+        const usage = done.reply.usage
+          ? usageFromWire(done.reply.usage)
+          : { promptTokens: countChatTokens(request.messages), completionTokens: countTokens(content) }
+        const result: ChatResult = {
+          content,
+          finishReason: done.reply.finishReason,
+          model: done.reply.model ?? model,
+          endpoint: done.endpoint.url,
+          usage,
+          attempts: done.attempts,
+          latencyMs: (yield* Clock.currentTimeMillis) - start,
+          cached: false,
+          structured: request.structured === undefined ? "none" : done.structuredSent ? "enforced" : "unsupported"
+        }
+        yield* cache.put(key, {
+          texts: [content],
+          ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }),
+          model: result.model,
+          promptTokens: usage.promptTokens,
+          completionTokens: usage.completionTokens
+        })
+        return result
+      }).pipe(
+        observeCall(
+          ledger,
+          { tags: request, model, input: request.messages },
+          (r) => [{ role: "assistant", content: r.content }]
+        )
       )
-    )
-  })
+    })
+
+  const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })((request: ChatRequest) => chatCall(request))
+
+  const chatStream = (request: ChatRequest): Stream.Stream<ChatStreamEvent, LlmCallError> =>
+    Stream.unwrapScoped(Effect.gen(function*() {
+      const queue = yield* Queue.unbounded<Take.Take<ChatStreamEvent, LlmCallError>>()
+      const offer = (event: ChatStreamEvent) => Queue.unsafeOffer(queue, Take.of(event))
+      // The call runs in a fiber of the stream's scope: interrupting the stream interrupts it, which aborts the HTTP
+      // request (the connection is closed) and releases its slot.
+      yield* chatCall({ ...request, stream: true }, (d) => offer({ _tag: "Delta", ...d })).pipe(
+        Effect.withSpan("LlmClient.chatStream", { captureStackTrace: false }),
+        Effect.exit,
+        Effect.flatMap((exit) =>
+          Effect.sync(() => {
+            if (exit._tag === "Success") {
+              // a cache hit streams its whole reply at once
+              if (exit.value.cached) offer({ _tag: "Delta", content: exit.value.content, reasoning: "" })
+              offer({ _tag: "Done", result: exit.value })
+              Queue.unsafeOffer(queue, Take.end)
+            } else Queue.unsafeOffer(queue, Take.failCause(exit.cause))
+          })
+        ),
+        Effect.forkScoped
+      )
+      return Stream.flattenTake(Stream.fromQueue(queue))
+    }))
 
   const complete = Effect.fn("LlmClient.complete", { captureStackTrace: false })(function*(request: CompletionRequest) {
     const model = yield* resolveModel(request.sampling.model)
@@ -210,6 +247,7 @@ const make = Effect.gen(function*() {
 
   return LlmClient.of({
     chat,
+    chatStream,
     complete,
     resolveModel,
     endpoints: pool.status,

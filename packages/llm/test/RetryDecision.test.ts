@@ -13,6 +13,7 @@ const state = (over: Partial<CallState> = {}): CallState => ({
   uncounted: 0,
   waitedMs: 0,
   avoid: undefined,
+  started: false,
   ...over
 })
 const http = (status: number, retryAfterMs?: number) =>

@@ -10,7 +10,7 @@ import {
 import { ChatCompletion, errorMessage, TextCompletion, type WireUsage } from "../Domain/Wire.js"
 import { parseRetryAfter } from "./Backoff.js"
 import { withDeadline } from "./Deadline.js"
-import { foldChatStream } from "./Sse.js"
+import { foldChatStream, type StreamDelta } from "./Sse.js"
 import { isContextTooLong } from "./Structured.js"
 
 /** What one successful attempt returns, whatever the endpoint kind. */
@@ -29,6 +29,8 @@ export interface AttemptRequest {
   readonly headers: Record<string, string>
   readonly stream: boolean
   readonly timeoutMs: number
+  /** With `stream`: each delta as it arrives. */
+  readonly onDelta?: ((delta: StreamDelta) => void) | undefined
 }
 
 const decodeChat = Schema.decodeUnknown(Schema.parseJson(ChatCompletion))
@@ -68,7 +70,7 @@ const readReply = (
       cause
     })
   if (req.stream) {
-    return foldChatStream(Stream.mapError(res.stream, transport), now, malformed).pipe(
+    return foldChatStream(Stream.mapError(res.stream, transport), now, malformed, req.onDelta).pipe(
       Effect.flatMap((s) =>
         s.done || s.finishReason !== undefined
           ? Effect.succeed({ texts: [s.content], finishReason: s.finishReason, model: s.model, usage: s.usage })

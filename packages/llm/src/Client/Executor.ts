@@ -13,6 +13,7 @@ import type { EndpointPoolService } from "./EndpointPool.js"
 import { describeEndpoints } from "./PoolHealth.js"
 import { type CallState, decide, type Decision, errorType, outcomeOf } from "./RetryDecision.js"
 import { RetryThrottle } from "./RetryThrottle.js"
+import type { StreamDelta } from "./Sse.js"
 
 /** One logical call: how to build its HTTP request for a given endpoint, plus tags for spans and budgets. */
 export interface Call {
@@ -20,6 +21,8 @@ export interface Call {
   readonly operation: "chat" | "text_completion"
   readonly model: string
   readonly policy: ResolvedCallPolicy
+  /** A streamed call's deltas, as they arrive (retries happen only before the first). */
+  readonly onDelta?: ((delta: StreamDelta) => void) | undefined
   readonly build: (
     endpoint: EndpointState
   ) => { readonly request: Omit<AttemptRequest, "endpoint" | "timeoutMs">; readonly structured: boolean }
@@ -75,11 +78,16 @@ export const makeExecutor = (deps: {
           e.requests++
           const built = call.build(e)
           structured = built.structured
+          const onDelta = call.onDelta
           return runAttempt(http, {
             ...built.request,
             endpoint: e.url,
             timeoutMs: settings.attemptTimeoutMs,
-            headers: { ...deps.headers, ...built.request.headers }
+            headers: { ...deps.headers, ...built.request.headers },
+            onDelta: onDelta === undefined ? undefined : (delta) => {
+              state.started = true
+              onDelta(delta)
+            }
           }).pipe(observeAttempt(e.url))
         })
       const budget = Math.max(0, call.policy.outageToleranceMs - state.waitedMs)
@@ -189,6 +197,8 @@ export const makeExecutor = (deps: {
           ? `LLM ${call.tags.role} call gave up after waiting ${(state.waitedMs / 1000).toFixed(1)} s for the LLM ` +
             `servers (outage tolerance ${call.policy.outageToleranceMs / 1000} s, ${call.policy.workClass} work): ` +
             describeEndpoints(pool.endpoints)
+          : reason === "stream-interrupted"
+          ? `LLM ${call.tags.role} reply broke off after its first tokens (not retried): ${last.message}`
           : `LLM ${call.tags.role} call ${reason === "permanent" ? "failed" : "gave up"} after ${state.attempt} ` +
             `attempt(s): ${last.message}`,
         attempts: state.attempt,
@@ -198,7 +208,14 @@ export const makeExecutor = (deps: {
 
     return (call: Call) =>
       Effect.gen(function*() {
-        const state: CallState = { attempt: 0, counted: 0, uncounted: 0, waitedMs: 0, avoid: undefined }
+        const state: CallState = {
+          attempt: 0,
+          counted: 0,
+          uncounted: 0,
+          waitedMs: 0,
+          avoid: undefined,
+          started: false
+        }
         while (true) {
           state.attempt++
           const result = yield* Effect.either(attempt(call, state))

@@ -16,10 +16,12 @@ export interface CallState {
   /** Time spent unavailable: waiting for an endpoint in an outage, and on overloaded or outage attempts. */
   waitedMs: number
   avoid: EndpointState | undefined
+  /** A delta of a streamed reply has reached the caller: a failure now is reported, not retried. */
+  started: boolean
 }
 
 export type Decision =
-  | { readonly _tag: "Fail"; readonly reason: "permanent" | "attempts-exhausted" | "outage" }
+  | { readonly _tag: "Fail"; readonly reason: "permanent" | "attempts-exhausted" | "outage" | "stream-interrupted" }
   | {
     readonly _tag: "Retry"
     readonly delayMs: number
@@ -73,6 +75,7 @@ export interface DecisionInput {
 
 /**
  * What to do after a failed attempt:
+ * - a streamed reply that broke after its first delta reached the caller is reported, never retried;
  * - permanent errors (4xx other than 408/409/429, no endpoint serving the model) fail at once;
  * - overload answers (429/503/529) are retried after a backoff (the server's `Retry-After` when it is the only place
  *   to go) and failures while every endpoint is down or overloaded are retried as soon as one is back: neither counts
@@ -81,6 +84,7 @@ export interface DecisionInput {
  */
 export const decide = (input: DecisionInput): Decision => {
   const { error, settings, state } = input
+  if (state.started) return { _tag: "Fail", reason: "stream-interrupted" }
   if (error._tag === "LlmUnavailable") return { _tag: "Fail", reason: "outage" }
   if (!error.transient) return { _tag: "Fail", reason: "permanent" }
   const overload = error._tag === "LlmHttpError" && error.overload

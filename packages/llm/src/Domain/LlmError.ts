@@ -97,13 +97,14 @@ export const LlmAttemptError = Schema.Union(
 
 /**
  * A call failed for good: a permanent error (`permanent`), the per-call attempt budget ran out while some endpoint
- * was up (`attempts-exhausted`), or no endpoint came back within the outage tolerance (`outage`). `last` is the final
+ * was up (`attempts-exhausted`), no endpoint came back within the outage tolerance (`outage`), or a streamed reply
+ * broke after its first token (`stream-interrupted`: never retried, the caller has seen part of it). `last` is the final
  * attempt's error; `transient` says whether trying again later could help.
  */
 export class LlmCallError extends Schema.TaggedError<LlmCallError>()("LlmCallError", {
   message: Schema.String,
   attempts: Schema.Number,
-  reason: Schema.Literal("permanent", "attempts-exhausted", "outage"),
+  reason: Schema.Literal("permanent", "attempts-exhausted", "outage", "stream-interrupted"),
   last: LlmAttemptError
 }) {
   get transient(): boolean {
