@@ -1,21 +1,21 @@
 import { HttpClient } from "@effect/platform"
-import { Clock, Context, Effect, FiberRef, Layer, Option, Queue, Redacted, type Scope, Stream, Take } from "effect"
+import { Clock, Context, Effect, FiberRef, Layer, Option, Redacted, type Scope, type Stream } from "effect"
 import { cacheKey } from "./CacheKey.js"
 import { observeCall } from "./Client/CallTelemetry.js"
+import { streamOf } from "./Client/ChatStream.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
 import { makeExecutor } from "./Client/Executor.js"
 import { checkModels, type ModelPlacement } from "./Client/ModelCheck.js"
 import type { LlmHealth } from "./Client/PoolHealth.js"
 import { chatRequest, completionRequest } from "./Client/Requests.js"
+import { cacheEntry, chatFromCache, chatResult, completionFromCache, completionResult } from "./Client/Results.js"
 import type { StreamDelta } from "./Client/Sse.js"
 import type { ChatRequest, ChatResult, ChatStreamEvent, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
 import { LlmCallError } from "./Domain/LlmError.js"
-import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCache } from "./LlmCache.js"
 import { currentLlmCallPolicy, resolve as resolvePolicy } from "./LlmCallPolicy.js"
 import { LlmSettings } from "./LlmSettings.js"
-import { countChatTokens, countTokens } from "./Tokens.js"
 import { UsageLedger } from "./UsageLedger.js"
 
 export interface LlmClientService {
@@ -98,20 +98,7 @@ const make = Effect.gen(function*() {
         : ""
       return yield* Effect.gen(function*() {
         const hit = yield* cache.get(key)
-        if (Option.isSome(hit)) {
-          const c = hit.value
-          return {
-            content: c.texts[0] ?? "",
-            finishReason: c.finishReason,
-            model: c.model,
-            endpoint: "cache",
-            usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
-            attempts: 0,
-            latencyMs: 0,
-            cached: true,
-            structured: "none"
-          } satisfies ChatResult
-        }
+        if (Option.isSome(hit)) return chatFromCache(hit.value)
         const start = yield* Clock.currentTimeMillis
         const done = yield* execute({
           tags: request,
@@ -121,28 +108,8 @@ const make = Effect.gen(function*() {
           onDelta,
           build: chatRequest(request, model, policy)
         })
-        const content = done.reply.texts[0] ?? ""
-        const usage = done.reply.usage
-          ? usageFromWire(done.reply.usage)
-          : { promptTokens: countChatTokens(request.messages), completionTokens: countTokens(content) }
-        const result: ChatResult = {
-          content,
-          finishReason: done.reply.finishReason,
-          model: done.reply.model ?? model,
-          endpoint: done.endpoint.url,
-          usage,
-          attempts: done.attempts,
-          latencyMs: (yield* Clock.currentTimeMillis) - start,
-          cached: false,
-          structured: request.structured === undefined ? "none" : done.structuredSent ? "enforced" : "unsupported"
-        }
-        yield* cache.put(key, {
-          texts: [content],
-          ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }),
-          model: result.model,
-          promptTokens: usage.promptTokens,
-          completionTokens: usage.completionTokens
-        })
+        const result = chatResult(request, model, done, (yield* Clock.currentTimeMillis) - start)
+        yield* cache.put(key, cacheEntry([result.content], result))
         return result
       }).pipe(
         observeCall(
@@ -155,29 +122,7 @@ const make = Effect.gen(function*() {
 
   const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })((request: ChatRequest) => chatCall(request))
 
-  const chatStream = (request: ChatRequest): Stream.Stream<ChatStreamEvent, LlmCallError> =>
-    Stream.unwrapScoped(Effect.gen(function*() {
-      const queue = yield* Queue.unbounded<Take.Take<ChatStreamEvent, LlmCallError>>()
-      const offer = (event: ChatStreamEvent) => Queue.unsafeOffer(queue, Take.of(event))
-      // The call runs in a fiber of the stream's scope: interrupting the stream interrupts it, which aborts the HTTP
-      // request (the connection is closed) and releases its slot.
-      yield* chatCall({ ...request, stream: true }, (d) => offer({ _tag: "Delta", ...d })).pipe(
-        Effect.withSpan("LlmClient.chatStream", { captureStackTrace: false }),
-        Effect.exit,
-        Effect.flatMap((exit) =>
-          Effect.sync(() => {
-            if (exit._tag === "Success") {
-              // a cache hit streams its whole reply at once
-              if (exit.value.cached) offer({ _tag: "Delta", content: exit.value.content, reasoning: "" })
-              offer({ _tag: "Done", result: exit.value })
-              Queue.unsafeOffer(queue, Take.end)
-            } else Queue.unsafeOffer(queue, Take.failCause(exit.cause))
-          })
-        ),
-        Effect.forkScoped
-      )
-      return Stream.flattenTake(Stream.fromQueue(queue))
-    }))
+  const chatStream = streamOf(chatCall)
 
   const complete = Effect.fn("LlmClient.complete", { captureStackTrace: false })(function*(request: CompletionRequest) {
     const model = yield* resolveModel(request.sampling.model)
@@ -200,18 +145,7 @@ const make = Effect.gen(function*() {
       : ""
     return yield* Effect.gen(function*() {
       const hit = yield* cache.get(key)
-      if (Option.isSome(hit)) {
-        const c = hit.value
-        return {
-          texts: c.texts,
-          model: c.model,
-          endpoint: "cache",
-          usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
-          attempts: 0,
-          latencyMs: 0,
-          cached: true
-        } satisfies CompletionResult
-      }
+      if (Option.isSome(hit)) return completionFromCache(hit.value)
       const start = yield* Clock.currentTimeMillis
       const done = yield* execute({
         tags: request,
@@ -220,27 +154,8 @@ const make = Effect.gen(function*() {
         policy,
         build: completionRequest(request, model, policy)
       })
-      const usage = done.reply.usage
-        ? usageFromWire(done.reply.usage)
-        : {
-          promptTokens: request.prompts.reduce((n, p) => n + countTokens(p), 0),
-          completionTokens: done.reply.texts.reduce((n, t) => n + countTokens(t), 0)
-        }
-      const result: CompletionResult = {
-        texts: done.reply.texts,
-        model: done.reply.model ?? model,
-        endpoint: done.endpoint.url,
-        usage,
-        attempts: done.attempts,
-        latencyMs: (yield* Clock.currentTimeMillis) - start,
-        cached: false
-      }
-      yield* cache.put(key, {
-        texts: [...result.texts],
-        model: result.model,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens
-      })
+      const result = completionResult(request, model, done, (yield* Clock.currentTimeMillis) - start)
+      yield* cache.put(key, cacheEntry([...result.texts], result))
       return result
     }).pipe(observeCall(ledger, { tags: request, model, input: request.prompts }, (r) => r.texts))
   })

@@ -11,7 +11,7 @@ export const LlmMetrics = {
     description: "LLM calls (after retries), by role, model and outcome",
     incremental: true
   }),
-  /** Tags: `role`, `reason` (`permanent`, `attempts-exhausted`, `outage`), `class` (last attempt's failure class). */
+  /** Tags: `role`, `reason` (`permanent`, `attempts-exhausted`, `outage`, `stream-interrupted`), `class` (last attempt's failure class). */
   callFailures: taggableCounter("deepnote_llm_call_failures_total", {
     description: "LLM calls that failed for good, by role, reason and failure class",
     incremental: true

@@ -1,7 +1,7 @@
 import type { HttpClient } from "@effect/platform"
 import { Cause, Clock, Effect, Exit, Option, Random, RateLimiter, type Scope } from "effect"
 import type { CallTags } from "../Domain/Chat.js"
-import { type LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
+import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
 import type { UsageLedgerService } from "../UsageLedger.js"
@@ -11,7 +11,7 @@ import { observeAttempt } from "./CallTelemetry.js"
 import type { EndpointState } from "./Endpoint.js"
 import type { EndpointPoolService } from "./EndpointPool.js"
 import { describeEndpoints } from "./PoolHealth.js"
-import { type CallState, decide, type Decision, errorType, outcomeOf } from "./RetryDecision.js"
+import { callFailure, type CallState, decide, type Decision, errorType, outcomeOf } from "./RetryDecision.js"
 import { RetryThrottle } from "./RetryThrottle.js"
 import type { StreamDelta } from "./Sse.js"
 
@@ -192,19 +192,7 @@ export const makeExecutor = (deps: {
     }
 
     const failure = (call: Call, state: CallState, reason: LlmCallError["reason"], last: LlmAttemptError) =>
-      new LlmCallError({
-        message: reason === "outage"
-          ? `LLM ${call.tags.role} call gave up after waiting ${(state.waitedMs / 1000).toFixed(1)} s for the LLM ` +
-            `servers (outage tolerance ${call.policy.outageToleranceMs / 1000} s, ${call.policy.workClass} work): ` +
-            describeEndpoints(pool.endpoints)
-          : reason === "stream-interrupted"
-          ? `LLM ${call.tags.role} reply broke off after its first tokens (not retried): ${last.message}`
-          : `LLM ${call.tags.role} call ${reason === "permanent" ? "failed" : "gave up"} after ${state.attempt} ` +
-            `attempt(s): ${last.message}`,
-        attempts: state.attempt,
-        reason,
-        last
-      })
+      callFailure(call.tags.role, call.policy, state, reason, last, describeEndpoints(pool.endpoints))
 
     return (call: Call) =>
       Effect.gen(function*() {

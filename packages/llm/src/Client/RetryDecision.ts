@@ -1,4 +1,5 @@
-import type { LlmAttemptError } from "../Domain/LlmError.js"
+import type { Role } from "@deepnote/core"
+import { type LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
 import { backoffMs } from "./Backoff.js"
@@ -123,3 +124,25 @@ export const decide = (input: DecisionInput): Decision => {
     why: error._tag === "LlmHttpError" ? `status ${error.status}` : error._tag
   }
 }
+
+/** How a call ends for good: its error, saying why, after how many attempts, or how long it waited and for whom. */
+export const callFailure = (
+  role: Role,
+  policy: ResolvedCallPolicy,
+  state: CallState,
+  reason: LlmCallError["reason"],
+  last: LlmAttemptError,
+  endpoints: string
+): LlmCallError =>
+  new LlmCallError({
+    message: reason === "outage"
+      ? `LLM ${role} call gave up after waiting ${(state.waitedMs / 1000).toFixed(1)} s for the LLM servers ` +
+        `(outage tolerance ${policy.outageToleranceMs / 1000} s, ${policy.workClass} work): ${endpoints}`
+      : reason === "stream-interrupted"
+      ? `LLM ${role} reply broke off after its first tokens (not retried): ${last.message}`
+      : `LLM ${role} call ${reason === "permanent" ? "failed" : "gave up"} after ${state.attempt} attempt(s): ` +
+        last.message,
+    attempts: state.attempt,
+    reason,
+    last
+  })
