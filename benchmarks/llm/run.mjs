@@ -67,12 +67,15 @@ const withSim = async (extra, f) => {
 const getJson = (url) => Effect.promise(() => fetch(url).then((r) => r.json()))
 const cpuMs = (c) => (c.user + c.system) / 1000
 
-// The client stack as an application builds it: per-endpoint concurrency discovered from the server (max_num_seqs
-// plus headroom), cache off so every call reaches the server.
+// The client stack with the static sizing this benchmark was made for: per-endpoint concurrency discovered from the
+// server (max_num_seqs plus headroom, `adaptiveConcurrency: false`), so that the waves run at the same concurrency;
+// cache off so every call reaches the server. (The adaptive limit is measured in citizen.mjs.)
 const clientStack = (url) =>
   LlmClient.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, LlmCache.layer({ file: undefined }), httpClientLayer({ connections: SEQS * 2 }))),
-    Layer.provideMerge(LlmSettings.layer({ endpoints: [{ url }], cache: false, attemptTimeoutMs: 120_000 })),
+    Layer.provideMerge(
+      LlmSettings.layer({ endpoints: [{ url }], cache: false, attemptTimeoutMs: 120_000, adaptiveConcurrency: false })
+    ),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
 

@@ -66,7 +66,7 @@ describe("queue workers on a shared Postgres store (child processes, simulator, 
         assert.strictEqual(expected.length, questions)
 
         // the same questions as jobs for two workers
-        const enqueued = yield* runCli(["run", ...knobs, "--home", home, "--store", url, "--enqueue"])
+        const enqueued = yield* runCli(["run", ...knobs, ...llm, "--home", home, "--store", url, "--enqueue"])
         assert.strictEqual(enqueued.code, 0, enqueued.stderr)
         const runId = enqueued.stdout.trim().split("\n")[0]!
         assert.match(runId, /^r-/)

@@ -178,7 +178,7 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
         assert.isTrue(metrics.has(name), `metric ${name} exported`)
       }
       const failures = metrics.get("deepnote_llm_attempt_failures_total")!.points
-      assert.deepStrictEqual(failures.map((p) => [p.attributes["class"], p.value]), [["http_5xx", 1]])
+      assert.deepStrictEqual(failures.map((p) => [p.attributes["class"], p.value]), [["http_overload", 1]])
       const questions = metrics.get("deepnote_questions_total")!.points
       assert.deepStrictEqual(questions.map((p) => [p.attributes["outcome"], p.value]), [["done", 1]])
       const tokens = metrics.get("deepnote_llm_tokens_total")!.points

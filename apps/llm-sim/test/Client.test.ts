@@ -1,7 +1,8 @@
 import { LlmCallError } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { start } from "../src/index.js"
+import { recordingSpans } from "./Spans.js"
 import { buildClient, fast, request } from "./support.js"
 
 describe("LlmClient against the simulator", () => {
@@ -49,14 +50,21 @@ describe("LlmClient against the simulator", () => {
       assert.strictEqual(sim.metrics.requests, 1)
     }))
 
-  it.scopedLive("404 for an unknown model fails fast", () =>
+  it.scopedLive("an unknown model fails fast: without a request when /v1/models says so, else on the 404", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
       const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], model: "nope", ...fast })
       const error = yield* Effect.flip(client.chat(request("init")))
-      assert.strictEqual(error.status, 404)
+      assert.strictEqual(error.last._tag, "LlmModelNotServed")
+      assert.strictEqual(error.reason, "permanent")
       assert.strictEqual(error.attempts, 1)
-      assert.include(error.message, "model")
+      assert.include(error.message, `no LLM endpoint serves the model "nope"`)
+      assert.strictEqual(sim.metrics.requests, 0)
+      // a server that answers no /v1/models: the request goes, and its 404 is permanent
+      const other = yield* start({ content: "lite" })
+      const blind = yield* buildClient({ endpoints: [{ url: other.url }], model: "nope", ...fast })
+      const endpoint = (yield* blind.client.endpoints)[0]!
+      assert.deepStrictEqual(endpoint.models, ["deepnote-sim"])
     }))
 
   it.scopedLive("times out a stalled attempt and retries", () =>
@@ -112,19 +120,50 @@ describe("LlmClient against the simulator", () => {
       assert.strictEqual((yield* retrying.client.chat(request("init"))).attempts, 2)
     }))
 
-  it.scopedLive("stops at the per-run retry budget", () =>
+  it.scopedLive("an empty retry bucket makes retries wait for a token instead of failing the call", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
       const { client } = yield* buildClient({
         endpoints: [{ url: sim.url }],
-        runRetryBudget: 1,
+        retryTokens: 1,
+        retryTokensPerSuccess: 0,
+        retryTokensPerSecond: 5,
         maxAttempts: 10,
-        ...fast
+        ...fast,
+        ejectAfter: 10
       })
-      sim.faults.failNext(["503", "503", "503"])
-      const error = yield* Effect.flip(client.chat({ ...request("init"), runId: "r1" }))
-      assert.strictEqual(error.reason, "retry-budget-exhausted")
-      assert.strictEqual(error.attempts, 2)
-      assert.isTrue(error.transient)
+      sim.faults.failNext(["drop", "drop", "drop"])
+      const began = Date.now()
+      const result = yield* client.chat({ ...request("init"), runId: "r1" })
+      assert.strictEqual(result.attempts, 4)
+      // one token in the bucket, then 200 ms per token: the 2nd and 3rd retries wait for theirs
+      assert.isAtLeast(Date.now() - began, 350)
     }))
+
+  it.scopedLive("a failed attempt's span is an error with error.type; the call retried to success stays OK", () =>
+    recordingSpans((spans) =>
+      Effect.gen(function*() {
+        const sim = yield* start({ content: "lite" })
+        const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+        sim.faults.failNext(["503", "drop"])
+        assert.strictEqual((yield* client.chat(request("judge"))).attempts, 3)
+        const attempts = spans.filter((s) => s.name === "LlmClient.attempt")
+        assert.deepStrictEqual(attempts.map((s) => Exit.isSuccess(s.exit)), [false, false, true])
+        assert.deepStrictEqual(attempts.map((s) => s.attributes.get("error.type")), [
+          "503",
+          "LlmTransportError",
+          undefined
+        ])
+        assert.strictEqual(attempts[0]!.attributes.get("deepnote.llm.retry.counted"), false, "503 is back-pressure")
+        assert.strictEqual(attempts[1]!.attributes.get("deepnote.llm.retry.counted"), true)
+        const call = spans.find((s) => s.name === "LlmClient.chat")!
+        assert.isTrue(Exit.isSuccess(call.exit))
+        assert.isUndefined(call.attributes.get("error.type"))
+        const failed = yield* Effect.flip(client.chat(request("init", "q1", { maxTokens: 1_000_000 })))
+        assert.strictEqual(failed.reason, "permanent")
+        const failedCall = spans.filter((s) => s.name === "LlmClient.chat").at(-1)!
+        assert.isTrue(Exit.isFailure(failedCall.exit))
+        assert.strictEqual(failedCall.attributes.get("error.type"), "400")
+      })
+    ))
 })

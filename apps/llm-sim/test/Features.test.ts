@@ -1,5 +1,5 @@
 import { defaultRunConfig, samplingFor } from "@deepnote/core"
-import { LlmCache } from "@deepnote/llm"
+import { collectCallUsage, LlmCache, sumCallUsage } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
@@ -32,7 +32,25 @@ describe("usage, cache, streaming, structured outputs", () => {
       assert.strictEqual(usage.total.promptTokens, sim.metrics.promptTokens)
       assert.strictEqual(usage.total.completionTokens, sim.metrics.generationTokens)
       assert.strictEqual(usage.byRole["init"]?.calls, 4)
-      assert.strictEqual(usage.byQuestion["e"]?.calls, 1)
+      assert.strictEqual(usage.byModel["deepnote-sim"]?.calls, 7)
+    }))
+
+  it.scopedLive("a call's usage reaches the collector installed around it: tokens, model and endpoint", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+      const [, calls] = yield* collectCallUsage(
+        Effect.zip(client.chat(request("init", "a")), client.chat({ ...request("judge", "a"), stream: true }), {
+          concurrent: true
+        })
+      )
+      assert.deepStrictEqual(calls.map((c) => c.role).sort(), ["init", "judge"])
+      assert.isTrue(calls.every((c) => c.endpoint === sim.url && c.model === "deepnote-sim" && c.ok))
+      const sum = sumCallUsage(calls)
+      assert.strictEqual(sum.promptTokens, sim.metrics.promptTokens)
+      assert.strictEqual(sum.completionTokens, sim.metrics.generationTokens)
+      const [, outside] = yield* collectCallUsage(Effect.void)
+      assert.strictEqual(outside.length, 0)
     }))
 
   it.scopedLive("SSE streaming returns the same reply as a plain call", () =>

@@ -2,7 +2,7 @@ import { seededRandom } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { start } from "../src/index.js"
-import { buildClient, deadUrl, fast, request } from "./support.js"
+import { buildClient, deadUrl, fast, request, waitFor } from "./support.js"
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `q${i}`)
 
@@ -34,31 +34,15 @@ describe("endpoint pool", () => {
       const { client } = yield* buildClient({ endpoints: [{ url: a.url }, { url: b.url }], ejectAfter: 1, ...fast })
       a.faults.down = true
       yield* Effect.forEach(ids(10), (id) => client.chat(request("init", id)), { concurrency: 2 })
-      assert.strictEqual((yield* client.endpoints)[0]!.health, "ejected")
+      // its 503s make it overloaded (never ejected for those); its failing /health probes eject it
+      yield* waitFor(client.endpoints, (s) => s[0]!.health === "ejected")
+      assert.strictEqual((yield* client.health).state, "degraded")
       a.faults.down = false
-      yield* Effect.sleep("400 millis")
-      assert.strictEqual((yield* client.endpoints)[0]!.health, "healthy")
+      yield* waitFor(client.endpoints, (s) => s[0]!.condition === "up")
+      assert.strictEqual((yield* client.health).state, "ok")
       const before = a.metrics.success
       yield* Effect.forEach(ids(20), (id) => client.chat(request("init", `later-${id}`)), { concurrency: 2 })
       assert.isAbove(a.metrics.success, before, "traffic returns to the recovered endpoint")
-    }))
-
-  it.scopedLive("never ejects the last healthy endpoint: a dead single server ends in transport errors after the budget", () =>
-    Effect.gen(function*() {
-      const dead = yield* deadUrl
-      const { client } = yield* buildClient({
-        endpoints: [{ url: dead }],
-        model: "m",
-        ejectAfter: 1,
-        maxAttempts: 3,
-        backoffBaseMs: 1,
-        backoffMaxMs: 2
-      })
-      const error = yield* Effect.flip(client.chat(request("init")))
-      assert.strictEqual(error.last._tag, "LlmTransportError")
-      assert.strictEqual(error.attempts, 3)
-      assert.include(error.message, "cannot reach")
-      assert.strictEqual((yield* client.endpoints)[0]!.health, "healthy")
     }))
 
   it.scopedLive("never exceeds the global in-flight limit", () =>
@@ -92,10 +76,10 @@ describe("endpoint pool", () => {
       assert.strictEqual(a.metrics.success + b.metrics.success, 40)
     }))
 
-  it.scopedLive("sizes per-endpoint concurrency from the server's max_num_seqs when not configured", () =>
+  it.scopedLive("without adaptive limits, sizes per-endpoint concurrency from the server's max_num_seqs", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite", maxNumSeqs: 7 })
-      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast })
+      const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], adaptiveConcurrency: false, ...fast })
       assert.strictEqual((yield* client.endpoints)[0]!.limit, 9, "7 plus a queue headroom of 2")
       yield* Effect.forEach(ids(30), (id) => client.chat(request("init", id)), { concurrency: "unbounded" })
       assert.isAtMost(sim.metrics.maxInSystem, 9)
@@ -122,7 +106,7 @@ describe("endpoint pool", () => {
       assert.isAbove(b.metrics.success, 0)
     }))
 
-  it.scopedLive("sticky routing keeps a question's prompt prefix warm: more prefix-cache hits than least-loaded routing", () =>
+  it.scopedLive("sticky routing keeps a question's prompt prefix warm: calls after the first find the prefix cached (the comparison with least-loaded routing is in benchmarks/llm)", () =>
     Effect.gen(function*() {
       // 16 questions at once, 4 calls each in sequence, over two servers. Each call repeats the question's long note
       // (its own prefix) and adds new passages, as a DeepNote update does. Hit rates come from the servers' counters.
@@ -168,7 +152,6 @@ describe("endpoint pool", () => {
       const leastLoaded = yield* hitRate(false)
       yield* Effect.log(`prefix-cache hit rate: sticky ${sticky.toFixed(3)}, least-loaded ${leastLoaded.toFixed(3)}`)
       assert.isAbove(sticky, 0.6, "calls 2–4 of each question find its note cached")
-      assert.isAbove(sticky, leastLoaded + 0.07)
     }))
 
   it.scopedLive("applies the requests-per-second limit", () =>

@@ -74,12 +74,12 @@ describe("LLM roles: malformed replies are reported, never crash", () => {
   it.scopedLive("a failing server becomes a RoleError naming the role, not a defect", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
-      const ctx = yield* roles(sim.url, { maxAttempts: 2 })
-      sim.faults.failNext(["503", "503"])
+      const ctx = yield* roles(sim.url, { maxAttempts: 2, ejectAfter: 5 })
+      sim.faults.failNext(["drop", "drop"])
       const error = yield* Effect.flip(
         Context.get(ctx, NoteWriter).init({ question: "Who?", passages: [], context: context() })
       )
       assert.strictEqual(error.role, "init")
-      assert.include(error.message, "503")
+      assert.include(error.message, "gave up after 2 attempt(s)")
     }))
 })

@@ -29,7 +29,13 @@ export const buildClient = (settings: LlmSettingsInput, cache?: Layer.Layer<LlmC
   }))
 
 /** Fast retry settings for tests. */
-export const fast = { backoffBaseMs: 5, backoffMaxMs: 50, cooldownMs: 100, healthIntervalMs: 100 } as const
+export const fast = {
+  backoffBaseMs: 5,
+  backoffMaxMs: 50,
+  cooldownMs: 100,
+  cooldownMaxMs: 200,
+  healthIntervalMs: 100
+} as const
 
 export const messages = (question: string): Array<ChatMessage> => [
   { role: "system", content: "Write a note." },
@@ -59,3 +65,10 @@ export const deadUrl = Effect.async<string>((resume) => {
     server.close(() => resume(Effect.succeed(`http://127.0.0.1:${port}`)))
   })
 })
+
+/** Polls `read` every 20 ms until `condition` holds (the test's own timeout bounds it). */
+export const waitFor = <A>(read: Effect.Effect<A>, condition: (a: A) => boolean): Effect.Effect<A> =>
+  Effect.flatMap(
+    read,
+    (a) => condition(a) ? Effect.succeed(a) : Effect.zipRight(Effect.sleep("20 millis"), waitFor(read, condition))
+  )

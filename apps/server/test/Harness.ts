@@ -39,7 +39,8 @@ export const settings = (
 ): ServerSettingsData => ({
   auth: overrides.auth ?? true,
   defaults: overrides.defaults ?? defaultRunConfig,
-  limits: { ...defaultLimits, ...overrides.limits },
+  // tests poll job and run status every 20 ms; the request limit itself is tested in Limits.test.ts
+  limits: { ...defaultLimits, requestsPerMinute: 1_000_000, ...overrides.limits },
   workers: overrides.workers ?? 2
 })
 

@@ -1,33 +1,50 @@
 import { HttpClient } from "@effect/platform"
-import { Context, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { Clock, Context, Effect, FiberRef, Layer, Option, Redacted, type Scope, type Stream } from "effect"
 import { cacheKey } from "./CacheKey.js"
 import { observeCall } from "./Client/CallTelemetry.js"
+import { streamOf } from "./Client/ChatStream.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
 import { makeExecutor } from "./Client/Executor.js"
-import { structuredFields } from "./Client/Structured.js"
-import type { CallTags, ChatRequest, ChatResult, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
+import { checkModels, type ModelPlacement } from "./Client/ModelCheck.js"
+import type { LlmHealth } from "./Client/PoolHealth.js"
+import { chatRequest, completionRequest } from "./Client/Requests.js"
+import { cacheEntry, chatFromCache, chatResult, completionFromCache, completionResult } from "./Client/Results.js"
+import type { StreamDelta } from "./Client/Sse.js"
+import type { ChatRequest, ChatResult, ChatStreamEvent, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
 import { LlmCallError } from "./Domain/LlmError.js"
-import { usageFromWire } from "./Domain/Wire.js"
 import { LlmCache } from "./LlmCache.js"
+import { currentLlmCallPolicy, resolve as resolvePolicy } from "./LlmCallPolicy.js"
 import { LlmSettings } from "./LlmSettings.js"
-import { countChatTokens, countTokens } from "./Tokens.js"
 import { UsageLedger } from "./UsageLedger.js"
 
 export interface LlmClientService {
   /** `/v1/chat/completions`, plain or SSE (`request.stream`), cached, retried, routed. */
   readonly chat: (request: ChatRequest) => Effect.Effect<ChatResult, LlmCallError>
+  /**
+   * `/v1/chat/completions` as a stream of deltas (vLLM's SSE: `content` and `reasoning_content`), then `Done` with the
+   * whole result and its usage (`stream_options.include_usage`). Retried like `chat` until the first delta; a failure
+   * after it ends the stream with `LlmCallError { reason: "stream-interrupted" }`. Interrupting the stream closes the
+   * HTTP connection.
+   */
+  readonly chatStream: (request: ChatRequest) => Stream.Stream<ChatStreamEvent, LlmCallError>
   /** `/v1/completions` with a list of prompts in one request; texts come back in prompt order. */
   readonly complete: (request: CompletionRequest) => Effect.Effect<CompletionResult, LlmCallError>
   /** The model a call uses: the configured one, else the settings', else the first endpoint's first model. */
   readonly resolveModel: (configured: string | undefined) => Effect.Effect<string, LlmCallError>
   readonly endpoints: Effect.Effect<ReadonlyArray<EndpointStatus>>
+  /**
+   * The startup check callers run before any question: every requested model (undefined: the default one) must be
+   * served by some endpoint; returns where each is served, with `max_model_len` (for the run manifest).
+   */
+  readonly checkModels: (
+    models: ReadonlyArray<string | undefined>
+  ) => Effect.Effect<ReadonlyArray<ModelPlacement>, LlmCallError>
+  /** The pool's health: `ok`, `degraded` (some endpoints down or overloaded) or `outage` (none up), per endpoint. */
+  readonly health: Effect.Effect<LlmHealth>
+  /** The health at each change of state, starting with the current one. */
+  readonly healthChanges: Stream.Stream<LlmHealth>
 }
-
-const tagHeaders = (tags: CallTags): Record<string, string> => ({
-  "x-deepnote-role": tags.role,
-  ...(tags.questionId === undefined ? {} : { "x-deepnote-question": tags.questionId })
-})
 
 const make = Effect.gen(function*() {
   const settings = yield* LlmSettings
@@ -48,111 +65,68 @@ const make = Effect.gen(function*() {
       settings.model !== undefined ?
       Effect.succeed(settings.model) :
       pool.defaultModel.pipe(
-        Effect.mapError((last) =>
-          new LlmCallError({ message: last.message, attempts: 0, reason: "attempts-exhausted", last })
-        )
+        Effect.mapError((last) => new LlmCallError({ message: last.message, attempts: 0, reason: "outage", last }))
       )
 
-  const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })(function*(request: ChatRequest) {
-    const model = yield* resolveModel(request.sampling.model)
-    const s = request.sampling
-    yield* Effect.annotateCurrentSpan({
-      "deepnote.role": request.role,
-      "deepnote.item.id": request.questionId ?? "",
-      "gen_ai.operation.name": "chat",
-      "gen_ai.request.model": model,
-      "gen_ai.request.temperature": s.temperature,
-      "gen_ai.request.top_p": s.topP,
-      "gen_ai.request.max_tokens": s.maxTokens,
-      "gen_ai.request.seed": s.seed
-    })
-    const key = cache.enabled
-      ? cacheKey({
-        kind: "chat",
-        model,
-        messages: request.messages,
-        sampling: s,
-        structured: request.structured,
-        sampleIndex: request.sampleIndex
+  const policyNow = Effect.map(FiberRef.get(currentLlmCallPolicy), (p) => resolvePolicy(settings, p))
+
+  /** A chat call; with `onDelta`, streamed (SSE) with each delta handed over as it arrives. */
+  const chatCall = (request: ChatRequest, onDelta?: (delta: StreamDelta) => void) =>
+    Effect.gen(function*() {
+      const model = yield* resolveModel(request.sampling.model)
+      const policy = yield* policyNow
+      const s = request.sampling
+      yield* Effect.annotateCurrentSpan({
+        "deepnote.role": request.role,
+        "deepnote.item.id": request.questionId ?? "",
+        "gen_ai.operation.name": "chat",
+        "gen_ai.request.model": model,
+        "gen_ai.request.temperature": s.temperature,
+        "gen_ai.request.top_p": s.topP,
+        "gen_ai.request.max_tokens": s.maxTokens,
+        "gen_ai.request.seed": s.seed
       })
-      : ""
-    return yield* Effect.gen(function*() {
-      const hit = yield* cache.get(key)
-      if (Option.isSome(hit)) {
-        const c = hit.value
-        return {
-          content: c.texts[0] ?? "",
-          finishReason: c.finishReason,
-          model: c.model,
-          endpoint: "cache",
-          usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
-          attempts: 0,
-          latencyMs: 0,
-          cached: true,
-          structured: "none"
-        } satisfies ChatResult
-      }
-      const start = Date.now()
-      const done = yield* execute({
-        tags: request,
-        operation: "chat",
-        model,
-        build: (e) => {
-          const fields = structuredFields(request.structured, e.structured)
-          return {
-            structured: Object.keys(fields).length > 0,
-            request: {
-              path: "/v1/chat/completions",
-              stream: request.stream === true,
-              headers: tagHeaders(request),
-              body: {
-                model,
-                messages: request.messages,
-                temperature: s.temperature,
-                top_p: s.topP,
-                max_tokens: s.maxTokens,
-                seed: s.seed,
-                ...(request.stream === true ? { stream: true, stream_options: { include_usage: true } } : {}),
-                ...fields
-              }
-            }
-          }
-        }
-      })
-      const content = done.reply.texts[0] ?? ""
-      const usage = done.reply.usage
-        ? usageFromWire(done.reply.usage)
-        : { promptTokens: countChatTokens(request.messages), completionTokens: countTokens(content) }
-      const result: ChatResult = {
-        content,
-        finishReason: done.reply.finishReason,
-        model: done.reply.model ?? model,
-        endpoint: done.endpoint.url,
-        usage,
-        attempts: done.attempts,
-        latencyMs: Date.now() - start,
-        cached: false,
-        structured: request.structured === undefined ? "none" : done.structuredSent ? "enforced" : "unsupported"
-      }
-      yield* cache.put(key, {
-        texts: [content],
-        ...(result.finishReason === undefined ? {} : { finishReason: result.finishReason }),
-        model: result.model,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens
-      })
-      return result
-    }).pipe(
-      observeCall(
-        ledger,
-        { tags: request, model, input: request.messages },
-        (r) => [{ role: "assistant", content: r.content }]
+      const key = cache.enabled
+        ? cacheKey({
+          kind: "chat",
+          model,
+          messages: request.messages,
+          sampling: s,
+          structured: request.structured,
+          sampleIndex: request.sampleIndex
+        })
+        : ""
+      return yield* Effect.gen(function*() {
+        const hit = yield* cache.get(key)
+        if (Option.isSome(hit)) return chatFromCache(hit.value)
+        const start = yield* Clock.currentTimeMillis
+        const done = yield* execute({
+          tags: request,
+          operation: "chat",
+          model,
+          policy,
+          onDelta,
+          build: chatRequest(request, model, policy)
+        })
+        const result = chatResult(request, model, done, (yield* Clock.currentTimeMillis) - start)
+        yield* cache.put(key, cacheEntry([result.content], result))
+        return result
+      }).pipe(
+        observeCall(
+          ledger,
+          { tags: request, model, input: request.messages },
+          (r) => [{ role: "assistant", content: r.content }]
+        )
       )
-    )
-  })
+    })
+
+  const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })((request: ChatRequest) => chatCall(request))
+
+  const chatStream = streamOf(chatCall)
 
   const complete = Effect.fn("LlmClient.complete", { captureStackTrace: false })(function*(request: CompletionRequest) {
     const model = yield* resolveModel(request.sampling.model)
+    const policy = yield* policyNow
     const s = request.sampling
     yield* Effect.annotateCurrentSpan({
       "deepnote.role": request.role,
@@ -171,66 +145,33 @@ const make = Effect.gen(function*() {
       : ""
     return yield* Effect.gen(function*() {
       const hit = yield* cache.get(key)
-      if (Option.isSome(hit)) {
-        const c = hit.value
-        return {
-          texts: c.texts,
-          model: c.model,
-          endpoint: "cache",
-          usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
-          attempts: 0,
-          latencyMs: 0,
-          cached: true
-        } satisfies CompletionResult
-      }
-      const start = Date.now()
+      if (Option.isSome(hit)) return completionFromCache(hit.value)
+      const start = yield* Clock.currentTimeMillis
       const done = yield* execute({
         tags: request,
         operation: "text_completion",
         model,
-        build: () => ({
-          structured: false,
-          request: {
-            path: "/v1/completions",
-            stream: false,
-            headers: tagHeaders(request),
-            body: {
-              model,
-              prompt: request.prompts,
-              temperature: s.temperature,
-              top_p: s.topP,
-              max_tokens: s.maxTokens,
-              seed: s.seed
-            }
-          }
-        })
+        policy,
+        build: completionRequest(request, model, policy)
       })
-      const usage = done.reply.usage
-        ? usageFromWire(done.reply.usage)
-        : {
-          promptTokens: request.prompts.reduce((n, p) => n + countTokens(p), 0),
-          completionTokens: done.reply.texts.reduce((n, t) => n + countTokens(t), 0)
-        }
-      const result: CompletionResult = {
-        texts: done.reply.texts,
-        model: done.reply.model ?? model,
-        endpoint: done.endpoint.url,
-        usage,
-        attempts: done.attempts,
-        latencyMs: Date.now() - start,
-        cached: false
-      }
-      yield* cache.put(key, {
-        texts: [...result.texts],
-        model: result.model,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens
-      })
+      const result = completionResult(request, model, done, (yield* Clock.currentTimeMillis) - start)
+      yield* cache.put(key, cacheEntry([...result.texts], result))
       return result
     }).pipe(observeCall(ledger, { tags: request, model, input: request.prompts }, (r) => r.texts))
   })
 
-  return LlmClient.of({ chat, complete, resolveModel, endpoints: pool.status })
+  return LlmClient.of({
+    chat,
+    chatStream,
+    complete,
+    resolveModel,
+    endpoints: pool.status,
+    checkModels: Effect.fn("LlmClient.checkModels")((models: ReadonlyArray<string | undefined>) =>
+      checkModels(pool, settings, pool.defaultModel, models)
+    ),
+    health: pool.health,
+    healthChanges: pool.healthChanges
+  })
 })
 
 /** The client for OpenAI-compatible LLM servers (vLLM first). */

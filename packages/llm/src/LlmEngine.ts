@@ -31,6 +31,14 @@ const cache = Layer.unwrapEffect(
 /** LlmClient + UsageLedger + LlmCache from the settings, over the pooled undici HttpClient. */
 const client = LlmClient.layer.pipe(Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, cache, llmHttpClientLayer)))
 
+/**
+ * The client alone (no response cache), for a startup check before anything runs: `LlmClient.checkModels`, health.
+ * Needs `LlmSettings`.
+ */
+export const clientLayer = LlmClient.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, cacheLayer(undefined), llmHttpClientLayer))
+)
+
 const roles = Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer)
 
 /**

@@ -11,7 +11,7 @@ export const LlmMetrics = {
     description: "LLM calls (after retries), by role, model and outcome",
     incremental: true
   }),
-  /** Tags: `role`, `reason` (`permanent`, `attempts-exhausted`, `retry-budget-exhausted`), `class` (last attempt's failure class). */
+  /** Tags: `role`, `reason` (`permanent`, `attempts-exhausted`, `outage`, `stream-interrupted`), `class` (last attempt's failure class). */
   callFailures: taggableCounter("deepnote_llm_call_failures_total", {
     description: "LLM calls that failed for good, by role, reason and failure class",
     incremental: true
@@ -27,7 +27,7 @@ export const LlmMetrics = {
     description: "HTTP attempts to LLM endpoints, by endpoint and outcome",
     incremental: true
   }),
-  /** Tags: `endpoint`, `class` (`http_429`, `http_5xx`, `http_4xx`, `timeout`, `transport`, `malformed`, `unavailable`). */
+  /** Tags: `endpoint`, `class` (`http_429`, `http_overload` (503, 529), `http_5xx`, `http_4xx`, `timeout`, `transport`, `malformed`, `unavailable`, `model_not_served`). */
   attemptFailures: taggableCounter("deepnote_llm_attempt_failures_total", {
     description: "Failed HTTP attempts to LLM endpoints, by endpoint and failure class",
     incremental: true

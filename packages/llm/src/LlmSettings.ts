@@ -1,100 +1,30 @@
-import { Config, ConfigError, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { ConfigError, Context, Effect, Layer, Schema } from "effect"
+import { type LlmSettingsData, type LlmSettingsInput, LlmSettingsSchema } from "./LlmSettingsSchema.js"
+import { environmentSource, resolveSettings } from "./LlmSettingsSources.js"
 
-const PositiveInt = (field: string) =>
-  Schema.Int.pipe(Schema.positive({ message: () => `${field} must be a positive integer` }))
-
-const Millis = (field: string) =>
-  Schema.Number.pipe(Schema.nonNegative({ message: () => `${field} must be ≥ 0 (milliseconds)` }))
-
-/** One server (or data-parallel rank). `maxNumSeqs` caps the calls in flight to it. */
-export const EndpointSpec = Schema.Struct({
-  url: Schema.String.pipe(
-    Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "endpoint url must be http(s)://host[:port][/v1]" })
-  ),
-  maxNumSeqs: Schema.optional(PositiveInt("maxNumSeqs"))
-})
-export type EndpointSpec = typeof EndpointSpec.Type
-
-/** How structured outputs are requested: `auto` tries vLLM's `structured_outputs`, then legacy `guided_*`, then none. */
-export const StructuredOutputsMode = Schema.Literal("auto", "structured_outputs", "response_format", "guided", "off")
-export type StructuredOutputsMode = typeof StructuredOutputsMode.Type
-
-/** Everything the LLM client needs to know about its servers and its limits. */
-export const LlmSettingsSchema = Schema.Struct({
-  endpoints: Schema.NonEmptyArray(EndpointSpec),
-  apiKey: Schema.optional(Schema.Redacted(Schema.String)),
-  /** Model for every role that RunConfig does not name one for; else the first endpoint's first `/v1/models` id. */
-  model: Schema.optional(Schema.String),
-  /** Calls in flight per endpoint when the URL does not say (`url#N`); else the server's own max_num_seqs if it reports it; else 64. */
-  perEndpointConcurrency: Schema.optional(PositiveInt("perEndpointConcurrency")),
-  globalInFlight: Schema.optionalWith(PositiveInt("globalInFlight"), { default: () => 512 }),
-  /** Requests per second over all endpoints (token bucket); absent = unlimited. */
-  rps: Schema.optional(Schema.Number.pipe(Schema.positive({ message: () => "rps must be > 0" }))),
-  attemptTimeoutMs: Schema.optionalWith(Millis("attemptTimeoutMs"), { default: () => 120_000 }),
-  maxAttempts: Schema.optionalWith(PositiveInt("maxAttempts"), { default: () => 5 }),
-  /** Retries (attempts after the first) allowed per run id over the client's lifetime. */
-  runRetryBudget: Schema.optionalWith(Schema.Int.pipe(Schema.nonNegative()), { default: () => 1000 }),
-  backoffBaseMs: Schema.optionalWith(Millis("backoffBaseMs"), { default: () => 250 }),
-  backoffMaxMs: Schema.optionalWith(Millis("backoffMaxMs"), { default: () => 20_000 }),
-  /** Consecutive failures (transport, timeout, 5xx) that eject an endpoint. */
-  ejectAfter: Schema.optionalWith(PositiveInt("ejectAfter"), { default: () => 3 }),
-  /** How long an ejected endpoint rests before a half-open `/health` probe (doubles per failed probe, up to 16×). */
-  cooldownMs: Schema.optionalWith(Millis("cooldownMs"), { default: () => 5_000 }),
-  healthIntervalMs: Schema.optionalWith(Millis("healthIntervalMs"), { default: () => 5_000 }),
-  cache: Schema.optionalWith(Schema.Boolean, { default: () => true }),
-  /** Cache file; default `<home>/llm-cache.sqlite` (`LlmCache.fileIn`). */
-  cacheFile: Schema.optional(Schema.String),
-  structuredOutputs: Schema.optionalWith(StructuredOutputsMode, { default: () => "auto" as const })
-})
-export type LlmSettingsData = typeof LlmSettingsSchema.Type
-export type LlmSettingsInput = typeof LlmSettingsSchema.Encoded
-
-/** `http://h:8000/v1#32` → `{ url: "http://h:8000/v1", maxNumSeqs: 32 }`. */
-export const parseEndpoint = (raw: string): { url: string; maxNumSeqs?: number } => {
-  const [url, fragment] = raw.trim().split("#", 2) as [string, string | undefined]
-  const n = fragment === undefined ? Number.NaN : Number(fragment)
-  return Number.isInteger(n) && n > 0 ? { url, maxNumSeqs: n } : { url }
-}
-
-/** `http://h:8000/v1/` → `http://h:8000`: requests add `/v1/...` themselves. */
-export const baseUrl = (url: string): string => url.replace(/\/+$/, "").replace(/\/v1$/, "")
-
-const fromConfig = Effect.gen(function*() {
-  const urls = yield* Config.array(Config.string(), "DEEPNOTE_LLM_URL")
-  const opt = <A>(c: Config.Config<A>) => Config.option(c).pipe(Effect.map(Option.getOrUndefined))
-  const apiKey = yield* opt(Config.redacted("DEEPNOTE_LLM_API_KEY"))
-  const timeout = yield* opt(Config.duration("DEEPNOTE_LLM_ATTEMPT_TIMEOUT"))
-  const input: Record<string, unknown> = {
-    endpoints: urls.filter((u) => u.trim().length > 0).map(parseEndpoint),
-    ...(apiKey === undefined ? {} : { apiKey: Redacted.value(apiKey) }),
-    model: yield* opt(Config.string("DEEPNOTE_LLM_MODEL")),
-    perEndpointConcurrency: yield* opt(Config.integer("DEEPNOTE_LLM_CONCURRENCY")),
-    globalInFlight: yield* opt(Config.integer("DEEPNOTE_LLM_GLOBAL_IN_FLIGHT")),
-    rps: yield* opt(Config.number("DEEPNOTE_LLM_RPS")),
-    attemptTimeoutMs: timeout === undefined ? undefined : Duration.toMillis(timeout),
-    maxAttempts: yield* opt(Config.integer("DEEPNOTE_LLM_MAX_ATTEMPTS")),
-    runRetryBudget: yield* opt(Config.integer("DEEPNOTE_LLM_RETRY_BUDGET")),
-    cache: yield* opt(Config.boolean("DEEPNOTE_LLM_CACHE")),
-    cacheFile: yield* opt(Config.string("DEEPNOTE_LLM_CACHE_FILE")),
-    structuredOutputs: yield* opt(Config.string("DEEPNOTE_LLM_STRUCTURED_OUTPUTS"))
-  }
-  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
-  return yield* Schema.decodeUnknown(LlmSettingsSchema)(defined, { errors: "all" }).pipe(
-    Effect.mapError((e) => ConfigError.InvalidData(["DEEPNOTE_LLM"], `invalid LLM settings: ${e.message}`))
-  )
-})
+export * from "./LlmSettingsSchema.js"
+export * from "./LlmSettingsSources.js"
 
 /** The decoded LLM settings. */
 export class LlmSettings extends Context.Tag("@deepnote/llm/LlmSettings")<LlmSettings, LlmSettingsData>() {
-  /** From a plain object (CLI flags, config file, tests). Invalid input is a defect naming the field. */
+  /** From a plain object (tests, programs). Invalid input is a defect naming the field. */
   static readonly layer = (input: LlmSettingsInput) =>
     Layer.effect(LlmSettings, Schema.decodeUnknown(LlmSettingsSchema)(input, { errors: "all" }).pipe(Effect.orDie))
 
   /**
-   * From `Config`: `DEEPNOTE_LLM_URL` (comma-separated; `url#N` sets that endpoint's concurrency), `DEEPNOTE_LLM_API_KEY`,
-   * `DEEPNOTE_LLM_MODEL`, `DEEPNOTE_LLM_CONCURRENCY`, `DEEPNOTE_LLM_GLOBAL_IN_FLIGHT`, `DEEPNOTE_LLM_RPS`,
-   * `DEEPNOTE_LLM_ATTEMPT_TIMEOUT` (e.g. "60 seconds"), `DEEPNOTE_LLM_MAX_ATTEMPTS`, `DEEPNOTE_LLM_RETRY_BUDGET`,
-   * `DEEPNOTE_LLM_CACHE` (true/false), `DEEPNOTE_LLM_CACHE_FILE`, `DEEPNOTE_LLM_STRUCTURED_OUTPUTS`.
+   * From `Config` alone: every `DEEPNOTE_LLM_*` key of `environmentKeys` (`DEEPNOTE_LLM_URL` comma-separated, `url#N`
+   * fixing that endpoint's concurrency; durations such as "60 seconds"). Applications that also take flags and a
+   * config file merge them with `resolveSettings([flags, file, environment])` instead.
    */
-  static readonly layerConfig = Layer.effect(LlmSettings, fromConfig)
+  static readonly layerConfig = Layer.effect(
+    LlmSettings,
+    Effect.flatMap(environmentSource, (env) => resolveSettings([env])).pipe(
+      Effect.mapError((e) =>
+        ConfigError.InvalidData(
+          ["DEEPNOTE_LLM_URL"],
+          e.missingEndpoints ? "no LLM endpoint: set DEEPNOTE_LLM_URL" : e.message
+        )
+      )
+    )
+  )
 }

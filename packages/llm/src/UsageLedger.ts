@@ -4,8 +4,8 @@ import { Context, Effect, Layer } from "effect"
 /** One finished call (after all its attempts), as the ledger sees it. */
 export interface UsageEntry {
   readonly role: Role
-  readonly questionId?: string | undefined
-  readonly runId?: string | undefined
+  /** The model asked for (a bounded set: the configured and served ones). */
+  readonly model?: string | undefined
   readonly promptTokens: number
   readonly completionTokens: number
   /** Prompt tokens the server served from its prefix cache (0 when it does not say). */
@@ -35,11 +35,14 @@ export interface UsageTotals {
   readonly structuredFallbacks: number
 }
 
+/**
+ * Bounded aggregates only: roles and models are a handful. Per-question and per-run usage travels with the calls
+ * instead (`collectCallUsage`), so a long-running server's ledger never grows with the questions it answers.
+ */
 export interface UsageSnapshot {
   readonly total: UsageTotals
   readonly byRole: Readonly<Record<string, UsageTotals>>
-  readonly byQuestion: Readonly<Record<string, UsageTotals>>
-  readonly byRun: Readonly<Record<string, UsageTotals>>
+  readonly byModel: Readonly<Record<string, UsageTotals>>
 }
 
 const zero = (): Mutable => ({
@@ -73,12 +76,10 @@ const add = (t: Mutable, e: UsageEntry) => {
 
 export interface LedgerTags {
   readonly role: Role
-  readonly questionId?: string | undefined
-  readonly runId?: string | undefined
 }
 
 /**
- * Prompt and completion tokens, latency and attempts per role, per question and per run; in memory. No spans: it is
+ * Prompt and completion tokens, latency and attempts in total, per role and per model; in memory. No spans: it is
  * updated on every call's hot path, in memory, and never fails (the call's own span carries the same numbers).
  */
 export interface UsageLedgerService {
@@ -86,48 +87,25 @@ export interface UsageLedgerService {
   readonly parseFailure: (tags: LedgerTags) => Effect.Effect<void>
   readonly structuredFallback: (tags: LedgerTags) => Effect.Effect<void>
   readonly snapshot: Effect.Effect<UsageSnapshot>
-  /** One question's totals within one run (cheap: no snapshot of the whole ledger). */
-  readonly question: (runId: string | undefined, questionId: string) => Effect.Effect<UsageTotals | undefined>
 }
 
 const makeLedger = (): UsageLedgerService => {
   const total = zero()
   const byRole = new Map<string, Mutable>()
-  const byQuestion = new Map<string, Mutable>()
-  const byRun = new Map<string, Mutable>()
-  // One question of one run (question ids repeat across runs of the same dataset); read by `question`.
-  const byRunQuestion = new Map<string, Mutable>()
-  const runQuestionKey = (runId: string | undefined, questionId: string) => `${runId ?? ""}\u0000${questionId}`
-  const buckets = (tags: LedgerTags): Array<Mutable> => {
-    const at = (m: Map<string, Mutable>, k: string) => {
-      let t = m.get(k)
-      if (t === undefined) m.set(k, t = zero())
-      return t
-    }
-    const out = [total, at(byRole, tags.role)]
-    if (tags.questionId !== undefined) {
-      out.push(at(byQuestion, tags.questionId))
-      out.push(at(byRunQuestion, runQuestionKey(tags.runId, tags.questionId)))
-    }
-    if (tags.runId !== undefined) out.push(at(byRun, tags.runId))
-    return out
+  const byModel = new Map<string, Mutable>()
+  const at = (m: Map<string, Mutable>, k: string) => {
+    let t = m.get(k)
+    if (t === undefined) m.set(k, t = zero())
+    return t
   }
+  const buckets = (tags: LedgerTags & { readonly model?: string | undefined }): Array<Mutable> =>
+    tags.model === undefined ? [total, at(byRole, tags.role)] : [total, at(byRole, tags.role), at(byModel, tags.model)]
   const freeze = (m: Map<string, Mutable>) => Object.fromEntries([...m].map(([k, v]) => [k, { ...v }]))
   return UsageLedger.of({
     record: (entry) => Effect.sync(() => buckets(entry).forEach((t) => add(t, entry))),
     parseFailure: (tags) => Effect.sync(() => buckets(tags).forEach((t) => t.parseFailures++)),
     structuredFallback: (tags) => Effect.sync(() => buckets(tags).forEach((t) => t.structuredFallbacks++)),
-    snapshot: Effect.sync(() => ({
-      total: { ...total },
-      byRole: freeze(byRole),
-      byQuestion: freeze(byQuestion),
-      byRun: freeze(byRun)
-    })),
-    question: (runId, questionId) =>
-      Effect.sync(() => {
-        const t = byRunQuestion.get(runQuestionKey(runId, questionId))
-        return t === undefined ? undefined : { ...t }
-      })
+    snapshot: Effect.sync(() => ({ total: { ...total }, byRole: freeze(byRole), byModel: freeze(byModel) }))
   })
 }
 

@@ -1,18 +1,33 @@
 export * from "./CacheKey.js"
+export * from "./CallUsage.js"
+export { AdaptiveLimit, controller as adaptiveController, type LimitChange } from "./Client/AdaptiveLimit.js"
 export * from "./Client/Backoff.js"
 export {
   choose,
+  type EndpointCondition,
   type EndpointHealth,
   EndpointState,
   type EndpointStatus,
   preferredFor,
+  type Route,
   type StructuredSupport
 } from "./Client/Endpoint.js"
-export { EndpointPool, type EndpointPoolService, type Outcome, withHeadroom } from "./Client/EndpointPool.js"
+export {
+  type Acquired,
+  EndpointPool,
+  type EndpointPoolService,
+  type Outcome,
+  withHeadroom
+} from "./Client/EndpointPool.js"
+export type { ModelPlacement } from "./Client/ModelCheck.js"
+export type { LlmHealth, PoolState } from "./Client/PoolHealth.js"
+export { RetryThrottle } from "./Client/RetryThrottle.js"
+export { parseServerLoad, type ServerLoad } from "./Client/ServerLoad.js"
 export { structuredFields } from "./Client/Structured.js"
 export * from "./Domain/Chat.js"
 export * from "./Domain/LlmError.js"
 export * from "./LlmCache.js"
+export * as LlmCallPolicy from "./LlmCallPolicy.js"
 export * from "./LlmClient.js"
 export * as LlmEngine from "./LlmEngine.js"
 export * from "./LlmHttp.js"

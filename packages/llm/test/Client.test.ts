@@ -8,6 +8,7 @@ import {
   LlmSettings,
   parseEndpoint,
   parseRetryAfter,
+  RetryThrottle,
   splitTokens
 } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
@@ -41,20 +42,24 @@ describe("client building blocks", () => {
   it.effect("routing: sticky preference, then least loaded, avoiding the endpoint that just failed", () =>
     Effect.sync(() => {
       const eps = [endpoint(0), endpoint(1), endpoint(2)]
-      const first = choose(eps, "question-7", undefined)!
-      assert.strictEqual(choose(eps, "question-7", undefined), first)
+      const first = choose(eps, { key: "question-7" }, 0)!
+      assert.strictEqual(choose(eps, { key: "question-7" }, 0), first)
       first.inFlight = 2
-      const spill = choose(eps, "question-7", undefined)!
+      const spill = choose(eps, { key: "question-7" }, 0)!
       assert.notStrictEqual(spill, first)
       eps.forEach((e) => (e.inFlight = 0))
       eps[0]!.inFlight = 1
       eps[1]!.health = "ejected"
-      assert.strictEqual(choose(eps, undefined, undefined), eps[2])
-      assert.strictEqual(choose(eps, undefined, eps[2]), eps[0])
+      assert.strictEqual(choose(eps, { key: undefined }, 0), eps[2])
+      assert.strictEqual(choose(eps, { key: undefined, avoid: eps[2] }, 0), eps[0])
       eps[0]!.inFlight = 2
-      assert.strictEqual(choose(eps, undefined, eps[2]), eps[2], "the failed endpoint when nothing else is free")
+      assert.strictEqual(
+        choose(eps, { key: undefined, avoid: eps[2] }, 0),
+        eps[2],
+        "the failed endpoint when nothing else is free"
+      )
       eps[2]!.inFlight = 2
-      assert.isUndefined(choose(eps, undefined, undefined))
+      assert.isUndefined(choose(eps, { key: undefined }, 0))
     }))
 
   it.effect("token approximation is deterministic and lossless", () =>
@@ -112,5 +117,19 @@ describe("client building blocks", () => {
       ))
       assert.include(error, "endpoint url")
       assert.include(error, "maxAttempts")
+    }))
+
+  it.effect("retry throttle: a token per retry, refilled per success and over time; empty means wait, not fail", () =>
+    Effect.sync(() => {
+      const t = new RetryThrottle(2, 0.5, 10, 0)
+      assert.strictEqual(t.reserve(0), 0)
+      assert.strictEqual(t.reserve(0), 0)
+      assert.strictEqual(t.reserve(0), 100, "empty: wait until time brings one token (10 per second)")
+      assert.strictEqual(t.reserve(0), 200, "the next waits behind it")
+      t.success(0)
+      t.success(0)
+      assert.strictEqual(t.level(0), -1)
+      assert.strictEqual(t.level(100), 0)
+      assert.strictEqual(t.level(10_000), 2, "never above its size")
     }))
 })

@@ -1,37 +1,70 @@
+import { answerQuestion, defaultRunConfig, Passage, Question, Retriever } from "@deepnote/core"
+import {
+  collectCallUsage,
+  LlmAnswerer,
+  LlmCache,
+  LlmClient,
+  LlmJudge,
+  LlmNoteWriter,
+  LlmQueryPlanner,
+  LlmSettings,
+  sumCallUsage,
+  UsageLedger
+} from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { UsageLedger } from "../src/UsageLedger.js"
+import { Effect, Layer } from "effect"
+import { fakeServer } from "./FakeServer.js"
 
-const entry = (runId: string | undefined, questionId: string, promptTokens: number, cached = false) => ({
-  role: "init" as const,
-  runId,
-  questionId,
-  promptTokens,
-  completionTokens: 10,
-  latencyMs: 5,
-  attempts: 1,
-  cached,
-  ok: true
-})
+/** A server-style engine: roles built once, shared by every question, over the fake server. */
+const engine = Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer).pipe(
+  Layer.provideMerge(LlmClient.layer),
+  Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, LlmCache.layerTest, fakeServer())),
+  Layer.provide(LlmSettings.layer({ endpoints: [{ url: "http://fake:8000" }] })),
+  Layer.merge(
+    Retriever.layerTest({
+      search: () =>
+        Effect.succeed([
+          new Passage({ id: "p1", title: "Jaws", text: "Jaws is a 1975 film by Spielberg.", source: "test", score: 1 })
+        ])
+    })
+  )
+)
 
-describe("UsageLedger", () => {
-  it.effect("keeps one question's totals per run (the same question id in two runs stays apart)", () =>
-    Effect.gen(function*() {
-      const ledger = yield* UsageLedger
-      yield* ledger.record(entry("r1", "q1", 100))
-      yield* ledger.record(entry("r2", "q1", 7))
-      yield* ledger.record(entry("r1", "q1", 50))
-      yield* ledger.record(entry("r1", "q1", 999, true))
-      const r1 = yield* ledger.question("r1", "q1")
-      assert.strictEqual(r1?.calls, 3)
-      assert.strictEqual(r1?.cachedCalls, 1)
-      assert.strictEqual(r1?.promptTokens, 150, "cache hits cost no server tokens")
-      assert.strictEqual((yield* ledger.question("r2", "q1"))?.promptTokens, 7)
-      assert.isUndefined(yield* ledger.question("r1", "q2"))
-      assert.strictEqual(
-        (yield* ledger.snapshot).byQuestion["q1"]?.promptTokens,
-        157,
-        "the snapshot's byQuestion still sums over runs"
-      )
-    }).pipe(Effect.provide(UsageLedger.layer)))
+const sizeOf = (snapshot: UsageLedger["Type"] extends { snapshot: Effect.Effect<infer S> } ? S : never) =>
+  Object.keys(snapshot.byRole).length + Object.keys(snapshot.byModel).length
+
+describe("usage travels with the call; the ledger keeps bounded aggregates", () => {
+  it.effect(
+    "2000 questions of 30 runs through one engine: per-question usage collected, ledger size constant",
+    () =>
+      Effect.gen(function*() {
+        const ledger = yield* UsageLedger
+        const ask = (i: number) =>
+          collectCallUsage(
+            answerQuestion(
+              new Question({ id: `q${i}`, text: `Who directed Jaws? (${i})` }),
+              { ...defaultRunConfig, engine: "llm", maxStep: 1 },
+              { runId: `run-${i % 30}` }
+            )
+          )
+        const [, first] = yield* ask(0)
+        const size = sizeOf(yield* ledger.snapshot)
+        assert.isAbove(first.length, 2)
+        assert.deepStrictEqual(new Set(first.map((c) => c.endpoint)), new Set(["http://fake:8000"]))
+        assert.deepStrictEqual(new Set(first.map((c) => c.model)), new Set(["fake-model"]))
+        const sum = sumCallUsage(first)
+        assert.strictEqual(sum.promptTokens, 100 * first.length)
+        assert.strictEqual(sum.cachedPromptTokens, 40 * first.length)
+        let calls = first.length
+        for (let i = 1; i < 2000; i++) {
+          const [, usage] = yield* ask(i)
+          assert.strictEqual(usage.length, first.length, "each question sees its own calls only")
+          calls += usage.length
+        }
+        const after = yield* ledger.snapshot
+        assert.strictEqual(sizeOf(after), size, "nothing keyed by question or run")
+        assert.strictEqual(after.total.calls, calls)
+      }).pipe(Effect.provide(engine)),
+    120_000
+  )
 })

@@ -1,6 +1,15 @@
-import { type RunConfig, RunConfig as RunConfigSchema } from "@deepnote/core"
+import { type Role, type RunConfig, RunConfig as RunConfigSchema, samplingFor } from "@deepnote/core"
 import { type DatasetFormat, loadDataset } from "@deepnote/eval"
-import { type Run, RunManifest, RunStore, sha256Hex, stableHash, type SweepCell } from "@deepnote/store"
+import { type LlmCallError, LlmClient } from "@deepnote/llm"
+import {
+  type Run,
+  RunManifest,
+  RunStore,
+  type ServerInfo,
+  sha256Hex,
+  stableHash,
+  type SweepCell
+} from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
 import { Chunk, Data, Effect, Schema, Stream } from "effect"
 
@@ -27,7 +36,48 @@ export interface NewRun {
   readonly collectionFingerprint?: string | undefined
   /** `local` (default): one process executes it; `queue`: its questions are jobs for queue workers. */
   readonly execution?: "local" | "queue" | undefined
+  /** What the LLM engine's startup check found (`engineFacts`): recorded in the manifest. */
+  readonly llm?: EngineFacts | undefined
 }
+
+/** The models an LLM run uses per role and the servers that serve them, as the servers said before it started. */
+export interface EngineFacts {
+  readonly models: Readonly<Record<string, string>>
+  readonly servers: ReadonlyArray<ServerInfo>
+}
+
+const roles: ReadonlyArray<Role> = ["init", "update", "plan", "judge", "answer"]
+
+/**
+ * The LLM engine's startup check for a configuration: each role's model (configured, else discovered) must be served
+ * by some endpoint (else one clear error naming the model and the endpoints tried); returns the facts the manifest
+ * records: the model id per role and each endpoint with its models and `max_model_len`.
+ */
+export const engineFacts = (config: RunConfig): Effect.Effect<EngineFacts, LlmCallError, LlmClient> =>
+  Effect.gen(function*() {
+    const client = yield* LlmClient
+    const requested = roles.map((role) => samplingFor(config, role).model)
+    const placements = yield* client.checkModels(requested)
+    const placementOf = (model: string | undefined) => placements.find((p) => p.requested === model)
+    const models = Object.fromEntries(roles.map((role, i) => [role, placementOf(requested[i])?.model ?? "unknown"]))
+    const servers = new Map<string, { models: Set<string>; maxModelLen: number | undefined }>()
+    for (const p of placements) {
+      for (const e of p.endpoints) {
+        const server = servers.get(e.url) ?? { models: new Set<string>(), maxModelLen: e.maxModelLen }
+        server.models.add(p.model)
+        servers.set(e.url, server)
+      }
+    }
+    return {
+      models,
+      servers: [...servers].map(([endpoint, s]) => ({
+        endpoint,
+        kind: "openai-compatible",
+        models: [...s.models],
+        ...(s.maxModelLen === undefined ? {} : { maxModelLen: s.maxModelLen })
+      }))
+    }
+  })
 
 /** A resume would mix incompatible settings (the prompts or the code changed). */
 export class ResumeRefused extends Data.TaggedError("ResumeRefused")<{ readonly message: string }> {}
@@ -47,8 +97,9 @@ export const createRun = (input: NewRun) =>
       config: input.config,
       configHash: configHash(input.config),
       promptSetHash: input.promptSetHash,
-      models: input.config.sampling.model === undefined ? {} : { "*": input.config.sampling.model },
-      servers: [],
+      models: input.llm?.models ??
+        (input.config.sampling.model === undefined ? {} : { "*": input.config.sampling.model }),
+      servers: input.llm?.servers ?? [],
       indexId: `collection:${input.collection}`,
       ...(input.collectionFingerprint === undefined ? {} : { collectionFingerprint: input.collectionFingerprint }),
       codeVersion,

@@ -45,7 +45,8 @@ export const askOnce = (input: AskInput) =>
     const engine = Engine.layer({
       config: input.config,
       collection: input.collection,
-      llm: llmSettingsLayer(input.llm, input.llmFromFile)
+      // someone is waiting for this answer: the interactive outage tolerance and priority
+      llm: llmSettingsLayer(input.llm, input.llmFromFile, "interactive")
     })
     const result = yield* answerQuestion(question, input.config).pipe(
       Effect.provide(engine),

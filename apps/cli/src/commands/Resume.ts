@@ -3,7 +3,7 @@ import { checkResumable, collectionOf, createRunFromRun, enqueueRun, resumeConcu
 import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { llmOptions } from "../engine/LlmOptions.js"
+import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
@@ -47,6 +47,7 @@ export const resumeCommand = Command.make(
     Effect.gen(function*() {
       const store = yield* RunStore
       const run = yield* store.getRun(opts.runId)
+      if (run.manifest.config.engine === "llm") yield* resolveLlmSettings(opts.llm, undefined)
       if (run.execution === "queue") {
         // a queue run is resumed by queueing what is left again; `deepnote worker` processes execute it
         const { jobs, run: queued } = yield* enqueueRun(run.id, { retryFailed: opts.retryFailed }).pipe(

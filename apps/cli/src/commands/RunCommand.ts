@@ -8,7 +8,8 @@ import { FileSystem } from "@effect/platform"
 import { Config, Console, Effect, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
-import { llmOptions } from "../engine/LlmOptions.js"
+import { llmEngineFacts } from "../engine/LlmFacts.js"
+import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
@@ -102,6 +103,14 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         ),
         Effect.mapError((e) => new UsageError({ message: e.message }))
       )).cells
+    // bad LLM settings are a usage error, and a model no server serves a failure, before any run is created
+    const llmSettings = cells.some((c) => c.config.engine === "llm")
+      ? yield* resolveLlmSettings(opts.llm, file?.llm)
+      : undefined
+    const facts = yield* Effect.forEach(cells, (c) =>
+      c.config.engine === "llm" && llmSettings !== undefined
+        ? llmEngineFacts(llmSettings, c.config)
+        : Effect.succeed(undefined))
     const sweep = Option.isSome(opts.sweep)
       ? yield* (yield* Sweeps).create({
         grid: { cells: cells.map((c) => c.cell) },
@@ -117,7 +126,7 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         Effect.mapError((e) => new CommandFailed({ message: e.message }))
       )
     if (opts.enqueue && sweep !== undefined) yield* Console.log(sweep.id)
-    for (const cell of cells) {
+    for (const [i, cell] of cells.entries()) {
       const { badLines, run } = yield* createRun({
         dataset: opts.dataset,
         format: opts.format === "auto" ? undefined : opts.format,
@@ -128,6 +137,7 @@ export const runCommand = Command.make("run", runOptions, (opts) =>
         promptSetHash: promptSetHash(cell.config),
         label: Option.getOrUndefined(opts.label),
         concurrency: opts.concurrency,
+        llm: facts[i],
         sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell },
         collectionFingerprint: fingerprint,
         execution: opts.enqueue ? "queue" : "local"

@@ -10,7 +10,7 @@ import {
 import { ChatCompletion, errorMessage, TextCompletion, type WireUsage } from "../Domain/Wire.js"
 import { parseRetryAfter } from "./Backoff.js"
 import { withDeadline } from "./Deadline.js"
-import { foldChatStream } from "./Sse.js"
+import { foldChatStream, type StreamDelta } from "./Sse.js"
 import { isContextTooLong } from "./Structured.js"
 
 /** What one successful attempt returns, whatever the endpoint kind. */
@@ -29,6 +29,8 @@ export interface AttemptRequest {
   readonly headers: Record<string, string>
   readonly stream: boolean
   readonly timeoutMs: number
+  /** With `stream`: each delta as it arrives. */
+  readonly onDelta?: ((delta: StreamDelta) => void) | undefined
 }
 
 const decodeChat = Schema.decodeUnknown(Schema.parseJson(ChatCompletion))
@@ -53,7 +55,8 @@ const httpError = (endpoint: string, res: HttpClientResponse.HttpClientResponse,
 
 const readReply = (
   req: AttemptRequest,
-  res: HttpClientResponse.HttpClientResponse
+  res: HttpClientResponse.HttpClientResponse,
+  now: () => number
 ): Effect.Effect<AttemptReply, LlmAttemptError> => {
   const malformed = (what: string): LlmAttemptError =>
     new LlmMalformedReply({
@@ -67,7 +70,7 @@ const readReply = (
       cause
     })
   if (req.stream) {
-    return foldChatStream(Stream.mapError(res.stream, transport), Date.now, malformed).pipe(
+    return foldChatStream(Stream.mapError(res.stream, transport), now, malformed, req.onDelta).pipe(
       Effect.flatMap((s) =>
         s.done || s.finishReason !== undefined
           ? Effect.succeed({ texts: [s.content], finishReason: s.finishReason, model: s.model, usage: s.usage })
@@ -110,6 +113,8 @@ export const runAttempt = (
   req: AttemptRequest
 ): Effect.Effect<AttemptReply, LlmAttemptError> =>
   Effect.gen(function*() {
+    const clock = yield* Effect.clock
+    const now = () => clock.unsafeCurrentTimeMillis()
     const span = yield* Effect.option(Effect.currentSpan)
     const traceparent = Option.match(span, {
       onNone: () => ({}),
@@ -131,9 +136,9 @@ export const runAttempt = (
     yield* Effect.annotateCurrentSpan("http.response.status_code", res.status)
     if (res.status < 200 || res.status >= 300) {
       const body = yield* res.text.pipe(Effect.orElseSucceed(() => ""))
-      return yield* Effect.fail(httpError(req.endpoint, res, body, Date.now()))
+      return yield* Effect.fail(httpError(req.endpoint, res, body, now()))
     }
-    return yield* readReply(req, res)
+    return yield* readReply(req, res, now)
   }).pipe((attempt) =>
     withDeadline(attempt, req.timeoutMs, () =>
       new LlmTimeoutError({

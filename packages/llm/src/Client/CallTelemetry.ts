@@ -1,15 +1,23 @@
 import { TraceContent, withTags } from "@deepnote/core"
-import { Cause, Clock, Effect, Exit, Option } from "effect"
+import { Cause, Clock, Effect, Exit, FiberRef, Option } from "effect"
+import { currentUsageCollector } from "../CallUsage.js"
 import type { CallTags, Usage } from "../Domain/Chat.js"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import { LlmMetrics } from "../LlmMetrics.js"
 import type { UsageLedgerService } from "../UsageLedger.js"
+import { errorType } from "./RetryDecision.js"
 
 /** A failed attempt's class, the `class` tag of the failure metrics. */
 export const failureClass = (error: LlmAttemptError): string => {
   switch (error._tag) {
     case "LlmHttpError":
-      return error.status === 429 ? "http_429" : error.status >= 500 ? "http_5xx" : "http_4xx"
+      return error.status === 429
+        ? "http_429"
+        : error.overload
+        ? "http_overload"
+        : error.status >= 500
+        ? "http_5xx"
+        : "http_4xx"
     case "LlmTimeoutError":
       return "timeout"
     case "LlmTransportError":
@@ -18,6 +26,8 @@ export const failureClass = (error: LlmAttemptError): string => {
       return "malformed"
     case "LlmUnavailable":
       return "unavailable"
+    case "LlmModelNotServed":
+      return "model_not_served"
   }
 }
 
@@ -61,13 +71,14 @@ interface CallOutcome {
   readonly usage: Usage
   readonly cached: boolean
   readonly model: string
+  readonly endpoint: string
   readonly attempts: number
   readonly latencyMs: number
 }
 
 /**
  * Everything recorded when one call (retries included) ends, in one place: the usage ledger (tokens, latency,
- * attempts, by role, question and run), the metrics (outcome, latency, tokens by role and model, cache hits) and the
+ * attempts, by role and model), the caller's usage collector if one is installed (`collectCallUsage`), the metrics (outcome, latency, tokens by role and model, cache hits) and the
  * current span (`LlmClient.chat` / `LlmClient.complete`: usage, response model and, when `TraceContent` is on, the
  * prompt and completion as `gen_ai.input.messages` / `gen_ai.output.messages`).
  */
@@ -81,12 +92,14 @@ export const observeCall =
           const metricTags = { role: tags.role, model: info.model }
           const end = yield* Clock.currentTimeMillis
           const content = yield* TraceContent
+          const collector = yield* FiberRef.get(currentUsageCollector)
           withTags(LlmMetrics.callDuration, metricTags).unsafeUpdate(end - start, noLabels)
           if (Exit.isSuccess(exit)) {
             const r = exit.value
             const { cachedPromptTokens = 0, completionTokens, promptTokens } = r.usage
-            yield* ledger.record({
-              ...tags,
+            const entry = {
+              role: tags.role,
+              model: info.model,
               promptTokens,
               completionTokens,
               cachedPromptTokens,
@@ -94,7 +107,9 @@ export const observeCall =
               attempts: r.attempts,
               cached: r.cached,
               ok: true
-            })
+            }
+            yield* ledger.record(entry)
+            collector?.add({ ...entry, model: r.model, endpoint: r.endpoint })
             withTags(LlmMetrics.calls, { ...metricTags, outcome: r.cached ? "cached" : "ok" }).unsafeUpdate(1, noLabels)
             if (r.cached) withTags(LlmMetrics.cacheHits, metricTags).unsafeUpdate(1, noLabels)
             else {
@@ -118,15 +133,19 @@ export const observeCall =
           } else {
             const error = Cause.failureOption(exit.cause)
             const attempts = Option.match(error, { onNone: () => 0, onSome: (e) => e.attempts })
-            yield* ledger.record({
-              ...tags,
+            const entry = {
+              role: tags.role,
+              model: info.model,
               promptTokens: 0,
               completionTokens: 0,
+              cachedPromptTokens: 0,
               latencyMs: end - start,
               attempts,
               cached: false,
               ok: false
-            })
+            }
+            yield* ledger.record(entry)
+            collector?.add({ ...entry, endpoint: "none" })
             withTags(LlmMetrics.calls, { ...metricTags, outcome: "failed" }).unsafeUpdate(1, noLabels)
             if (Option.isSome(error)) {
               withTags(LlmMetrics.callFailures, {
@@ -137,6 +156,9 @@ export const observeCall =
             }
             yield* Effect.annotateCurrentSpan({
               "gen_ai.system": "openai",
+              ...(Option.isSome(error)
+                ? { "error.type": errorType(error.value.last), "deepnote.llm.failure.reason": error.value.reason }
+                : {}),
               ...(content ? { "gen_ai.input.messages": JSON.stringify(info.input) } : {})
             })
           }

@@ -1,28 +1,46 @@
-import { HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import { Clock, Context, Deferred, Effect, Exit, Layer, Redacted, Schedule, Schema, type Scope } from "effect"
-import { LlmUnavailable } from "../Domain/LlmError.js"
-import { ModelList } from "../Domain/Wire.js"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Clock, Context, Deferred, Effect, Layer, Redacted, Schedule, type Scope, type Stream } from "effect"
+import { LlmModelNotServed, LlmUnavailable } from "../Domain/LlmError.js"
 import { baseUrl, LlmSettings, type LlmSettingsData } from "../LlmSettings.js"
-import { choose, EndpointState, type EndpointStatus, statusOf, type StructuredSupport } from "./Endpoint.js"
+import { AdaptiveLimit, controller } from "./AdaptiveLimit.js"
+import { choose, EndpointState, type EndpointStatus, type Route, statusOf, type StructuredSupport } from "./Endpoint.js"
+import { makeEndpointHealth, type Outcome } from "./EndpointHealth.js"
+import { makeHealthReporter } from "./HealthReporter.js"
+import { startLoadPolling } from "./LoadPoller.js"
+import { describeEndpoints, type LlmHealth } from "./PoolHealth.js"
+import { discoverModels, healthChecks } from "./Probes.js"
+import { type Waiter, Waiters } from "./Waiters.js"
 
-/** How a finished attempt reflects on an endpoint's health. */
-export type Outcome = "success" | "failure" | "neutral"
-
-interface Waiter {
-  readonly key: string | undefined
-  readonly avoid: EndpointState | undefined
-  readonly deferred: Deferred.Deferred<EndpointState, LlmUnavailable>
-  served: EndpointState | undefined
-}
+export type { Outcome }
 
 export interface EndpointPoolService {
   readonly endpoints: ReadonlyArray<EndpointState>
-  /** A slot on an endpoint (sticky by key, else least-loaded); waits FIFO while all are busy. */
-  readonly acquire: (key: string | undefined, avoid?: EndpointState) => Effect.Effect<EndpointState, LlmUnavailable>
+  /**
+   * A slot on an endpoint serving the route's model (sticky by key, else least-loaded). Waits in arrival order while
+   * all are busy, down or overloaded; fails with `LlmUnavailable` once it has waited `outageBudgetMs` with none of
+   * them up, and at once with `LlmModelNotServed` when no endpoint serves the model.
+   */
+  readonly acquire: (
+    route: Route,
+    outageBudgetMs: number
+  ) => Effect.Effect<Acquired, LlmUnavailable | LlmModelNotServed>
   readonly release: (endpoint: EndpointState, outcome: Outcome) => Effect.Effect<void>
+  /** True when no endpoint serving `model` is up (every one down or overloaded). */
+  readonly inOutage: (model: string | undefined) => boolean
   readonly status: Effect.Effect<ReadonlyArray<EndpointStatus>>
+  readonly health: Effect.Effect<LlmHealth>
+  /** The health each time the pool's state changes (ok, degraded, outage), starting with the current one. */
+  readonly healthChanges: Stream.Stream<LlmHealth>
   /** The first endpoint's first `/v1/models` id. */
   readonly defaultModel: Effect.Effect<string, LlmUnavailable>
+  /** Asks every endpoint's `/v1/models` again (those that answer are updated). */
+  readonly rediscover: Effect.Effect<void>
+}
+
+export interface Acquired {
+  readonly endpoint: EndpointState
+  /** Time this acquire waited while no endpoint serving the model was up. */
+  readonly outageWaitedMs: number
 }
 
 const initialStructured = (mode: LlmSettingsData["structuredOutputs"]): StructuredSupport =>
@@ -37,6 +55,9 @@ export const withHeadroom = (maxNumSeqs: number): number => maxNumSeqs + Math.ma
 /** Server-side concurrency default when neither the URL, the settings nor the server say (vLLM's is 256–1024). */
 const fallbackConcurrency = 64
 
+/** How often waiting calls are re-checked: paused endpoints reopening, outage budgets running out. */
+const waiterTickMs = 50
+
 const make = Effect.gen(function*() {
   const settings = yield* LlmSettings
   const http = (yield* HttpClient.HttpClient).pipe(
@@ -47,164 +68,152 @@ const make = Effect.gen(function*() {
   )
   const endpoints = settings.endpoints.map((spec, i) => {
     const fixed = spec.maxNumSeqs ?? settings.perEndpointConcurrency
-    return new EndpointState(
+    const e = new EndpointState(
       i,
       baseUrl(spec.url),
       fixed ?? fallbackConcurrency,
       fixed !== undefined,
       settings.cooldownMs,
-      initialStructured(settings.structuredOutputs)
+      initialStructured(settings.structuredOutputs),
+      settings.ejectAfter
     )
+    if (fixed === undefined && settings.adaptiveConcurrency) {
+      e.adaptive = new AdaptiveLimit(
+        controller.initialLimit,
+        Math.min(settings.globalInFlight, 1024),
+        settings.metricsIntervalMs
+      )
+      e.limit = e.adaptive.value
+    }
+    return e
   })
-  const waiters: Array<Waiter> = []
-
-  const dispatch = () => {
-    while (waiters.length > 0) {
-      const w = waiters[0]!
-      const e = choose(endpoints, w.key, w.avoid)
-      if (e === undefined) break
-      waiters.shift()
-      e.inFlight++
-      w.served = e
-      Deferred.unsafeDone(w.deferred, Exit.succeed(e))
+  const waiters = new Waiters(endpoints)
+  const reporter = yield* makeHealthReporter(settings, endpoints)
+  const pool = reporter.pool
+  const endpointHealth = makeEndpointHealth(settings, pool, waiters, reporter.log, (e, found) => {
+    if (!e.limitFixed && e.adaptive === undefined && found.maxNumSeqs !== undefined) {
+      e.limit = withHeadroom(found.maxNumSeqs)
     }
-  }
-  const unavailable = () =>
-    new LlmUnavailable({
-      message: `all ${endpoints.length} LLM endpoint(s) are ejected after failures: ${
-        endpoints.map((e) => e.url).join(", ")
-      }`
-    })
-
-  const eject = (e: EndpointState, now: number) => {
-    e.health = "ejected"
-    e.ejectedUntil = now + e.cooldownMs
-    e.ejections++
-    if (!endpoints.some((x) => x.health === "healthy")) {
-      for (const w of waiters.splice(0)) Deferred.unsafeDone(w.deferred, Exit.fail(unavailable()))
-    }
-  }
-  const recover = (e: EndpointState) => {
-    e.health = "healthy"
-    e.consecutiveFailures = 0
-    e.cooldownMs = e.baseCooldownMs
-    dispatch()
-  }
-  // The last healthy endpoint is never ejected ("panic mode"): with nowhere else to go, retries with backoff do better
-  // than failing every call until a probe succeeds.
-  const fail = (e: EndpointState, now: number) => {
-    e.consecutiveFailures++
-    const others = endpoints.some((x) => x !== e && x.health === "healthy")
-    if (e.health === "healthy" && others && e.consecutiveFailures >= settings.ejectAfter) eject(e, now)
-  }
+  })
 
   const release = (e: EndpointState, outcome: Outcome) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.sync(() => {
         e.inFlight--
-        if (outcome === "success") e.consecutiveFailures = 0
-        else if (outcome === "failure") fail(e, now)
-        dispatch()
+        endpointHealth.record(e, outcome, now)
+        waiters.dispatch(now)
       }))
 
-  const acquire = (key: string | undefined, avoid?: EndpointState) =>
-    Effect.suspend(() => {
-      const e = choose(endpoints, key, avoid)
+  const inOutage = (model: string | undefined) => !endpoints.some((e) => e.serves(model) && e.condition === "up")
+
+  const notServed = (model: string) =>
+    new LlmModelNotServed({
+      model,
+      message: `no LLM endpoint serves the model "${model}": ${
+        endpoints.map((e) => `${e.url} serves ${(e.models ?? []).map((m) => `"${m}"`).join(", ") || "nothing"}`)
+          .join("; ")
+      }`
+    })
+
+  const unavailable = (w: Waiter) =>
+    new LlmUnavailable({
+      waitedMs: w.outageWaitedMs,
+      message: `no LLM endpoint${w.route.model === undefined ? "" : ` serving "${w.route.model}"`} came back within ${
+        (w.outageWaitedMs / 1000).toFixed(1)
+      } s: ${describeEndpoints(endpoints)}`
+    })
+
+  const acquire = (route: Route, outageBudgetMs: number) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<Acquired, LlmUnavailable | LlmModelNotServed> => {
+      const e = choose(endpoints, route, now)
       if (e !== undefined) {
         e.inFlight++
-        return Effect.succeed(e)
+        return Effect.succeed({ endpoint: e, outageWaitedMs: 0 })
       }
-      if (!endpoints.some((x) => x.health === "healthy")) return Effect.fail(unavailable())
+      if (route.model !== undefined && !endpoints.some((x) => x.serves(route.model))) {
+        return Effect.fail(notServed(route.model))
+      }
+      if (outageBudgetMs <= 0 && inOutage(route.model)) {
+        return Effect.fail(unavailable({ route, outageWaitedMs: 0 } as Waiter))
+      }
       return Deferred.make<EndpointState, LlmUnavailable>().pipe(Effect.flatMap((deferred) => {
-        const w: Waiter = { key, avoid, deferred, served: undefined }
-        waiters.push(w)
-        return Deferred.await(deferred).pipe(Effect.onInterrupt(() =>
-          w.served !== undefined ? release(w.served, "neutral") : Effect.sync(() => {
-            const i = waiters.indexOf(w)
-            if (i >= 0) waiters.splice(i, 1)
-          })
-        ))
+        const w: Waiter = { route, deferred, budgetMs: outageBudgetMs, outageWaitedMs: 0, served: undefined }
+        waiters.add(w)
+        return Deferred.await(deferred).pipe(
+          Effect.map((endpoint) => ({ endpoint, outageWaitedMs: w.outageWaitedMs })),
+          Effect.onInterrupt(() =>
+            w.served !== undefined ? release(w.served, { _tag: "Neutral" }) : Effect.sync(() => waiters.remove(w))
+          )
+        )
       }))
     })
 
-  const get = (url: string) =>
-    http.get(url).pipe(
-      Effect.flatMap(HttpClientResponse.filterStatusOk),
-      Effect.flatMap((r) => r.text),
-      Effect.timeout("5 seconds")
-    )
-
-  const discover = (e: EndpointState) =>
-    get(`${e.url}/v1/models`).pipe(
-      Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(ModelList))),
-      Effect.tap((list) =>
-        Effect.sync(() => {
-          e.models = list.data.map((m) => m.id)
-          e.maxModelLen = list.data[0]?.max_model_len ?? undefined
-          const seqs = list.data[0]?.max_num_seqs
-          if (!e.limitFixed && typeof seqs === "number" && seqs > 0) e.limit = withHeadroom(seqs)
-          dispatch()
-        })
+  const rediscover = Effect.forEach(endpoints, (e) =>
+    discoverModels(http, e).pipe(
+      Effect.flatMap((found) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.sync(() => {
+            endpointHealth.discovered(e, found)
+            waiters.dispatch(now)
+          }))
       ),
-      Effect.asVoid
-    )
+      Effect.ignore
+    ), { concurrency: "unbounded", discard: true })
 
-  const probe = (e: EndpointState) => get(`${e.url}/health`).pipe(Effect.as(true), Effect.orElseSucceed(() => false))
-
-  const check = Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    yield* Effect.forEach(endpoints, (e) =>
-      Effect.gen(function*() {
-        if (e.health === "ejected" && now < e.ejectedUntil) return
-        const ok = yield* probe(e)
-        const after = yield* Clock.currentTimeMillis
-        if (ok && e.health === "ejected") {
-          yield* Effect.logInfo(`LLM endpoint ${e.url} recovered`)
-          recover(e)
-        } else if (!ok && e.health === "ejected") {
-          e.cooldownMs = Math.min(e.cooldownMs * 2, e.baseCooldownMs * 16)
-          e.ejectedUntil = after + e.cooldownMs
-        } else if (!ok) {
-          fail(e, after)
-          if (e.health === "ejected") {
-            yield* Effect.logWarning(`LLM endpoint ${e.url} ejected after failed health checks`)
-          }
-        }
-      }), { concurrency: "unbounded", discard: true })
-  })
-
-  yield* Effect.forEach(endpoints, (e) => discover(e).pipe(Effect.ignore), { concurrency: "unbounded", discard: true })
+  yield* rediscover
+  yield* startLoadPolling(http, endpoints, settings.metricsIntervalMs, waiters, reporter.log)
   const tick = Math.max(50, Math.min(settings.healthIntervalMs, settings.cooldownMs))
-  yield* check.pipe(Effect.repeat(Schedule.spaced(tick)), Effect.interruptible, Effect.forkScoped)
+  yield* healthChecks(http, endpoints, endpointHealth, waiters).pipe(
+    Effect.repeat(Schedule.spaced(tick)),
+    Effect.interruptible,
+    Effect.forkScoped
+  )
+  let lastTick = yield* Clock.currentTimeMillis
+  yield* Clock.currentTimeMillis.pipe(
+    Effect.tap((now) =>
+      Effect.sync(() => {
+        const elapsed = now - lastTick
+        lastTick = now
+        reporter.tick(now)
+        if (waiters.size === 0) return
+        waiters.dispatch(now)
+        if (pool.state !== "ok") waiters.age(elapsed, unavailable)
+      })
+    ),
+    Effect.repeat(Schedule.spaced(waiterTickMs)),
+    Effect.interruptible,
+    Effect.forkScoped
+  )
 
+  const firstModel = () => endpoints.find((e) => e.models !== undefined && e.models.length > 0)?.models?.[0]
   const defaultModel = Effect.suspend(() => {
-    const known = endpoints.find((e) => e.models !== undefined && e.models.length > 0)
-    if (known !== undefined) return Effect.succeed(known.models![0]!)
-    return Effect.firstSuccessOf(endpoints.map(discover)).pipe(
-      Effect.flatMap(() =>
-        Effect.suspend(() => {
-          const found = endpoints.find((e) => e.models !== undefined && e.models.length > 0)
-          return found === undefined ? Effect.fail(undefined) : Effect.succeed(found.models![0]!)
-        })
-      ),
-      Effect.mapError(() =>
+    const known = firstModel()
+    if (known !== undefined) return Effect.succeed(known)
+    return Effect.flatMap(rediscover, () => {
+      const found = firstModel()
+      return found !== undefined ? Effect.succeed(found) : Effect.fail(
         new LlmUnavailable({ message: "no model configured and no endpoint answered /v1/models with a model id" })
       )
-    )
+    })
   })
 
   return {
     endpoints,
     acquire,
     release,
+    inOutage,
     status: Effect.sync(() => endpoints.map(statusOf)),
-    defaultModel
+    health: reporter.health,
+    healthChanges: reporter.changes,
+    defaultModel,
+    rediscover
   } satisfies EndpointPoolService
 })
 
 /**
- * The endpoint pool: per-endpoint limits, sticky and least-loaded routing, ejection and half-open recovery. No spans:
- * `acquire`/`release` run twice per attempt on the client's hot path; the attempt span records the endpoint chosen.
+ * The endpoint pool: per-endpoint limits, sticky and least-loaded routing by model, ejection, overload pauses and
+ * half-open recovery, and the pool's health (ok, degraded, outage). No spans: `acquire`/`release` run twice per
+ * attempt on the client's hot path; the attempt span records the endpoint chosen.
  */
 export class EndpointPool extends Context.Tag("@deepnote/llm/EndpointPool")<EndpointPool, EndpointPoolService>() {
   /** Needs the settings and an HttpClient (health probes, `/v1/models`); probes run until the scope closes. */

@@ -1,21 +1,28 @@
 import type { HttpClient } from "@effect/platform"
-import { Cause, Effect, Exit, Option, Random, RateLimiter, type Scope } from "effect"
+import { Cause, Clock, Effect, Exit, Option, Random, RateLimiter, type Scope } from "effect"
 import type { CallTags } from "../Domain/Chat.js"
-import { type LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
+import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
+import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
 import type { UsageLedgerService } from "../UsageLedger.js"
+import { adjust } from "./Adjust.js"
 import { type AttemptReply, type AttemptRequest, runAttempt } from "./Attempt.js"
-import { backoffMs } from "./Backoff.js"
 import { observeAttempt } from "./CallTelemetry.js"
 import type { EndpointState } from "./Endpoint.js"
-import type { EndpointPoolService, Outcome } from "./EndpointPool.js"
-import { downgrade, isContextTooLong } from "./Structured.js"
+import type { EndpointPoolService } from "./EndpointPool.js"
+import { describeEndpoints } from "./PoolHealth.js"
+import { callFailure, type CallState, decide, type Decision, errorType, outcomeOf } from "./RetryDecision.js"
+import { RetryThrottle } from "./RetryThrottle.js"
+import type { StreamDelta } from "./Sse.js"
 
 /** One logical call: how to build its HTTP request for a given endpoint, plus tags for spans and budgets. */
 export interface Call {
   readonly tags: CallTags
   readonly operation: "chat" | "text_completion"
   readonly model: string
+  readonly policy: ResolvedCallPolicy
+  /** A streamed call's deltas, as they arrive (retries happen only before the first). */
+  readonly onDelta?: ((delta: StreamDelta) => void) | undefined
   readonly build: (
     endpoint: EndpointState
   ) => { readonly request: Omit<AttemptRequest, "endpoint" | "timeoutMs">; readonly structured: boolean }
@@ -28,29 +35,11 @@ export interface Executed {
   readonly structuredSent: boolean
 }
 
-type Step =
-  | { readonly _tag: "Done"; readonly value: Omit<Executed, "attempts"> }
-  | { readonly _tag: "Fail"; readonly error: LlmCallError }
-  | {
-    readonly _tag: "Retry"
-    readonly delayMs: number
-    readonly avoid: EndpointState | undefined
-    readonly counted: boolean
-  }
-
-const healthOutcome = (exit: Exit.Exit<unknown, LlmAttemptError>): Outcome => {
-  if (Exit.isSuccess(exit)) return "success"
-  const found = Cause.failureOption(exit.cause)
-  if (Option.isNone(found)) return "neutral"
-  const failure = found.value
-  if (failure._tag === "LlmHttpError") return failure.status >= 500 ? "failure" : "neutral"
-  return failure._tag === "LlmUnavailable" ? "neutral" : "failure"
-}
-
 /**
  * Runs calls through the global in-flight limit, the optional rate limiter and the endpoint pool, one
- * `LlmClient.attempt` span per attempt, retrying transient failures with jittered exponential backoff (or the
- * server's `Retry-After`) within the per-call attempt budget and the per-run retry budget.
+ * `LlmClient.attempt` span per attempt (status ERROR with `error.type` when it fails), retrying as `decide` says:
+ * transient failures with backoff within `maxAttempts`, overload answers and outages within the call's outage
+ * tolerance, every retry paced by the retry throttle (a token bucket).
  */
 export const makeExecutor = (deps: {
   readonly settings: LlmSettingsData
@@ -69,42 +58,72 @@ export const makeExecutor = (deps: {
         interval: "1 second",
         algorithm: "token-bucket"
       })
-    const budgets = new Map<string, number>()
-    const takeRetry = (runId: string | undefined) => {
-      const key = runId ?? ""
-      const left = budgets.get(key) ?? settings.runRetryBudget
-      if (left <= 0) return false
-      budgets.set(key, left - 1)
-      return true
-    }
+    const throttle = new RetryThrottle(
+      settings.retryTokens,
+      settings.retryTokensPerSuccess,
+      settings.retryTokensPerSecond,
+      yield* Clock.currentTimeMillis
+    )
 
-    const attemptStep = (call: Call, attempt: number, counted: number, avoid: EndpointState | undefined) =>
-      Effect.gen(function*() {
-        let endpoint: EndpointState | undefined
-        let structured = false
-        const use = (e: EndpointState) => {
+    /** One attempt in its span; a failure carries the decision made inside the span (annotated on it). */
+    const attempt = (call: Call, state: CallState) => {
+      let endpoint: EndpointState | undefined
+      let structured = false
+      let sentAt: number | undefined
+      let decision: Decision | undefined
+      const use = (e: EndpointState) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
           endpoint = e
+          sentAt = now
           e.requests++
           const built = call.build(e)
           structured = built.structured
+          const onDelta = call.onDelta
           return runAttempt(http, {
             ...built.request,
             endpoint: e.url,
             timeoutMs: settings.attemptTimeoutMs,
-            headers: { ...deps.headers, ...built.request.headers }
+            headers: { ...deps.headers, ...built.request.headers },
+            onDelta: onDelta === undefined ? undefined : (delta) => {
+              state.started = true
+              onDelta(delta)
+            }
           }).pipe(observeAttempt(e.url))
-        }
-        // Waiting for a slot stays interruptible (acquireUseRelease's acquire would not be); a held slot is always released.
-        const onEndpoint = Effect.uninterruptibleMask((restore) =>
-          Effect.flatMap(restore(pool.acquire(call.tags.questionId, avoid)), (e) =>
-            restore(use(e)).pipe(Effect.onExit((exit) => pool.release(e, healthOutcome(exit)))))
-        )
+        })
+      const budget = Math.max(0, call.policy.outageToleranceMs - state.waitedMs)
+      const route = {
+        key: call.tags.questionId,
+        avoid: state.avoid,
+        model: call.model,
+        priority: call.policy.priority
+      }
+      // Waiting for a slot stays interruptible (acquireUseRelease's acquire would not be); a held slot is always released.
+      const onEndpoint = Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(restore(pool.acquire(route, budget)), (acquired) => {
+          state.waitedMs += acquired.outageWaitedMs
+          return restore(use(acquired.endpoint)).pipe(
+            Effect.onExit((exit) =>
+              pool.release(
+                acquired.endpoint,
+                Exit.isSuccess(exit)
+                  ? { _tag: "Success", sentAt, outputTokens: exit.value.usage?.completion_tokens }
+                  : Option.match(Cause.failureOption(exit.cause), {
+                    onNone: () => ({ _tag: "Neutral" }),
+                    onSome: outcomeOf
+                  })
+              )
+            )
+          )
+        })
+      )
+      return Effect.gen(function*() {
         const exit = yield* Effect.exit(global.withPermits(1)(limit(onEndpoint)))
         yield* Effect.annotateCurrentSpan({
           "server.address": endpoint?.url ?? "none",
           "deepnote.llm.structured": structured
         })
         if (Exit.isSuccess(exit)) {
+          throttle.success(yield* Clock.currentTimeMillis)
           const usage = exit.value.usage
           if (usage) {
             yield* Effect.annotateCurrentSpan({
@@ -112,97 +131,92 @@ export const makeExecutor = (deps: {
               "gen_ai.usage.output_tokens": usage.completion_tokens
             })
           }
-          return {
-            _tag: "Done",
-            value: { reply: exit.value, endpoint: endpoint!, structuredSent: structured }
-          } satisfies Step
+          return { reply: exit.value, endpoint: endpoint!, structuredSent: structured }
         }
         const found = Cause.failureOption(exit.cause)
-        if (Option.isNone(found)) {
-          return yield* Effect.orDie(Effect.failCause(exit.cause))
-        }
+        if (Option.isNone(found)) return yield* Effect.orDie(Effect.failCause(exit.cause))
         const error = found.value
+        if (error._tag === "LlmUnavailable") state.waitedMs += error.waitedMs ?? 0
+        const now = yield* Clock.currentTimeMillis
         yield* Effect.annotateCurrentSpan({
+          "error.type": errorType(error),
           "deepnote.llm.error": error._tag,
           "deepnote.llm.error.message": error.message
         })
-        const fail = (reason: LlmCallError["reason"], why: string): Step => ({
-          _tag: "Fail",
-          error: new LlmCallError({
-            message: `LLM ${call.tags.role} call ${why} after ${attempt} attempt(s): ${error.message}`,
-            attempts: attempt,
-            reason,
-            last: error
-          })
+        const adjusted = yield* adjust(error, endpoint, structured, () => ledger.structuredFallback(call.tags))
+        if (adjusted !== undefined) {
+          decision = adjusted
+          return yield* Effect.fail(error)
+        }
+        const d = decide({
+          error,
+          endpoint,
+          state,
+          settings,
+          policy: call.policy,
+          outage: pool.inOutage(call.model),
+          elsewhere: pool.endpoints.some((e) =>
+            e !== endpoint && e.serves(call.model) && e.condition === "up" && e.available(now)
+          ),
+          sentMs: sentAt === undefined ? 0 : now - sentAt,
+          random: yield* Random.next
         })
-        if (
-          error._tag === "LlmHttpError" && error.status === 400 && structured && endpoint !== undefined &&
-          !isContextTooLong(error.message)
-        ) {
-          endpoint.structured = downgrade(endpoint.structured)
-          yield* ledger.structuredFallback(call.tags)
+        if (d._tag === "Retry") {
+          const wait = d.throttled ? throttle.reserve(now) : 0
+          decision = { ...d, delayMs: Math.max(d.delayMs, wait) }
+          if (!d.counted) state.waitedMs += sentAt === undefined ? 0 : now - sentAt
           yield* Effect.annotateCurrentSpan({
-            "deepnote.llm.retry.reason": "structured-outputs-rejected",
-            "deepnote.llm.structured.next": endpoint.structured
+            "deepnote.llm.retry.reason": d.why,
+            "deepnote.llm.retry.backoff_ms": decision.delayMs,
+            "deepnote.llm.retry.counted": d.counted,
+            ...(wait > d.delayMs ? { "deepnote.llm.retry.throttled_ms": wait } : {})
           })
-          yield* Effect.logWarning(
-            `${endpoint.url} rejected structured outputs; continuing with "${endpoint.structured}"`
-          )
-          return { _tag: "Retry", delayMs: 0, avoid: undefined, counted: false } satisfies Step
+        } else {
+          decision = d
         }
-        if (!error.transient) {
-          return fail("permanent", "failed")
-        }
-        if (counted >= settings.maxAttempts) {
-          return fail("attempts-exhausted", "gave up")
-        }
-        if (!takeRetry(call.tags.runId)) {
-          return fail("retry-budget-exhausted", "stopped (run retry budget spent)")
-        }
-        const retryAfterMs = error._tag === "LlmHttpError" ? error.retryAfterMs : undefined
-        const delayMs = backoffMs(counted, {
-          baseMs: settings.backoffBaseMs,
-          maxMs: settings.backoffMaxMs,
-          retryAfterMs
-        }, yield* Random.next)
-        yield* Effect.annotateCurrentSpan({
-          "deepnote.llm.retry.reason": error._tag === "LlmHttpError" ? `status ${error.status}` : error._tag,
-          "deepnote.llm.retry.backoff_ms": delayMs
-        })
-        return { _tag: "Retry", delayMs, avoid: endpoint, counted: true } satisfies Step
-      }).pipe(Effect.withSpan("LlmClient.attempt", {
-        kind: "client",
-        captureStackTrace: false,
-        attributes: {
-          "deepnote.llm.attempt": attempt,
-          "deepnote.role": call.tags.role,
-          "gen_ai.operation.name": call.operation,
-          "gen_ai.request.model": call.model,
-          "gen_ai.system": "openai"
-        }
-      }))
+        return yield* Effect.fail(error)
+      }).pipe(
+        Effect.withSpan("LlmClient.attempt", {
+          kind: "client",
+          captureStackTrace: false,
+          attributes: {
+            "deepnote.llm.attempt": state.attempt,
+            "deepnote.role": call.tags.role,
+            "gen_ai.operation.name": call.operation,
+            "gen_ai.request.model": call.model,
+            "gen_ai.system": "openai"
+          }
+        }),
+        Effect.mapError((error) => ({ error, decision: decision! }))
+      )
+    }
+
+    const failure = (call: Call, state: CallState, reason: LlmCallError["reason"], last: LlmAttemptError) =>
+      callFailure(call.tags.role, call.policy, state, reason, last, describeEndpoints(pool.endpoints))
 
     return (call: Call) =>
       Effect.gen(function*() {
-        let attempt = 0
-        let counted = 0
-        let avoid: EndpointState | undefined
+        const state: CallState = {
+          attempt: 0,
+          counted: 0,
+          uncounted: 0,
+          waitedMs: 0,
+          avoid: undefined,
+          started: false
+        }
         while (true) {
-          attempt++
-          const step: Step = yield* attemptStep(call, attempt, counted + 1, avoid)
-          if (step._tag === "Done") {
-            return { ...step.value, attempts: attempt }
+          state.attempt++
+          const result = yield* Effect.either(attempt(call, state))
+          if (result._tag === "Right") return { ...result.right, attempts: state.attempt }
+          const { decision, error } = result.left
+          if (decision._tag === "Fail") return yield* Effect.fail(failure(call, state, decision.reason, error))
+          if (decision.counted) state.counted++
+          else if (decision.adjusted !== true) {
+            state.uncounted++
+            state.waitedMs += decision.delayMs
           }
-          if (step._tag === "Fail") {
-            return yield* Effect.fail(step.error)
-          }
-          if (step.counted) {
-            counted++
-          }
-          avoid = step.avoid
-          if (step.delayMs > 0) {
-            yield* Effect.sleep(step.delayMs)
-          }
+          state.avoid = decision.avoid
+          if (decision.delayMs > 0) yield* Effect.sleep(decision.delayMs)
         }
       })
   })

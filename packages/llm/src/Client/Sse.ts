@@ -13,14 +13,22 @@ export interface StreamedChat {
 
 const decodeChunk = Schema.decodeUnknownOption(Schema.parseJson(ChatChunk))
 
+/** One SSE chunk's new text: the reply's and the reasoning's (either may be empty). */
+export interface StreamDelta {
+  readonly content: string
+  readonly reasoning: string
+}
+
 /**
  * Folds an OpenAI-style SSE body (`data: {...}` lines, `data: [DONE]`) into the whole reply and its usage
- * (`stream_options.include_usage` puts usage in the last chunk). A line that is not a chunk fails with `malformed`.
+ * (`stream_options.include_usage` puts usage in the last chunk), handing each non-empty delta to `onDelta` as it
+ * arrives (for callers that stream it on). A line that is not a chunk fails with `malformed`.
  */
 export const foldChatStream = <E>(
   body: Stream.Stream<Uint8Array, E>,
   now: () => number,
-  malformed: (line: string) => E
+  malformed: (line: string) => E,
+  onDelta?: (delta: StreamDelta) => void
 ): Effect.Effect<StreamedChat, E> => {
   const start = now()
   const parts: Array<string> = []
@@ -44,7 +52,9 @@ export const foldChatStream = <E>(
         if (Option.isNone(chunk)) return Effect.fail(malformed(line))
         const c = chunk.value
         const delta = c.choices[0]?.delta.content ?? ""
+        const reasoning = c.choices[0]?.delta.reasoning_content ?? ""
         if (delta.length > 0) parts.push(delta)
+        if (onDelta !== undefined && (delta.length > 0 || reasoning.length > 0)) onDelta({ content: delta, reasoning })
         return Effect.succeed({
           content: "",
           finishReason: c.choices[0]?.finish_reason ?? acc.finishReason,

@@ -66,3 +66,14 @@ export interface CompletionResult {
   readonly latencyMs: number
   readonly cached: boolean
 }
+
+/** What `LlmClient.chatStream` emits: new text as it arrives, then the whole result (content joined, usage). */
+export type ChatStreamEvent =
+  | {
+    readonly _tag: "Delta"
+    /** New reply text (may be empty when only reasoning arrived). */
+    readonly content: string
+    /** New reasoning text (`reasoning_content`: a reasoning model's thinking, not part of the reply). */
+    readonly reasoning: string
+  }
+  | { readonly _tag: "Done"; readonly result: ChatResult }

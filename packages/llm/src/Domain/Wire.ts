@@ -38,7 +38,11 @@ export const ChatChunk = Schema.Struct({
   choices: Schema.optionalWith(
     Schema.Array(Schema.Struct({
       delta: Schema.optionalWith(
-        Schema.Struct({ content: Schema.optional(Schema.NullOr(Schema.String)) }),
+        Schema.Struct({
+          content: Schema.optional(Schema.NullOr(Schema.String)),
+          /** vLLM's reasoning parsers put a model's thinking here, apart from the reply. */
+          reasoning_content: Schema.optional(Schema.NullOr(Schema.String))
+        }),
         { default: () => ({}) }
       ),
       finish_reason: Schema.optional(Schema.NullOr(Schema.String))

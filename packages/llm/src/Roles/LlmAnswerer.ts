@@ -1,10 +1,42 @@
-import { Answer, Answerer, type AnswererService } from "@deepnote/core"
-import { Effect, Layer } from "effect"
+import { Answer, Answerer, type AnswererService, type AnswerInput, RoleError, samplingFor } from "@deepnote/core"
+import { Effect, Layer, Stream } from "effect"
+import type { ChatMessage, StructuredOutput } from "../Domain/Chat.js"
 import { LlmClient } from "../LlmClient.js"
 import { answerPrompt, instructionsFor } from "../Prompts/Prompts.js"
-import { UsageLedger } from "../UsageLedger.js"
+import { UsageLedger, type UsageLedgerService } from "../UsageLedger.js"
 import { cleanReply, parseShortAnswer, parseYesNo } from "./Parse.js"
 import { roleChat, unreadable } from "./RoleCall.js"
+
+/** The answer call of an input: its messages and, for yes/no questions, the constraint to the language's two words. */
+const answerCall = (input: AnswerInput): { messages: Array<ChatMessage>; structured: StructuredOutput | undefined } => {
+  const { context } = input
+  const task = context.config.task
+  const messages = answerPrompt(context.language, task, input.question, input.evidence)
+  const structured = task === "yesno" && context.config.profile !== "paper"
+    ? { _tag: "Choice" as const, choices: [...instructionsFor(context.language).yesNo] }
+    : undefined
+  return { messages, structured }
+}
+
+/** The answer a reply gives, in the task's style; a reply no reading can use is a RoleError (and a parse failure). */
+const readAnswer = (
+  ledger: UsageLedgerService,
+  input: AnswerInput,
+  reply: string
+): Effect.Effect<Answer, RoleError> => {
+  const { config } = input.context
+  if (config.profile === "paper") return Effect.succeed(new Answer({ text: cleanReply(reply) }))
+  if (config.task === "yesno") {
+    const yesNo = parseYesNo(reply)
+    return yesNo === undefined
+      ? unreadable(ledger, "answer", "the answer is neither yes nor no", reply)
+      : Effect.succeed(new Answer({ text: yesNo }))
+  }
+  const text = config.task === "longform" ? cleanReply(reply) : parseShortAnswer(reply)
+  return text.length === 0
+    ? unreadable(ledger, "answer", "the answer is empty", reply)
+    : Effect.succeed(new Answer({ text }))
+}
 
 /**
  * Answers through the LLM, in the task's style, from the note, the passages (vanilla) or nothing (no retrieval).
@@ -17,30 +49,51 @@ export const make: Effect.Effect<AnswererService, never, LlmClient | UsageLedger
   return {
     answer: (input) =>
       Effect.gen(function*() {
-        const { context } = input
-        const task = context.config.task
-        const paper = context.config.profile === "paper"
-        const messages = answerPrompt(context.language, task, input.question, input.evidence)
-        const structured = task === "yesno" && !paper
-          ? { _tag: "Choice" as const, choices: [...instructionsFor(context.language).yesNo] }
-          : undefined
-        const reply = yield* roleChat(client, "answer", context, messages, structured)
-        if (paper) return new Answer({ text: cleanReply(reply.content) })
-        if (task === "yesno") {
-          const yesNo = parseYesNo(reply.content)
-          if (yesNo === undefined) {
-            return yield* unreadable(ledger, "answer", context, "the answer is neither yes nor no", reply.content)
-          }
-          return new Answer({ text: yesNo })
-        }
-        const text = task === "longform" ? cleanReply(reply.content) : parseShortAnswer(reply.content)
-        if (text.length === 0) {
-          return yield* unreadable(ledger, "answer", context, "the answer is empty", reply.content)
-        }
-        return new Answer({ text })
+        const { messages, structured } = answerCall(input)
+        const reply = yield* roleChat(client, "answer", input.context, messages, structured)
+        return yield* readAnswer(ledger, input, reply.content)
       })
   }
 })
+
+/** What `answerStream` emits: the reply's text as the model writes it, then the answer read from the whole reply. */
+export type AnswerStreamEvent =
+  | { readonly _tag: "Delta"; readonly text: string }
+  | { readonly _tag: "Done"; readonly answer: Answer }
+
+/**
+ * The answer call streamed (for token streaming to HTTP clients): the raw reply's deltas as they arrive (reasoning
+ * left out), then `Done` with the answer read as `answer` reads it (a short answer cleaned, yes/no normalised).
+ * Retried like any call until its first delta; interrupting the stream closes the connection to the LLM server.
+ */
+export const answerStream = (
+  input: AnswerInput
+): Stream.Stream<AnswerStreamEvent, RoleError, LlmClient | UsageLedger> =>
+  Stream.unwrap(Effect.gen(function*() {
+    const client = yield* LlmClient
+    const ledger = yield* UsageLedger
+    const { context } = input
+    const { messages, structured } = answerCall(input)
+    return client.chatStream({
+      role: "answer",
+      questionId: context.questionId,
+      runId: context.runId,
+      messages,
+      sampling: samplingFor(context.config, "answer"),
+      structured
+    }).pipe(
+      Stream.mapError((e) => new RoleError({ role: "answer", message: e.message, cause: e })),
+      Stream.filter((event) => event._tag === "Done" || event.content.length > 0),
+      Stream.mapEffect((event): Effect.Effect<AnswerStreamEvent, RoleError> =>
+        event._tag === "Delta"
+          ? Effect.succeed({ _tag: "Delta", text: event.content })
+          : Effect.map(readAnswer(ledger, input, event.result.content), (answer) => ({ _tag: "Done", answer }))
+      ),
+      Stream.withSpan("Answerer.answerStream", {
+        attributes: { "deepnote.item.id": context.questionId, "deepnote.task": context.config.task }
+      })
+    )
+  }))
 
 /** The `Answerer` over the `LlmClient` and `UsageLedger` in context, in the tag's spans (`Answerer.make`). */
 export const layer: Layer.Layer<Answerer, never, LlmClient | UsageLedger> = Layer.effect(

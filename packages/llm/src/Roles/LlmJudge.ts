@@ -36,14 +36,14 @@ export const make: Effect.Effect<JudgeService, never, LlmClient | UsageLedger> =
         )
         if (paper) {
           const verdict = parseJudgePaper(reply.content)
-          if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge", context)
+          if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge")
           return new Verdict({ ...verdict, raw: reply.content })
         }
         const verdict = parseJudgeWord(reply.content)
         if (verdict === undefined) {
-          return yield* unreadable(ledger, "judge", context, "the judge said neither True nor False", reply.content)
+          return yield* unreadable(ledger, "judge", "the judge said neither True nor False", reply.content)
         }
-        if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge", context)
+        if (verdict.parsed === "fallback") yield* countParseFailure(ledger, "judge")
         return new Verdict({ ...verdict, raw: reply.content })
       })
   }

@@ -22,7 +22,7 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
         )
         const text = cleanReply(reply.content)
         if (text.length === 0) {
-          return yield* unreadable(ledger, "init", context, "the note writer returned an empty note", reply.content)
+          return yield* unreadable(ledger, "init", "the note writer returned an empty note", reply.content)
         }
         return new Note({ text })
       }),
@@ -37,7 +37,7 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
         )
         const text = cleanReply(reply.content)
         if (text.length === 0) {
-          return yield* unreadable(ledger, "update", context, "the note writer returned an empty note", reply.content)
+          return yield* unreadable(ledger, "update", "the note writer returned an empty note", reply.content)
         }
         return new Note({ text })
       })

@@ -45,16 +45,16 @@ export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLe
         if (paper) {
           // As in the reference, the raw text is used whatever it holds (an empty reply retrieves with the question alone).
           const raw = cleanReply(reply.content)
-          if (raw.length === 0) yield* countParseFailure(ledger, "plan", context)
+          if (raw.length === 0) yield* countParseFailure(ledger, "plan")
           return { raw, queries: parseQueryLines(raw) }
         }
         const fromJson = parseQueriesJson(reply.content)
         // A readable empty list is an answer ("nothing left to ask"): the loop stops with no-new-queries.
         if (fromJson !== undefined) return { raw: reply.content, queries: fromJson.slice(0, input.count) }
-        yield* countParseFailure(ledger, "plan", context)
+        yield* countParseFailure(ledger, "plan")
         const queries = parseQueryLines(reply.content).slice(0, input.count)
         if (queries.length === 0) {
-          return yield* unreadable(ledger, "plan", context, "the planner returned no readable queries", reply.content)
+          return yield* unreadable(ledger, "plan", "the planner returned no readable queries", reply.content)
         }
         return { raw: reply.content, queries }
       })

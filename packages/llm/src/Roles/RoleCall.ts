@@ -26,11 +26,10 @@ export const roleChat = (
 export const unreadable = (
   ledger: UsageLedgerService,
   role: Role,
-  context: CallContext,
   what: string,
   reply: string
 ): Effect.Effect<never, RoleError> =>
-  ledger.parseFailure({ role, questionId: context.questionId, runId: context.runId }).pipe(
+  ledger.parseFailure({ role }).pipe(
     Effect.zipRight(
       Effect.fail(
         new RoleError({ role, message: `${what}; the model replied: ${JSON.stringify(reply.slice(0, 300))}` })
@@ -38,8 +37,7 @@ export const unreadable = (
     )
   )
 
-export const countParseFailure = (ledger: UsageLedgerService, role: Role, context: CallContext) =>
-  ledger.parseFailure({ role, questionId: context.questionId, runId: context.runId })
+export const countParseFailure = (ledger: UsageLedgerService, role: Role) => ledger.parseFailure({ role })
 
 export const toPromptPassages = (passages: ReadonlyArray<Passage>): Array<PromptPassage> =>
   passages.map((p) => ({ title: p.title, text: p.text }))

@@ -13,9 +13,9 @@ import {
   RoleError,
   Verdict
 } from "@deepnote/core"
-import { UsageLedger, type UsageTotals } from "@deepnote/llm"
+import { type CallUsage, collectCallUsage, sumCallUsage } from "@deepnote/llm"
 import type { JournalMismatch, Replay, Usage } from "@deepnote/store"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { requestHash } from "./RequestHash.js"
 
 const PlanSchema = Schema.Struct({ queries: Schema.Array(Schema.String), raw: Schema.String })
@@ -26,17 +26,20 @@ const mismatchMessage = (e: JournalMismatch) =>
 
 type Kind = Role | "retrieve"
 
-/** What one role call cost: the change in its question's ledger totals across the call (a question's calls are sequential). */
-const usageBetween = (before: UsageTotals | undefined, after: UsageTotals | undefined): Usage | undefined => {
-  if (after === undefined || after.calls === (before?.calls ?? 0)) return undefined
-  const promptTokens = after.promptTokens - (before?.promptTokens ?? 0)
-  const completionTokens = after.completionTokens - (before?.completionTokens ?? 0)
-  const cachedTokens = after.cachedPromptTokens - (before?.cachedPromptTokens ?? 0)
+/**
+ * What one role call cost, from the LLM calls it made (collected on its own fiber: nothing global is read), with the
+ * model and endpoint that answered; undefined when it made none (the extractive engine).
+ */
+const usageOf = (calls: ReadonlyArray<CallUsage>): Usage | undefined => {
+  if (calls.length === 0) return undefined
+  const sum = sumCallUsage(calls)
   return {
-    promptTokens,
-    completionTokens,
-    totalTokens: promptTokens + completionTokens,
-    ...(cachedTokens > 0 ? { cachedTokens } : {})
+    promptTokens: sum.promptTokens,
+    completionTokens: sum.completionTokens,
+    totalTokens: sum.promptTokens + sum.completionTokens,
+    ...(sum.cachedPromptTokens > 0 ? { cachedTokens: sum.cachedPromptTokens } : {}),
+    ...(sum.models.length > 0 ? { model: sum.models } : {}),
+    ...(sum.endpoints.length > 0 ? { endpoint: sum.endpoints } : {})
   }
 }
 
@@ -46,25 +49,14 @@ const usageBetween = (before: UsageTotals | undefined, after: UsageTotals | unde
  * index; new calls run and are journaled as soon as they finish. A journal mismatch fails the question with a
  * clear message; a store fault is a defect.
  */
+/**
+ * Each executed role call is journaled with the tokens of the LLM calls it made and the model and endpoint that
+ * answered (the extractive engine makes none, and retrieval costs no tokens).
+ */
 export const journaledRoles = (
   replay: Replay,
   configHash: string,
   stopping: Effect.Effect<boolean> = Effect.succeed(false)
-) =>
-  Layer.unwrapEffect(
-    Effect.map(Effect.serviceOption(UsageLedger), (ledger) =>
-      journaledLayers(replay, configHash, stopping, Option.getOrUndefined(ledger)))
-  )
-
-/**
- * The journaling layers; with the LLM engine's usage ledger in context each executed role call is journaled with its
- * tokens (the extractive engine has none, and retrieval costs no tokens).
- */
-const journaledLayers = (
-  replay: Replay,
-  configHash: string,
-  stopping: Effect.Effect<boolean>,
-  ledger: UsageLedger["Type"] | undefined
 ) => {
   /**
    * Once the run is stopping, no new call starts: the question is interrupted at its next call boundary (calls in
@@ -79,13 +71,12 @@ const journaledLayers = (
     execute: Effect.Effect<A, RoleError | RetrievalError>
   ): Effect.Effect<A, RoleError | RetrievalError> => {
     let usage: Usage | undefined
-    const { questionId, runId } = input.context
-    const metered = ledger === undefined || kind === "retrieve" ? execute : Effect.gen(function*() {
-      const before = yield* ledger.question(runId, questionId)
-      const value = yield* execute
-      usage = usageBetween(before, yield* ledger.question(runId, questionId))
-      return value
-    })
+    const metered = kind === "retrieve" ? execute : collectCallUsage(execute).pipe(
+      Effect.map(([value, calls]) => {
+        usage = usageOf(calls)
+        return value
+      })
+    )
     return replay.call({
       kind,
       requestHash: requestHash(kind, input, input.context, configHash),

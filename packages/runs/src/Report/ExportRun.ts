@@ -1,12 +1,17 @@
 import { PipelineResult } from "@deepnote/core"
 import { RunStore } from "@deepnote/store"
 import { Effect, Schema, Stream } from "effect"
+import { engineOf } from "./EngineFacts.js"
 
-/** A run's items as JSON lines: question, gold answers, status, answer, best note and the full trace. */
+/**
+ * A run's items as JSON lines: question, gold answers, status, answer, best note and the full trace, and the models
+ * and servers its manifest records (`engine`).
+ */
 export const exportRun = (runId: string) =>
   Effect.gen(function*() {
     const store = yield* RunStore
-    yield* store.getRun(runId)
+    const run = yield* store.getRun(runId)
+    const engine = engineOf(run.manifest)
     const encode = Schema.encodeSync(PipelineResult)
     return store.results(runId, { statuses: ["done", "failed", "pending", "running"] }).pipe(
       Stream.map((record) =>
@@ -18,7 +23,8 @@ export const exportRun = (runId: string) =>
           status: record.status,
           answer: record.result?.answer.text,
           ...(record.result === undefined ? {} : { result: encode(record.result) }),
-          ...(record.error === undefined ? {} : { error: record.error })
+          ...(record.error === undefined ? {} : { error: record.error }),
+          ...(engine === undefined ? {} : { engine })
         })
       )
     )

@@ -1,6 +1,7 @@
 import { buildReport, type ReportItem, type ReportOptions } from "@deepnote/eval"
 import { Journal, RunStore } from "@deepnote/store"
 import { Chunk, Effect, Stream } from "effect"
+import { describeEngine } from "./EngineFacts.js"
 
 /**
  * The metric report of a run from what the store holds: finished items are scored, pending ones only counted, so it
@@ -29,8 +30,11 @@ export const runReport = (runId: string, options: ReportOptions = {}) =>
           : { promptTokens: tokens.promptTokens, completionTokens: tokens.completionTokens }
       }
     })
+    const engine = describeEngine(run.manifest)
     return buildReport(items, {
-      title: `run ${run.id} (${run.manifest.config.profile}, ${run.status})`,
+      title: `run ${run.id} (${run.manifest.config.profile}, ${run.status})${
+        engine === undefined ? "" : ` · ${engine}`
+      }`,
       total: run.counts.total,
       ...options
     })

@@ -5,7 +5,11 @@ export const Usage = Schema.Struct({
   promptTokens: Schema.optional(Schema.Int),
   completionTokens: Schema.optional(Schema.Int),
   totalTokens: Schema.optional(Schema.Int),
-  cachedTokens: Schema.optional(Schema.Int)
+  cachedTokens: Schema.optional(Schema.Int),
+  /** The model that answered (comma-separated when a call's LLM calls had several). */
+  model: Schema.optional(Schema.String),
+  /** The endpoint that answered (`cache` for a response-cache hit). */
+  endpoint: Schema.optional(Schema.String)
 })
 export type Usage = typeof Usage.Type
 

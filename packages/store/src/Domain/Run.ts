@@ -17,7 +17,9 @@ export const ServerInfo = Schema.Struct({
   endpoint: Schema.String,
   kind: Schema.optional(Schema.String),
   version: Schema.optional(Schema.String),
-  models: Schema.optional(Schema.Array(Schema.String))
+  models: Schema.optional(Schema.Array(Schema.String)),
+  /** The context length the server reported for its model (vLLM's `max_model_len`). */
+  maxModelLen: Schema.optional(Schema.Int)
 })
 export type ServerInfo = typeof ServerInfo.Type
 
@@ -43,7 +45,7 @@ export class RunManifest extends Schema.Class<RunManifest>("RunManifest")({
   config: RunConfig,
   configHash: Schema.String,
   promptSetHash: Schema.optional(Schema.String),
-  /** Model id per role (`init`, `plan`, …) or `*` for all. */
+  /** Model id per role (`init`, `plan`, …) or `*` for all: the ids the servers were asked for (discovered or configured). */
   models: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), { default: () => ({}) }),
   servers: Schema.optionalWith(Schema.Array(ServerInfo), { default: () => [] }),
   indexId: Schema.optional(Schema.String),

@@ -1,0 +1,76 @@
+import { type HttpClient, HttpClientResponse } from "@effect/platform"
+import { Clock, Effect, Schema } from "effect"
+import { ModelList } from "../Domain/Wire.js"
+import type { EndpointState } from "./Endpoint.js"
+import type { makeEndpointHealth } from "./EndpointHealth.js"
+import type { Waiters } from "./Waiters.js"
+
+/** GET with a short timeout: the body text of a 2xx reply, else a failure. */
+export const getText = (http: HttpClient.HttpClient, url: string) =>
+  http.get(url).pipe(
+    Effect.flatMap(HttpClientResponse.filterStatusOk),
+    Effect.flatMap((r) => r.text),
+    Effect.timeout("5 seconds")
+  )
+
+/** What `/v1/models` says about one endpoint. */
+export interface Discovered {
+  readonly models: ReadonlyArray<string>
+  readonly maxModelLen: number | undefined
+  readonly maxNumSeqs: number | undefined
+}
+
+/** `/v1/models`: the model ids served, vLLM's `max_model_len`, and the simulator's `max_num_seqs` when reported. */
+export const discoverModels = (http: HttpClient.HttpClient, e: EndpointState) =>
+  getText(http, `${e.url}/v1/models`).pipe(
+    Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(ModelList))),
+    Effect.map((list): Discovered => {
+      const seqs = list.data[0]?.max_num_seqs
+      return {
+        models: list.data.map((m) => m.id),
+        maxModelLen: list.data[0]?.max_model_len ?? undefined,
+        maxNumSeqs: typeof seqs === "number" && seqs > 0 ? seqs : undefined
+      }
+    })
+  )
+
+/**
+ * A health probe: `GET /health` (vLLM), else `GET /v1/models` for OpenAI-compatible servers without one (a 404 on
+ * `/health`). True when the server answered 2xx.
+ */
+export const probeHealth = (http: HttpClient.HttpClient, e: EndpointState): Effect.Effect<boolean> =>
+  http.get(`${e.url}/health`).pipe(
+    // the body is read (and dropped) so that the connection goes back to the pool
+    Effect.flatMap((r) => Effect.as(r.text, r.status)),
+    Effect.flatMap((status) =>
+      status === 404
+        ? getText(http, `${e.url}/v1/models`).pipe(Effect.as(true))
+        : Effect.succeed(status >= 200 && status < 300)
+    ),
+    Effect.timeout("5 seconds"),
+    Effect.orElseSucceed(() => false)
+  )
+
+/**
+ * One round of health probes: ejected endpoints whose cooldown is over (half-open), healthy ones every
+ * `healthIntervalMs`. An endpoint brought back is asked `/v1/models` again (a restarted server may serve other models,
+ * or another context length) and waiting calls are woken.
+ */
+export const healthChecks = (
+  http: HttpClient.HttpClient,
+  endpoints: ReadonlyArray<EndpointState>,
+  health: ReturnType<typeof makeEndpointHealth>,
+  waiters: Waiters
+) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.forEach(endpoints, (e) =>
+      Effect.gen(function*() {
+        if (!health.probeDue(e, now)) return
+        const ok = yield* probeHealth(http, e)
+        if (!health.probed(e, ok, yield* Clock.currentTimeMillis)) return
+        yield* discoverModels(http, e).pipe(
+          Effect.tap((found) => Effect.sync(() => health.discovered(e, found))),
+          Effect.ignore
+        )
+        waiters.dispatch(yield* Clock.currentTimeMillis)
+      }), { concurrency: "unbounded", discard: true }))
