@@ -154,6 +154,35 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       assertCleanError(badEnv.stderr, "topK must be a positive integer")
     }))
 
+  it.scopedLive("the store: --store, else the config file's `store`, else DEEPNOTE_STORE, else the home's file", () =>
+    Effect.gen(function*() {
+      const home = yield* indexed
+      const dataset = Path.join(home, "q.jsonl")
+      writeFileSync(dataset, JSON.stringify({ id: "q1", question, answers: ["x"] }) + "\n")
+      const fromFile = Path.join(home, "from-file.sqlite")
+      const fromFlag = Path.join(home, "from-flag.sqlite")
+      const config = Path.join(home, "cfg.yaml")
+      writeFileSync(config, `store: sqlite:${fromFile}\n`)
+      const run = (extra: ReadonlyArray<string>) =>
+        runCli(["run", "--dataset", dataset, "-c", "sample", "--home", home, "--quiet", "--config", config, ...extra])
+      const idOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
+      const viaFile = yield* run([])
+      assert.strictEqual(viaFile.code, 0, viaFile.stderr)
+      const viaFlag = yield* run(["--store", fromFlag])
+      assert.strictEqual(viaFlag.code, 0, viaFlag.stderr)
+      const runsIn = (store: string) =>
+        Effect.map(
+          runCli(["status", "--json", "--home", home, "--store", store]),
+          (out) => (JSON.parse(out.stdout) as ReadonlyArray<{ id: string }>).map((r) => r.id)
+        )
+      assert.deepStrictEqual(yield* runsIn(fromFile), [idOf(viaFile.stdout)])
+      assert.deepStrictEqual(yield* runsIn(fromFlag), [idOf(viaFlag.stdout)])
+      writeFileSync(config, "store: 42\n")
+      const bad = yield* run([])
+      assert.strictEqual(bad.code, 2)
+      assertCleanError(bad.stderr, "store must be a URL string")
+    }))
+
   it.scopedLive("ask --help documents every knob", () =>
     Effect.gen(function*() {
       const out = yield* runCli(["ask", "--help"])

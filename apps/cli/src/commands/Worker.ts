@@ -22,7 +22,10 @@ export const workerCommand = Command.make(
     ),
     idleExit: boundedInteger("idle-exit", 1, 7 * 24 * 3600).pipe(
       Options.optional,
-      Options.withDescription("exit 0 after this many seconds without a job (default: run until stopped)")
+      Options.withDescription(
+        "exit 0 after this many seconds without a job (default: run until stopped); keep it above the queue's lock " +
+          "expiration, or a dead worker's jobs may outlive the last worker"
+      )
     ),
     maxAttempts: boundedInteger("max-attempts", 1, 100).pipe(
       Options.withDefault(3),

@@ -8,7 +8,7 @@ const FileShape = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 /**
  * Reads a config file (JSON, or YAML for .yaml/.yml) holding RunConfig keys, e.g. `{ "topK": 7, "roles": { "judge":
- * { "temperature": 0 } } }`. Keys outside RunConfig (`collection`, `home`, `llm`) are returned separately.
+ * { "temperature": 0 } } }`. Keys outside RunConfig (`collection`, `home`, `store`, `llm`) are returned separately.
  */
 export const readConfigFile = (path: string) =>
   Effect.gen(function*() {
@@ -34,11 +34,15 @@ export const readConfigFile = (path: string) =>
     const record = yield* Schema.decodeUnknown(FileShape)(parsed ?? {}).pipe(
       Effect.mapError(() => new UsageError({ message: `config file ${path}: expected an object of settings` }))
     )
-    const { collection, home, llm, ...run } = record
+    const { collection, home, llm, store, ...run } = record
+    if (store !== undefined && typeof store !== "string") {
+      return yield* new UsageError({ message: `config file ${path}: store must be a URL string` })
+    }
     return {
       run: run as ConfigLayer,
       collection: typeof collection === "string" ? collection : undefined,
       home: typeof home === "string" ? home : undefined,
+      store,
       llm
     }
   })

@@ -7,6 +7,7 @@ import {
   RunMetrics,
   withTags
 } from "@deepnote/core"
+import { LlmCallPolicy } from "@deepnote/llm"
 import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
 import { Cause, type Context, Effect, Either, Exit, Layer, Metric } from "effect"
 import { journaledRoles } from "../Journal/JournaledRoles.js"
@@ -66,6 +67,8 @@ export const executeItem = (
     ).pipe(
       Effect.provide(Layer.merge(journaledRoles(replay, plan.configHash, stopping), sink)),
       Effect.provide(engine),
+      // a run's calls are batch work (long outage tolerance, batch priority), shared fairly between runs
+      LlmCallPolicy.locally({ workClass: "batch", fairnessKey: runId }),
       Effect.exit
     )
     const stats = yield* replay.stats
