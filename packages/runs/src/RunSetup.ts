@@ -1,15 +1,14 @@
-import { type Role, type RunConfig, RunConfig as RunConfigSchema, samplingFor } from "@deepnote/core"
+import {
+  type Role,
+  type RunConfig,
+  RunConfig as RunConfigSchema,
+  samplingFor,
+  sha256Hex,
+  stableHash
+} from "@deepnote/core"
 import { type DatasetFormat, loadDataset } from "@deepnote/eval"
 import { type LlmCallError, LlmClient } from "@deepnote/llm"
-import {
-  type Run,
-  RunManifest,
-  RunStore,
-  type ServerInfo,
-  sha256Hex,
-  stableHash,
-  type SweepCell
-} from "@deepnote/store"
+import { type Run, RunManifest, RunStore, type ServerInfo, type SweepCell } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
 import { Chunk, Data, Effect, Schema, Stream } from "effect"
 

@@ -30,7 +30,6 @@ export interface EventLogService {
     options?: { readonly afterSeq?: number; readonly limit?: number }
   ) => Effect.Effect<ReadonlyArray<StoredEvent>, StoreError>
   /** How many events one item has logged (a resumed item re-emits them; the executor skips that many). */
-  readonly countForItem: (runId: string, itemId: string) => Effect.Effect<number, StoreError>
 }
 
 const EventRow = Schema.Struct({
@@ -128,11 +127,7 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
         createdAt: r.created_at
       }))
     })
-    const countForItem = Effect.fn("EventLog.countForItem")(function*(runId: string, itemId: string) {
-      yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
-      return Option.match(yield* count({ runId, itemId }), { onNone: () => 0, onSome: (row) => row.n })
-    })
-    return EventLog.of({ append, since, countForItem })
+    return EventLog.of({ append, since })
   })
 
   static readonly layer: Layer.Layer<EventLog, never, SqlClient.SqlClient> = Layer.effect(EventLog, EventLog.make)
