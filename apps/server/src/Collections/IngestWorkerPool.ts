@@ -29,6 +29,16 @@ export const ingestWorkerScript = here.endsWith(".ts")
   ? Path.resolve(Path.dirname(here), "../../dist/src/Collections/IngestWorker.js")
   : Path.join(Path.dirname(here), "IngestWorker.js")
 
+/**
+ * The thread's Node flags: this process's, without the `@deepnote/source` export condition (a test runner started
+ * from a package directory passes it, and it would make the compiled worker import the workspace's TypeScript sources).
+ */
+const workerExecArgv = process.execArgv.filter((arg, i, all) =>
+  arg !== "--conditions=@deepnote/source" && arg !== "-C=@deepnote/source" &&
+  !((arg === "--conditions" || arg === "-C") && all[i + 1] === "@deepnote/source") &&
+  !(arg === "@deepnote/source" && (all[i - 1] === "--conditions" || all[i - 1] === "-C"))
+)
+
 export interface IngestWorkerOptions {
   readonly home: string
   /** Uploads one worker indexes at once (they interleave batch by batch). */
@@ -67,7 +77,9 @@ export class IngestWorkerPool extends Context.Tag("@deepnote/server/IngestWorker
           initialMessage: () => new InitialMessage({ home: options.home })
         }).pipe(
           Scope.extend(scope),
-          Effect.provide(NodeWorker.layer(() => new WorkerThreads.Worker(ingestWorkerScript))),
+          Effect.provide(
+            NodeWorker.layer(() => new WorkerThreads.Worker(ingestWorkerScript, { execArgv: workerExecArgv }))
+          ),
           Effect.onError(() => Scope.close(scope, Exit.void))
         )
         return { pool, scope }
