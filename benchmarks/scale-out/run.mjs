@@ -62,7 +62,8 @@ const postgres = new EmbeddedPostgres({
   user: "postgres",
   password: "deepnote",
   port: pgPort,
-  persistent: false,
+  // kept on stop (restarted mid-run below); removed at the end
+  persistent: true,
   createPostgresUser: true,
   postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
   onLog: () => {},
@@ -73,7 +74,17 @@ await postgres.start()
 const url = `postgres://postgres:deepnote@127.0.0.1:${pgPort}/postgres`
 const db = new pg.Pool({ connectionString: url, max: 2 })
 db.on("error", () => {})
-const query = async (text, values = []) => (await db.query(text, values)).rows
+/** A query, retried while the database is away (the Postgres restart below). */
+const query = async (text, values = []) => {
+  for (;;) {
+    try {
+      return (await db.query(text, values)).rows
+    } catch (e) {
+      if (!/ECONNREFUSED|terminat|shut|connect|starting up/i.test(String(e?.message ?? e))) throw e
+      await sleep(200)
+    }
+  }
+}
 
 const scope = await run(Scope.make())
 // a GPU server with room for every worker's questions: the workers, not the simulated GPU, set the pace

@@ -1,9 +1,9 @@
 import { defaultRunConfig, samplingFor } from "@deepnote/core"
 import { collectCallUsage, LlmCache, sumCallUsage } from "@deepnote/llm"
+import { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { start } from "../src/index.js"
 import { buildClient, fast, request } from "./support.js"
@@ -86,7 +86,10 @@ describe("usage, cache, streaming, structured outputs", () => {
   it.scopedLive("the SQLite cache survives the client (a new stack reads the same file)", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
-      const file = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "llm-cache-")), "cache.sqlite")
+      const dir = yield* Effect.flatMap(FileSystem.FileSystem, (fs) =>
+        fs.makeTempDirectoryScoped({ prefix: "llm-cache-" }))
+        .pipe(Effect.provide(NodeContext.layer))
+      const file = Path.join(dir, "cache.sqlite")
       yield* Effect.scoped(Effect.gen(function*() {
         const { client } = yield* buildClient({ endpoints: [{ url: sim.url }], ...fast }, LlmCache.layer({ file }))
         yield* client.chat(request("init", "persist"))

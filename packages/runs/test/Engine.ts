@@ -1,9 +1,9 @@
 import { Answerer, Home, Judge, NoteWriter, QueryPlanner, Retriever } from "@deepnote/core"
 import { Extractive } from "@deepnote/extractive"
 import { Collections, FtsRetriever } from "@deepnote/retrieval"
+import { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -12,17 +12,14 @@ export const sampleQuestions = Path.join(repoRoot, "examples/sample/questions/ho
 const sampleCorpus = Path.join(repoRoot, "examples/sample/corpus/hotpotqa-paragraphs.jsonl")
 
 /** A temp home with the sample collection indexed (real FTS5), removed with the scope. */
-export const sampleHome = Effect.acquireRelease(
-  Effect.gen(function*() {
-    const dir = mkdtempSync(Path.join(tmpdir(), "deepnote-runs-"))
-    yield* Effect.gen(function*() {
-      const collections = yield* Collections
-      yield* collections.index("sample", [sampleCorpus])
-    }).pipe(Effect.scoped, Effect.provide(Collections.layer), Effect.provide(Home.layer(dir)), Effect.orDie)
-    return dir
-  }),
-  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-)
+export const sampleHome = Effect.gen(function*() {
+  const dir = yield* (yield* FileSystem.FileSystem).makeTempDirectoryScoped({ prefix: "deepnote-runs-" })
+  yield* Effect.gen(function*() {
+    const collections = yield* Collections
+    yield* collections.index("sample", [sampleCorpus])
+  }).pipe(Effect.scoped, Effect.provide(Collections.layer), Effect.provide(Home.layer(dir)))
+  return dir
+}).pipe(Effect.provide(NodeContext.layer), Effect.orDie)
 
 /** Counts engine calls; `dieAfter` makes call number N (1-based) crash the process-like way (a defect). */
 export interface CallCounter {
