@@ -103,6 +103,8 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
             ? log.update(id, { status: "running" })
             : log.update(id, { added: progress.added, skipped: progress.skipped })
         ),
+        // the stored upload goes before the job reads as ended (a client that sees `done` finds nothing left)
+        Effect.zipRight(removeUpload(upload.file)),
         Effect.zipRight(Effect.flatMap(now, (finishedAt) => log.update(id, { status: "done", finishedAt }))),
         Effect.catchAllCause((cause) => {
           if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
@@ -110,7 +112,10 @@ export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<Inges
           const message = Option.isSome(failure) && failure.value._tag === "IngestFailed"
             ? failure.value.message
             : cause.toString().split("\n")[0] ?? "failed"
-          return Effect.flatMap(now, (finishedAt) => log.update(id, { status: "failed", finishedAt, message }))
+          return removeUpload(upload.file).pipe(
+            Effect.zipRight(now),
+            Effect.flatMap((finishedAt) => log.update(id, { status: "failed", finishedAt, message }))
+          )
         }),
         Effect.orDie,
         Effect.ensuring(removeUpload(upload.file)),
