@@ -35,6 +35,7 @@ const questions = Number(flag("questions", 96))
 const repeats = Number(flag("repeats", 3))
 const data = flag("data", "../shared/data")
 const dataset = join(data, "hotpotqa/dev-300.ircot.jsonl")
+const only = new Set(flag("only", "throughput,kill,restart,replicas").split(","))
 const perWorker = 4
 const lockExpiration = "5 seconds"
 const run = (effect) => Effect.runPromise(effect)
@@ -123,6 +124,7 @@ const cpuWatch = (pid) => {
     return last
   }
 }
+/** `extra`: e.g. a higher --max-attempts where the benchmark itself kills workers (a question held at three kills is not a poison question). */
 const worker = (extra = []) => {
   const child = spawnCli(
     ["worker", ...llm, "--home", home, "--store", url, "--concurrency", String(perWorker), "--idle-exit", "8", ...extra],
@@ -166,14 +168,14 @@ const withWorkers = async (n) => {
 }
 const throughput = {}
 const cells = [["one process (run)", reference], ...[1, 2, 4].map((n) => [`${n} worker${n > 1 ? "s" : ""}`, () => withWorkers(n)])]
-for (let r = 0; r < repeats; r++) {
+for (let r = 0; r < (only.has("throughput") ? repeats : 0); r++) {
   for (const [name, measure] of cells) {
     const m = await measure()
     ;(throughput[name] ??= []).push(m)
     process.stderr.write(`${name}: ${round(m.qps)} q/s, cpu ${m.cpu.map((c) => round(c, 1)).join("/")} s\n`)
   }
 }
-const baseline = median(throughput["one process (run)"].map((m) => m.qps))
+const baseline = only.has("throughput") ? median(throughput["one process (run)"].map((m) => m.qps)) : 1
 const throughputRows = Object.entries(throughput).map(([name, ms]) => {
   const qps = ms.map((m) => m.qps)
   const cpus = ms.flatMap((m) => m.cpu)
@@ -186,7 +188,9 @@ const throughputRows = Object.entries(throughput).map(([name, ms]) => {
     cpuMsPerQuestion: round((median(ms.map((m) => m.cpu.reduce((a, b) => a + b, 0))) * 1000) / questions, 0)
   }
 })
-const referenceLines = comparable(await exportLines(throughput["one process (run)"][0].runId))
+const referenceLines = only.has("kill") || only.has("restart")
+  ? comparable(await exportLines((throughput["one process (run)"]?.[0] ?? (await reference())).runId))
+  : []
 
 // ---- 2. kill -9
 const workerIds = async () =>
@@ -205,10 +209,11 @@ const killRun = async () => {
   const runId = await enqueue()
   const requestsBefore = sim.metrics.requests
   const known = new Set()
-  let a = worker()
+  const killable = () => worker(["--max-attempts", "10"])
+  let a = killable()
   let idA = await untilNewId(known)
   known.add(idA)
-  const b = worker()
+  const b = killable()
   const idB = await untilNewId(known)
   known.add(idB)
   const kills = []
@@ -221,7 +226,7 @@ const killRun = async () => {
     a.cpu()
     // restarted at once, as a supervisor would; the dead worker's jobs wait for their locks to expire
     const dead = idA
-    a = worker()
+    a = killable()
     let takeoverMs = 0
     for (;;) {
       const left = Number((await query(`SELECT count(*) AS n FROM deepnote_queue WHERE acquired_by = $1 AND NOT completed`, [dead]))[0].n)
@@ -247,7 +252,7 @@ const killRun = async () => {
     resent: sent - journal
   }
 }
-const kill9 = await killRun()
+const kill9 = only.has("kill") ? await killRun() : { kills: [] }
 
 // ---- 3. Postgres restart mid-run
 const restartRun = async () => {
@@ -270,7 +275,7 @@ const restartRun = async () => {
     answeredOnce: done ? await answeredOnce(runId) : false
   }
 }
-const pgRestart = await restartRun()
+const pgRestart = only.has("restart") ? await restartRun() : {}
 process.stderr.write(`postgres restart: ${JSON.stringify(pgRestart)}\n`)
 
 // ---- 4. two replicas behind a round-robin proxy
@@ -281,7 +286,9 @@ const replicas = async () => {
   )
   const untilUp = async (port) => {
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok).catch(() => false)
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) })
+        .then(async (r) => (await r.text(), r.ok))
+        .catch(() => false)
       if (ok) return
       await sleep(100)
     }
@@ -314,14 +321,24 @@ const replicas = async () => {
   }
   // follow one run's events to the end through the other replica
   const followed = await create()
-  const sse = await fetch(`${base}/v1/runs/${followed.id}/events`)
+  const sse = await fetch(`${base}/v1/runs/${followed.id}/events`, { signal: AbortSignal.timeout(600_000) })
   const text = await sse.text()
   const followedEvents = text.split("\n").filter((l) => l.startsWith("event:")).length
   const followedView = await (await fetch(`${base}/v1/runs/${followed.id}`)).json()
   // cancel through one replica, resume through the other
   const cancelled = await create()
+  for (;;) {
+    const v = await (await fetch(`${base}/v1/runs/${cancelled.id}`)).json()
+    if (v.counts.done >= 3) break
+    await sleep(100)
+  }
   const cancel = await fetch(`${base}/v1/runs/${cancelled.id}/cancel`, { method: "POST" })
+  await cancel.text()
+  // the workers (on both replicas) see the cancel within their status interval; questions in flight stop at a call
+  await sleep(4000)
   const afterCancel = await (await fetch(`${base}/v1/runs/${cancelled.id}`)).json()
+  await sleep(2000)
+  const stillCancelled = await (await fetch(`${base}/v1/runs/${cancelled.id}`)).json()
   const resume = await fetch(`${base}/v1/runs/${cancelled.id}/resume`, { method: "POST" })
   let resumedView
   for (;;) {
@@ -335,11 +352,15 @@ const replicas = async () => {
   return {
     requestsPerReplica: [0, 1].map((i) => served.filter((s) => s.replica === i).length),
     followed: { events: followedEvents, status: followedView.status, counts: followedView.counts },
-    cancel: { status: cancel.status, afterCancel: afterCancel.status },
+    cancel: {
+      status: cancel.status,
+      after4s: { status: afterCancel.status, done: afterCancel.counts.done, running: afterCancel.counts.running },
+      after6s: { status: stillCancelled.status, done: stillCancelled.counts.done, running: stillCancelled.counts.running }
+    },
     resume: { status: resume.status, final: resumedView.status, counts: resumedView.counts }
   }
 }
-const http = await replicas().catch((e) => ({ error: String(e) }))
+const http = only.has("replicas") ? await replicas().catch((e) => ({ error: String(e) })) : {}
 process.stderr.write(`replicas: ${JSON.stringify(http)}\n`)
 
 await db.end()

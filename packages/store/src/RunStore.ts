@@ -23,6 +23,11 @@ export interface RunStoreService {
     message?: string
   ) => Effect.Effect<Run, RunNotFound | StoreError>
   /**
+   * A queued run's first question starts it: `created` → `running` in one statement; false (and nothing changed) when
+   * the run is in another state, so a cancel (`interrupted`) made meanwhile is never overwritten.
+   */
+  readonly startQueuedRun: (runId: string) => Effect.Effect<boolean, StoreError>
+  /**
    * Adds questions as `pending` items in one transaction, numbered after the existing ones. Items whose id is already
    * in the run are skipped, so adding the same dataset twice is harmless.
    */
@@ -120,6 +125,10 @@ export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, 
       setRunStatus: Effect.fn("RunStore.setRunStatus")(function*(runId: string, status: RunStatus, message?: string) {
         yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.run.status": status })
         return yield* runs.setRunStatus(runId, status, message)
+      }),
+      startQueuedRun: Effect.fn("RunStore.startQueuedRun")(function*(runId: string) {
+        yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
+        return yield* runs.startQueuedRun(runId)
       }),
       addItems: Effect.fn("RunStore.addItems")(function*(runId: string, questions: ReadonlyArray<Question>) {
         yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.items": questions.length })

@@ -161,8 +161,8 @@ export const runWorker = (
           yield* afterItem(job.runId)
           return "failed" as const
         }
-        if (run.status !== "running") {
-          yield* store.setRunStatus(job.runId, "running")
+        // conditional in the store: this worker's view of the run may be a statusInterval old (a cancel stands)
+        if (run.status !== "running" && (yield* store.startQueuedRun(job.runId))) {
           yield* hub.publish({
             _tag: "RunStarted",
             runId: job.runId,

@@ -145,6 +145,21 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
         WHERE id = ${c.runId} RETURNING id`
   })
 
+  const startQueued = findOne({
+    table: "runs",
+    action: "starting a queued run",
+    Request: Schema.Struct({ runId: Schema.String, now: Schema.String }),
+    Result: Id,
+    execute: (r) =>
+      sql`UPDATE runs SET status = 'running', updated_at = ${r.now}, message = NULL,
+        started_at = coalesce(started_at, ${r.now}), finished_at = NULL
+        WHERE id = ${r.runId} AND status = 'created' RETURNING id`
+  })
+
+  /** `created` → `running`, atomically: false when the run is in any other state (a cancel is never overwritten). */
+  const startQueuedRun = (runId: string): Effect.Effect<boolean, StoreError> =>
+    Effect.map(Effect.flatMap(nowIso, (now) => startQueued({ runId, now })), Option.isSome)
+
   const getRun = (runId: string): Effect.Effect<Run, RunNotFound | StoreError> =>
     Effect.flatMap(
       selectRuns({ runId, limit: 1 }),
@@ -218,5 +233,5 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
       return updated.value.queue_generation
     })
 
-  return { getRun, runExists, listRuns, createRun, setRunStatus, nextQueueGeneration }
+  return { getRun, runExists, listRuns, createRun, setRunStatus, startQueuedRun, nextQueueGeneration }
 }

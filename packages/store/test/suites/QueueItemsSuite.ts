@@ -8,6 +8,22 @@ const tagOf = (claim: ItemClaim) => claim._tag === "Claimed" ? `claimed@${claim.
 
 export const queueItemsSuite = (it: SuiteIt) =>
   describe("RunStore queue items", () => {
+    it.effect("a queued run is started by its first question, but a cancel made meanwhile stands", () =>
+      Effect.gen(function*() {
+        const store = yield* RunStore
+        const run = yield* store.createRun({ manifest: manifest(), execution: "queue" })
+        assert.strictEqual(run.status, "created")
+        assert.isTrue(yield* store.startQueuedRun(run.id))
+        assert.strictEqual((yield* store.getRun(run.id)).status, "running")
+        assert.isFalse(yield* store.startQueuedRun(run.id), "already running: nothing to start")
+        const cancelled = yield* store.createRun({ manifest: manifest(), execution: "queue" })
+        yield* store.setRunStatus(cancelled.id, "interrupted", "cancelled")
+        assert.isFalse(yield* store.startQueuedRun(cancelled.id))
+        const after = yield* store.getRun(cancelled.id)
+        assert.deepStrictEqual([after.status, after.message], ["interrupted", "cancelled"])
+        assert.isFalse(yield* store.startQueuedRun("r-nope"))
+      }))
+
     it.effect("a question is claimed by one job at a time; the same job may take it over; done is final", () =>
       Effect.gen(function*() {
         const store = yield* RunStore
