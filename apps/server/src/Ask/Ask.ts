@@ -48,6 +48,9 @@ export type AskStreamItem =
   | ({ readonly _tag: "Result" } & AskAnswer)
   | { readonly _tag: "Error"; readonly error: ApiError }
 
+/** An answer written at once, in word-sized pieces (each with the whitespace before it). */
+export const wordChunks = (text: string): ReadonlyArray<string> => text.match(/\s*\S+/gu) ?? []
+
 export type AskError = ValidationError | NotFound | Unavailable | InternalError
 
 interface Prepared {
@@ -127,13 +130,26 @@ export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() 
       yield* limiter.acquire.pipe(Scope.extend(slot), Effect.onError(() => Scope.close(slot, Exit.void)))
       return Stream.unwrapScoped(Effect.gen(function*() {
         const queue = yield* Queue.unbounded<AskStreamItem>()
-        yield* run(prepared, (item) => Queue.offer(queue, item)).pipe(
+        let streamed = false
+        const publish = (item: AskStreamItem) => {
+          if (item._tag === "Token") streamed = true
+          return Queue.offer(queue, item)
+        }
+        yield* run(prepared, publish).pipe(
           Effect.timeoutFail({
             duration: settings.limits.requestTimeout,
             onTimeout: () => InternalError.of("the answer took longer than the server's limit", "timeout")
           }),
           Effect.matchEffect({
-            onSuccess: (answer) => Queue.offer(queue, { _tag: "Result", ...answer }),
+            // an answer the engine wrote at once (extractive) streams word by word
+            onSuccess: (answer) =>
+              Queue.offerAll(queue, [
+                ...(streamed ? [] : wordChunks(answer.record.result.answer.text).map((text) => ({
+                  _tag: "Token" as const,
+                  text
+                }))),
+                { _tag: "Result", ...answer }
+              ]),
             onFailure: (error) => Queue.offer(queue, { _tag: "Error", error })
           }),
           Effect.forkScoped

@@ -18,14 +18,11 @@ const data = (value: unknown): SseItem => ({
   data: typeof value === "string" ? value : JSON.stringify(value)
 })
 
-/** An answer that did not stream (the extractive engine writes it at once), in word-sized pieces. */
-export const wordChunks = (text: string): ReadonlyArray<string> => text.match(/\s*\S+/gu) ?? []
-
 /**
  * An answer stream as OpenAI `chat.completion.chunk` events: the assistant role first; the note's evolution as
  * `reasoning_content` deltas, one line per pipeline event (step, planned queries, passages read, verdict) as it
  * happens — the convention vLLM uses for reasoning models, which chat UIs display; the answer as `content` deltas as
- * the answer role writes it (word by word when the engine wrote it at once); a final chunk with `finish_reason` and
+ * the answer role writes it (word by word when the engine wrote it at once: `Ask.stream`); a final chunk with `finish_reason` and
  * the `deepnote` extension; the usage chunk when `stream_options.include_usage`; then `[DONE]`. A failure is sent as
  * an `{ "error": … }` event, which OpenAI clients raise.
  */
@@ -40,20 +37,18 @@ export const chatChunks = (ctx: ChunkContext, items: Stream.Stream<AskStreamItem
       ...extra
     })
   const start = Stream.make(chunk({ role: "assistant", content: "" }, null))
-  const body = Stream.mapAccum(items, false, (streamed, item): readonly [boolean, ReadonlyArray<SseItem>] => {
+  const body = Stream.map(items, (item): ReadonlyArray<SseItem> => {
     switch (item._tag) {
       case "Event": {
         const line = describeEvent(item.event)
-        return [streamed, line === undefined ? [] : [chunk({ reasoning_content: `${line}\n` }, null)]]
+        return line === undefined ? [] : [chunk({ reasoning_content: `${line}\n` }, null)]
       }
       case "Token":
-        return [true, [chunk({ content: item.text }, null)]]
+        return [chunk({ content: item.text }, null)]
       case "Error":
-        return [streamed, [data(openAiErrorOf(item.error))]]
+        return [data(openAiErrorOf(item.error))]
       case "Result": {
-        const rest = streamed ? [] : wordChunks(item.record.result.answer.text)
-        return [true, [
-          ...rest.map((text) => chunk({ content: text }, null)),
+        return [
           chunk({}, "stop", { deepnote: encodeExtension(extensionOf(item)) }),
           ...(ctx.includeUsage
             ? [data({
@@ -66,7 +61,7 @@ export const chatChunks = (ctx: ChunkContext, items: Stream.Stream<AskStreamItem
             })]
             : []),
           data("[DONE]")
-        ]]
+        ]
       }
     }
   })
