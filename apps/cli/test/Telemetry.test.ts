@@ -119,9 +119,15 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       ) {
         assert.strictEqual(parentOf(spans, s)?.name, "deepnote.step", `${s.name} under a step`)
       }
+      // the answer call streams its tokens to the terminal (`ask` without --json): its span is LlmClient.chatStream
       for (const s of spans.filter((x) => x.name === "LlmClient.attempt")) {
-        assert.strictEqual(parentOf(spans, s)?.name, "LlmClient.chat")
+        assert.include(["LlmClient.chat", "LlmClient.chatStream"], parentOf(spans, s)?.name)
       }
+      assert.strictEqual(
+        spans.find((s) => s.name === "LlmClient.chatStream")?.attributes["deepnote.role"],
+        "answer",
+        "the streamed call is the answer's"
+      )
       assert.strictEqual(parentOf(spans, spans.find((s) => s.name === "Answerer.answer")!)?.name, "deepnote.question")
 
       // the injected 503: the first init call has two attempts, the first one says why and how long it backed off
@@ -237,7 +243,7 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
         { DEEPNOTE_TRACE_CONTENT: "true" }
       )
       assert.strictEqual(withContent.code, 0, withContent.stderr)
-      const answerCall = fileSpans(contentFile).find((s) => s.name === "LlmClient.chat")!
+      const answerCall = fileSpans(contentFile).find((s) => s.name === "LlmClient.chatStream")!
       assert.include(String(answerCall.attributes["gen_ai.input.messages"]), "Who directed Jaws?")
       assert.include(String(answerCall.attributes["gen_ai.output.messages"]), "assistant")
 
