@@ -119,6 +119,32 @@ describe("streaming chat completions with the LLM engine (simulator, real 127.0.
         assert.includeMembers(Object.keys(byRole), ["init", "plan", "update", "judge", "answer"])
         assert.strictEqual(Object.values(byRole).reduce((n, r) => n + r.prompt_tokens, 0), used2.prompt)
         assert.isAbove((completion.choices[0]?.message.content ?? "").length, 0)
+
+        // /v1/ask: the token events of one answer concatenate to the answer its result carries
+        const sse = yield* Effect.promise(async () => {
+          const response = await fetch(`${url}/v1/ask`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${key}`,
+              "content-type": "application/json",
+              accept: "text/event-stream"
+            },
+            body: JSON.stringify({ question, ...deepnote })
+          })
+          return response.text()
+        })
+        const blocks = sse.split("\n\n").map((b) => ({
+          event: /^event: (.*)$/m.exec(b)?.[1],
+          data: /^data: (.*)$/m.exec(b)?.[1] ?? "{}"
+        }))
+        const tokens = blocks.filter((b) => b.event === "token").map((b) =>
+          (JSON.parse(b.data) as { text: string }).text
+        )
+        const result = JSON.parse(blocks.find((b) => b.event === "result")!.data) as {
+          result: { answer: { text: string } }
+        }
+        assert.isAbove(tokens.length, 1)
+        assert.strictEqual(tokens.join(""), result.result.answer.text)
       }),
     { timeout: 120_000 }
   )

@@ -4,6 +4,7 @@ import type { ChatMessage, StructuredOutput } from "../Domain/Chat.js"
 import { LlmClient, type LlmClientService } from "../LlmClient.js"
 import { answerPrompt, instructionsFor } from "../Prompts/Prompts.js"
 import { UsageLedger, type UsageLedgerService } from "../UsageLedger.js"
+import { answerDeltas } from "./AnswerDeltas.js"
 import { cleanReply, parseShortAnswer, parseYesNo } from "./Parse.js"
 import { roleChat, unreadable } from "./RoleCall.js"
 
@@ -91,14 +92,14 @@ const answerWithTokens = (
   input: AnswerInput,
   publish: (text: string) => Effect.Effect<void>
 ): Effect.Effect<Answer, RoleError> => {
-  // a yes/no reply is one word that reading normalises ("是" → "yes"): it goes to the sink once read
-  const perDelta = input.context.config.task !== "yesno" || input.context.config.profile === "paper"
+  const pieces = answerDeltas(input.context.config)
+  const send = (piece: string) => piece.length > 0 ? publish(piece) : Effect.void
   return streamWith(client, ledger, input).pipe(
-    Stream.tap((event) => event._tag === "Delta" && perDelta ? publish(event.text) : Effect.void),
+    Stream.tap((event) => event._tag === "Delta" ? send(pieces.delta(event.text)) : Effect.void),
     Stream.runLast,
     Effect.flatMap((last) =>
       Option.isSome(last) && last.value._tag === "Done"
-        ? Effect.as(perDelta ? Effect.void : publish(last.value.answer.text), last.value.answer)
+        ? Effect.as(send(pieces.end(last.value.answer.text)), last.value.answer)
         : Effect.dieMessage("the answer stream ended without its result")
     )
   )
@@ -108,8 +109,8 @@ const answerWithTokens = (
  * Answers through the LLM, in the task's style, from the note, the passages (vanilla) or nothing (no retrieval).
  * `paper` keeps the reply as produced (the reference evaluates the raw text); otherwise short answers lose labels and
  * quotes, and yes/no answers are constrained to the language's two words and normalised to "yes"/"no".
- * With a token sink in its input (`AnswerInput.tokens`), the call is streamed and the reply's text goes to the sink as
- * it arrives (a yes/no answer, one word that is normalised, goes once read).
+ * With a token sink in its input (`AnswerInput.tokens`), the call is streamed and the answer's text goes to the sink as
+ * it arrives, read as the whole reply is (`answerDeltas`: the pieces concatenated are the answer).
  */
 export const make: Effect.Effect<AnswererService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
   const client = yield* LlmClient
