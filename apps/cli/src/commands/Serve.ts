@@ -60,11 +60,11 @@ export const serveCommand = Command.make(
       )
     ),
     corsOrigins: Options.text("cors-origin").pipe(
-      Options.repeated,
       Options.withDescription(
         "an origin browsers may call the API from (CORS; repeat it; `*` for any); default none, or " +
           "DEEPNOTE_SERVER_CORS_ORIGINS (comma-separated)"
-      )
+      ),
+      Options.repeated
     ),
     home: homeOption,
     store: storeOption,

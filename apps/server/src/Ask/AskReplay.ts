@@ -1,4 +1,4 @@
-import { NotFound, type Tenant } from "@deepnote/api"
+import { NotFound, type Tenant, Unavailable } from "@deepnote/api"
 import { Context, Duration, Effect, Layer, Scope, Stream, SubscriptionRef } from "effect"
 import { randomBytes } from "node:crypto"
 import type { AskStreamItem } from "./Ask.js"
@@ -61,15 +61,20 @@ export class AskReplay extends Context.Tag("@deepnote/server/AskReplay")<AskRepl
         const id = `ask_${randomBytes(12).toString("hex")}`
         const entry: Entry = { tenantId: tenant.id, items: [], length: yield* SubscriptionRef.make(0) }
         entries.set(id, entry)
-        yield* Stream.runForEach(items, (item) =>
+        const append = (item: AskStreamItem) =>
           Effect.suspend(() => {
             entry.items.push(item)
             return SubscriptionRef.set(entry.length, entry.items.length)
-          })).pipe(
-            Effect.zipRight(Effect.sleep(replayRetention)),
-            Effect.ensuring(Effect.sync(() => entries.delete(id))),
-            Effect.forkIn(scope)
-          )
+          })
+        yield* Stream.runForEach(items, append).pipe(
+          // stopped before its end (the server shuts down): readers get an end instead of waiting for one
+          Effect.onInterrupt(() =>
+            append({ _tag: "Error", error: Unavailable.of("the server is shutting down", 1, "shutting_down") })
+          ),
+          Effect.zipRight(Effect.sleep(replayRetention)),
+          Effect.ensuring(Effect.sync(() => entries.delete(id))),
+          Effect.forkIn(scope)
+        )
         return { id, events: follow(entry, 0) }
       })
 
