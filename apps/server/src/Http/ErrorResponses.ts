@@ -10,7 +10,7 @@ import {
 } from "@deepnote/api"
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, type ParseResult } from "effect"
-import { openAiErrorOf } from "../OpenAi/ChatCompletions.js"
+import { openAiErrorOf } from "../OpenAi/OpenAiErrors.js"
 
 /** `["documents", 3, "text"]` → `documents[3].text`. */
 export const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>

@@ -1,7 +1,7 @@
 import { type ApiError, PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "@deepnote/api"
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { isOpenAiRoute } from "../OpenAi/ChatCompletions.js"
+import { isOpenAiRoute } from "../OpenAi/OpenAiErrors.js"
 import { ServerSettings } from "../ServerSettings.js"
 import {
   errorResponse as nativeErrorResponse,
@@ -29,7 +29,6 @@ const isUpload = (method: string, url: string) =>
  * on the OpenAI-compatible routes). Every response carries `x-request-id` (the client's, or a new one) and, once the
  * tenant was counted, OpenAI's `x-ratelimit-*-requests` headers.
  */
-export { exposedHeaders } from "./ResponseHeaders.js"
 
 type ErrorRenderer = (error: ApiError, extra?: Record<string, string>) => HttpServerResponse.HttpServerResponse
 

@@ -2,7 +2,8 @@ import { describeEvent } from "@deepnote/core"
 import { Stream } from "effect"
 import type { AskStreamItem } from "../Ask/Ask.js"
 import type { SseItem } from "../Http/SseResponse.js"
-import { encodeExtension, extensionOf, openAiErrorOf } from "./ChatCompletions.js"
+import { encodeExtension, extensionOf } from "./ChatCompletions.js"
+import { openAiErrorOf } from "./OpenAiErrors.js"
 import { usageOf } from "./Usage.js"
 
 export interface ChunkContext {

@@ -3,15 +3,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { Ask } from "../../Ask/Ask.js"
-import {
-  checkParameters,
-  completionOf,
-  configPatchFor,
-  modelIds,
-  profileOfModel,
-  questionOf
-} from "../../OpenAi/ChatCompletions.js"
+import { completionOf, configPatchFor, modelIds, profileOfModel, questionOf } from "../../OpenAi/ChatCompletions.js"
 import { chatChunks } from "../../OpenAi/ChatStream.js"
+import { checkParameters } from "../../OpenAi/Parameters.js"
 import { sseResponse } from "../SseResponse.js"
 
 export const OpenAiHandlers = HttpApiBuilder.group(Api, "openai", (handlers) =>
