@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { ChatOpenAI } from "@langchain/openai"
 import { Effect } from "effect"
 import OpenAI from "openai"
 import { baseUrl, homeWithTenant, portServer, settings } from "./Harness.js"
@@ -114,6 +115,24 @@ describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)
           assert.strictEqual(bad.type, "invalid_request_error")
           assert.include(bad.message, param)
         }
+        // LangChain's structured output asks for a JSON schema: a clear 400 instead of a silently ignored format
+        const structured = new ChatOpenAI({
+          model: "deepnote",
+          apiKey: key,
+          configuration: { baseURL: `${url}/v1` },
+          maxRetries: 0
+        }).withStructuredOutput({
+          title: "answer",
+          type: "object",
+          properties: { director: { type: "string" } },
+          required: ["director"]
+        })
+        const refusedStructured = yield* Effect.promise(() =>
+          structured.invoke(question).then(() => undefined, (e: unknown) => e)
+        )
+        assert.instanceOf(refusedStructured, Error)
+        assert.include((refusedStructured as Error).message, "response_format")
+
         // values in range are accepted (and ignored: the run config governs the roles)
         const ok = yield* Effect.promise(() =>
           openai.chat.completions.create({
