@@ -14,7 +14,7 @@ export const repoRoot = ((): string => {
   }
   return dir
 })()
-const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
+export const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
 
 export interface CliOutput {
   readonly code: number

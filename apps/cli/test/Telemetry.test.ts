@@ -119,9 +119,15 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       ) {
         assert.strictEqual(parentOf(spans, s)?.name, "deepnote.step", `${s.name} under a step`)
       }
+      // the answer call streams its tokens to the terminal (`ask` without --json): its span is LlmClient.chatStream
       for (const s of spans.filter((x) => x.name === "LlmClient.attempt")) {
-        assert.strictEqual(parentOf(spans, s)?.name, "LlmClient.chat")
+        assert.include(["LlmClient.chat", "LlmClient.chatStream"], parentOf(spans, s)?.name)
       }
+      assert.strictEqual(
+        spans.find((s) => s.name === "LlmClient.chatStream")?.attributes["deepnote.role"],
+        "answer",
+        "the streamed call is the answer's"
+      )
       assert.strictEqual(parentOf(spans, spans.find((s) => s.name === "Answerer.answer")!)?.name, "deepnote.question")
 
       // the injected 503: the first init call has two attempts, the first one says why and how long it backed off
@@ -131,6 +137,14 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       )
       assert.deepStrictEqual(attempts.map((a) => a.attributes["http.response.status_code"]), [503, 200])
       assert.strictEqual(attempts[0]!.attributes["deepnote.llm.retry.reason"], "status 503")
+      // OpenTelemetry's HTTP and GenAI conventions: the failed attempt is an ERROR with error.type; the call that
+      // succeeded on its retry stays OK (status unset or 1), as does the attempt that succeeded
+      assert.strictEqual(attempts[0]!.status.code, 2, "the 503 attempt has status ERROR")
+      assert.strictEqual(attempts[0]!.attributes["error.type"], "503")
+      assert.notStrictEqual(attempts[1]!.status.code, 2)
+      assert.notStrictEqual(initCall.status.code, 2, "a retried-then-successful call is OK")
+      // storage and journal internals make no spans unless DEEPNOTE_TRACE_INTERNALS=true
+      assert.isEmpty(spans.filter((s) => /^(?:sql\.|RunStore\.|Journal\.|EventLog\.)/.test(s.name)).map((s) => s.name))
       assert.isAbove(Number(attempts[0]!.attributes["deepnote.llm.retry.backoff_ms"]), 0)
       assert.strictEqual(attempts[0]!.attributes["server.address"], proxy.url)
       assert.strictEqual(attempts[0]!.kind, 3, "client span")
@@ -237,7 +251,7 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
         { DEEPNOTE_TRACE_CONTENT: "true" }
       )
       assert.strictEqual(withContent.code, 0, withContent.stderr)
-      const answerCall = fileSpans(contentFile).find((s) => s.name === "LlmClient.chat")!
+      const answerCall = fileSpans(contentFile).find((s) => s.name === "LlmClient.chatStream")!
       assert.include(String(answerCall.attributes["gen_ai.input.messages"]), "Who directed Jaws?")
       assert.include(String(answerCall.attributes["gen_ai.output.messages"]), "assistant")
 
@@ -297,6 +311,10 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       assert.strictEqual(runs[0]!.attributes["deepnote.run.id"], runId)
       const questions = spans.filter((s) => s.name === "deepnote.question")
       assert.isAtLeast(questions.length, 2)
+      // a run writes its store and journal all along, yet their internals make no spans by default
+      assert.isEmpty(
+        spans.filter((s) => /^(?:sql\.|RunStore\.|Journal\.|EventLog\.|WorkQueue\.)/.test(s.name)).map((s) => s.name)
+      )
       for (const q of questions) {
         assert.include(ancestors(spans, q), "deepnote.run")
         assert.strictEqual(q.attributes["deepnote.run.id"], runId)

@@ -8,6 +8,7 @@ import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Ask } from "./Ask/Ask.js"
 import { AskLimiter } from "./Ask/AskLimiter.js"
+import { AskReplay } from "./Ask/AskReplay.js"
 import { AuthenticationLive } from "./Auth/AuthenticationLive.js"
 import { TenantRateLimiter } from "./Auth/TenantRateLimiter.js"
 import { IngestJobs } from "./Collections/IngestJobs.js"
@@ -20,6 +21,7 @@ import { OpenAiHandlers } from "./Http/Handlers/OpenAiHandlers.js"
 import { RunsHandlers } from "./Http/Handlers/RunsHandlers.js"
 import { Lifecycle } from "./Http/Lifecycle.js"
 import { RequestGuard } from "./Http/RequestGuard.js"
+import { exposedHeaders } from "./Http/ResponseHeaders.js"
 import { RunManager } from "./Runs/RunManager.js"
 import { serverWorkersLayer } from "./Runs/ServerWorkers.js"
 import { ServerSettings, type ServerSettingsData } from "./ServerSettings.js"
@@ -50,7 +52,8 @@ const services = <E>(options: ServerOptions<E>) => {
     RunEvents.layer,
     Lifecycle.layer,
     TenantRateLimiter.layer.pipe(Layer.provide(store)),
-    AskLimiter.layer
+    AskLimiter.layer,
+    AskReplay.layer
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(Home.layer(options.home), ServerSettings.layer(options.settings), NodeContext.layer)
@@ -83,8 +86,16 @@ const GracefulDrain = Layer.scopedDiscard(
 export const serverLayer = <E>(
   options: ServerOptions<E>
 ): Layer.Layer<never, unknown, HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices> => {
+  const corsOrigins = options.settings.corsOrigins ?? []
   const app = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+    // CORS is off unless origins are allowed: a browser page elsewhere cannot use a tenant's key by default
+    corsOrigins.length === 0 ? (self) => self : Layer.provide(HttpApiBuilder.middlewareCors({
+      allowedOrigins: corsOrigins.includes("*") ? () => true : corsOrigins,
+      allowedHeaders: ["authorization", "content-type", "x-request-id", "last-event-id", "accept"],
+      exposedHeaders: [...exposedHeaders],
+      maxAge: 600
+    })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(RequestGuard),
     Layer.provide(ApiLive),

@@ -36,6 +36,11 @@ export interface ServerSettingsData {
    * replica only answers the API (`deepnote worker` processes or other replicas execute runs).
    */
   readonly workers: number
+  /**
+   * Origins browsers may call the API from (CORS); none by default, `*` for any. `DEEPNOTE_SERVER_CORS_ORIGINS`
+   * (comma-separated) or `deepnote serve --cors-origin`.
+   */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
 }
 
 /** The limits when nothing is configured. */
@@ -71,11 +76,18 @@ const limitsConfig: Config.Config<ServerLimits> = Config.all({
   drainTimeout: duration("DEEPNOTE_SERVER_DRAIN_TIMEOUT", defaultLimits.drainTimeout)
 })
 
+/** `DEEPNOTE_SERVER_CORS_ORIGINS`: comma-separated allowed origins (empty: CORS off). */
+const corsOriginsConfig: Config.Config<ReadonlyArray<string>> = Config.string("DEEPNOTE_SERVER_CORS_ORIGINS").pipe(
+  Config.withDefault(""),
+  Config.map((value) => value.split(",").map((o) => o.trim()).filter((o) => o.length > 0))
+)
+
 /** The HTTP app's settings. */
 export class ServerSettings
   extends Context.Tag("@deepnote/server/ServerSettings")<ServerSettings, ServerSettingsData>()
 {
   static readonly limitsConfig = limitsConfig
+  static readonly corsOriginsConfig = corsOriginsConfig
 
   static readonly layer = (data: ServerSettingsData) => Layer.succeed(ServerSettings, data)
 }

@@ -55,7 +55,7 @@ describe("HTTP API (typed client, in-process server)", () => {
         assert.include(sse.headers["content-type"] ?? "", "text/event-stream")
         assert.include(sse.text, "event: Retrieved")
         assert.include(sse.text, "event: Answered")
-        const result = sse.text.split("\n\n").find((block) => block.startsWith("event: result"))
+        const result = sse.text.split("\n\n").find((block) => /^event: result$/m.test(block))
         assert.isDefined(result)
         const decoded = Schema.decodeUnknownSync(Schema.parseJson(AnswerRecord))(result!.split("\ndata: ")[1]!)
         assert.strictEqual(decoded.result.question, "Who directed Big Stone Gap?")

@@ -7,6 +7,7 @@ import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed } from "../Errors.js"
+import { liveAskLayer } from "../render/LiveAsk.js"
 import { renderResult } from "../render/RenderResult.js"
 import { tracedAsk } from "../telemetry/Traced.js"
 import { askTraceOptions } from "../telemetry/TraceOptions.js"
@@ -42,8 +43,16 @@ export const askCommand = Command.make(
       })
       const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
       const collection = collectionName(opts.collection, file?.collection, envCollection)
-      const record = yield* askOnce({ text: opts.question, config, collection, llm: opts.llm, llmFromFile: file?.llm })
-        .pipe(tracedAsk(opts.tracing))
+      // without --json, the steps and the answer's tokens show on stderr as they happen; stdout keeps the final block
+      const live = opts.json ? undefined : liveAskLayer((text) => void process.stderr.write(text))
+      const record = yield* askOnce({
+        text: opts.question,
+        config,
+        collection,
+        llm: opts.llm,
+        llmFromFile: file?.llm,
+        live
+      }).pipe(tracedAsk(opts.tracing))
       const json = JSON.stringify(Schema.encodeSync(AnswerRecord)(record), null, 2)
       if (Option.isSome(opts.save)) {
         const fs = yield* FileSystem.FileSystem

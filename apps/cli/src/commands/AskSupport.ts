@@ -1,7 +1,15 @@
-import { answerQuestion, AnswerRecord, Home, QuestionText, type RunConfig } from "@deepnote/core"
+import {
+  answerQuestion,
+  AnswerRecord,
+  type AnswerTokens,
+  type EventSink,
+  Home,
+  QuestionText,
+  type RunConfig
+} from "@deepnote/core"
 import { adHocQuestion, Engine } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 
@@ -11,6 +19,8 @@ export interface AskInput {
   readonly collection: string
   readonly llm: LlmOptionValues
   readonly llmFromFile: unknown
+  /** Where the steps and the answer's tokens go as they happen (`deepnote ask` without `--json`). */
+  readonly live?: Layer.Layer<EventSink | AnswerTokens> | undefined
 }
 
 /**
@@ -49,7 +59,7 @@ export const askOnce = (input: AskInput) =>
       llm: llmSettingsLayer(input.llm, input.llmFromFile, "interactive")
     })
     const result = yield* answerQuestion(question, input.config).pipe(
-      Effect.provide(engine),
+      Effect.provide(input.live === undefined ? engine : Layer.merge(engine, input.live)),
       Effect.catchTags({
         RetrievalError: (e) => new CommandFailed({ message: `retrieval failed: ${e.message}` }),
         RoleError: (e) => new CommandFailed({ message: `${e.role} failed: ${e.message}` })

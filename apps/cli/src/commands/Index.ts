@@ -1,7 +1,8 @@
-import { Collections, type IngestProgress, type IngestSummary } from "@deepnote/retrieval"
+import { Collections, type IngestSummary } from "@deepnote/retrieval"
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Layer } from "effect"
+import { Config, Console, Duration, Effect, Layer } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { indexProgress } from "../render/IndexProgress.js"
 import { homeLayer, homeOption, jsonOption } from "./Common.js"
 
 const files = Args.text({ name: "file" }).pipe(
@@ -29,11 +30,6 @@ const strict = Options.boolean("strict").pipe(
   Options.withDescription("reject the whole file on the first invalid record instead of skipping it")
 )
 
-const progressLine = (p: IngestProgress) =>
-  `\r\x1b[2K[${p.fileIndex}/${p.files}] ${p.file}: ${
-    p.fileBytes > 0 ? Math.round((100 * p.bytesRead) / p.fileBytes) : 100
-  }% · ${p.added} added, ${p.skipped} skipped, ${p.invalid} invalid`
-
 export const renderSummary = (s: IngestSummary): string => {
   const lines = [
     `collection ${s.collection}: ${s.added} passages added, ${s.skipped} already present, ${s.invalid} invalid records, ${s.documents} in total (${
@@ -59,13 +55,20 @@ export const indexCommand = Command.make(
   (opts) =>
     Effect.gen(function*() {
       const collections = yield* Collections
-      const tty = process.stderr.isTTY === true && !opts.json
+      const interval = yield* Config.duration("DEEPNOTE_PROGRESS_INTERVAL").pipe(
+        Config.withDefault(Duration.seconds(10)),
+        Effect.mapError((e) => new UsageError({ message: `DEEPNOTE_PROGRESS_INTERVAL: ${e.message}` }))
+      )
+      // progress goes to stderr (stdout keeps the summary or --json): a live bar on a terminal, else periodic lines
+      const progress = yield* indexProgress({
+        tty: process.stderr.isTTY === true,
+        intervalMs: Duration.toMillis(interval),
+        write: (text) => void process.stderr.write(text)
+      })
       const summary = yield* collections.index(opts.collection, opts.files, {
         format: opts.format,
         strict: opts.strict,
-        ...(tty
-          ? { onProgress: (p: IngestProgress) => Effect.sync(() => void process.stderr.write(progressLine(p))) }
-          : {})
+        onProgress: progress.report
       }).pipe(
         Effect.mapError((e) =>
           e._tag === "InvalidCollectionName"
@@ -73,7 +76,7 @@ export const indexCommand = Command.make(
             : new CommandFailed({ message: e.message })
         )
       )
-      if (tty) process.stderr.write("\r\x1b[2K")
+      yield* progress.done
       yield* Console.log(opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary))
     }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
 ).pipe(

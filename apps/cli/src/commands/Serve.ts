@@ -59,6 +59,13 @@ export const serveCommand = Command.make(
           "only answers the API, `deepnote worker` processes or other replicas execute runs)"
       )
     ),
+    corsOrigins: Options.text("cors-origin").pipe(
+      Options.withDescription(
+        "an origin browsers may call the API from (CORS; repeat it; `*` for any); default none, or " +
+          "DEEPNOTE_SERVER_CORS_ORIGINS (comma-separated)"
+      ),
+      Options.repeated
+    ),
     home: homeOption,
     store: storeOption,
     knobs: knobOptions,
@@ -86,9 +93,14 @@ export const serveCommand = Command.make(
       const limits = yield* ServerSettings.limitsConfig.pipe(
         Effect.mapError((e) => new UsageError({ message: `server limits: ${messageOf(e)}` }))
       )
+      const corsOrigins = opts.corsOrigins.length > 0
+        ? opts.corsOrigins
+        : yield* ServerSettings.corsOriginsConfig.pipe(
+          Effect.mapError((e) => new UsageError({ message: `server CORS origins: ${messageOf(e)}` }))
+        )
       const server = serverLayer({
         home: home.root,
-        settings: { auth: !opts.noAuth, defaults: config, limits, workers: opts.workers },
+        settings: { auth: !opts.noAuth, defaults: config, limits, workers: opts.workers, corsOrigins },
         storeUrl: Option.getOrUndefined(opts.store),
         llmSettings: llmSettingsLayer(opts.llm, file?.llm)
       }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: opts.port, host: opts.host })))

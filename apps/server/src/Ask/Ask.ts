@@ -10,6 +10,7 @@ import {
 import {
   answerQuestion,
   AnswerRecord,
+  AnswerTokens,
   EventSink,
   type PipelineError,
   type PipelineEvent,
@@ -17,6 +18,7 @@ import {
   type RunConfig
 } from "@deepnote/core"
 import { adHocQuestion, type EngineServices } from "@deepnote/engine"
+import { type CallUsage, collectCallUsage } from "@deepnote/llm"
 import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
@@ -33,11 +35,21 @@ export interface AskInput {
   readonly configField: string
 }
 
-/** What a streamed answer emits: pipeline events, then the record or an error. */
+/** An answered question with the usage of every LLM call it made (none with the extractive engine). */
+export interface AskAnswer {
+  readonly record: AnswerRecord
+  readonly usage: ReadonlyArray<CallUsage>
+}
+
+/** What a streamed answer emits: pipeline events and the answer's text as it is written, then the result or an error. */
 export type AskStreamItem =
   | { readonly _tag: "Event"; readonly event: PipelineEvent }
-  | { readonly _tag: "Result"; readonly record: AnswerRecord }
+  | { readonly _tag: "Token"; readonly text: string }
+  | ({ readonly _tag: "Result" } & AskAnswer)
   | { readonly _tag: "Error"; readonly error: ApiError }
+
+/** An answer written at once, in word-sized pieces (each with the whitespace before it). */
+export const wordChunks = (text: string): ReadonlyArray<string> => text.match(/\s*\S+/gu) ?? []
 
 export type AskError = ValidationError | NotFound | Unavailable | InternalError
 
@@ -54,7 +66,7 @@ const pipelineFailure = (error: PipelineError): InternalError =>
     : InternalError.of(`${error.role} failed: ${error.message}`, "engine_error")
 
 export interface AskService {
-  readonly answer: (tenant: Tenant, input: AskInput) => Effect.Effect<AnswerRecord, AskError>
+  readonly answer: (tenant: Tenant, input: AskInput) => Effect.Effect<AskAnswer, AskError>
   /** Validates and takes an answer slot first (so those failures are plain HTTP errors), then streams. */
   readonly stream: (tenant: Tenant, input: AskInput) => Effect.Effect<Stream.Stream<AskStreamItem>, AskError>
 }
@@ -84,21 +96,27 @@ export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() 
       } satisfies Prepared
     })
 
-    const run = (prepared: Prepared, publish?: (event: PipelineEvent) => Effect.Effect<void>) =>
-      answerQuestion(prepared.question, prepared.config).pipe(
+    /** One question; with `publish`, its events and the answer's text go to it as they happen. */
+    const run = (prepared: Prepared, publish?: (item: AskStreamItem) => Effect.Effect<void>) =>
+      collectCallUsage(answerQuestion(prepared.question, prepared.config)).pipe(
         yieldingToIo,
         Effect.provide(
-          publish === undefined ? prepared.engine : Layer.merge(prepared.engine, EventSink.layer(publish))
+          publish === undefined ? prepared.engine : Layer.mergeAll(
+            prepared.engine,
+            EventSink.layer((event) => publish({ _tag: "Event", event })),
+            AnswerTokens.layer((text) => publish({ _tag: "Token", text }))
+          )
         ),
         Effect.mapError(pipelineFailure),
-        Effect.map((result) =>
-          new AnswerRecord({
+        Effect.map(([result, usage]): AskAnswer => ({
+          record: new AnswerRecord({
             engine: prepared.config.engine,
             ...(prepared.collection === undefined ? {} : { collection: prepared.collection }),
             config: prepared.config,
             result
-          })
-        )
+          }),
+          usage
+        }))
       )
 
     const answer = Effect.fn("Ask.answer")(function*(tenant: Tenant, input: AskInput) {
@@ -112,18 +130,31 @@ export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() 
       yield* limiter.acquire.pipe(Scope.extend(slot), Effect.onError(() => Scope.close(slot, Exit.void)))
       return Stream.unwrapScoped(Effect.gen(function*() {
         const queue = yield* Queue.unbounded<AskStreamItem>()
-        yield* run(prepared, (event) => Queue.offer(queue, { _tag: "Event", event })).pipe(
+        let streamed = false
+        const publish = (item: AskStreamItem) => {
+          if (item._tag === "Token") streamed = true
+          return Queue.offer(queue, item)
+        }
+        yield* run(prepared, publish).pipe(
           Effect.timeoutFail({
             duration: settings.limits.requestTimeout,
             onTimeout: () => InternalError.of("the answer took longer than the server's limit", "timeout")
           }),
           Effect.matchEffect({
-            onSuccess: (record) => Queue.offer(queue, { _tag: "Result", record }),
+            // an answer the engine wrote at once (extractive) streams word by word
+            onSuccess: (answer) =>
+              Queue.offerAll(queue, [
+                ...(streamed ? [] : wordChunks(answer.record.result.answer.text).map((text) => ({
+                  _tag: "Token" as const,
+                  text
+                }))),
+                { _tag: "Result", ...answer }
+              ]),
             onFailure: (error) => Queue.offer(queue, { _tag: "Error", error })
           }),
           Effect.forkScoped
         )
-        return Stream.fromQueue(queue).pipe(Stream.takeUntil((item) => item._tag !== "Event"))
+        return Stream.fromQueue(queue).pipe(Stream.takeUntil((item) => item._tag === "Result" || item._tag === "Error"))
       })).pipe(Stream.ensuring(Scope.close(slot, Exit.void)))
     })
 

@@ -1,6 +1,7 @@
 import { RateLimited, type Tenant, Unavailable } from "@deepnote/api"
 import { TenantQuotas } from "@deepnote/store"
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, FiberRef, Layer } from "effect"
+import { currentRateLimit } from "../Http/ResponseHeaders.js"
 
 export interface TenantRateLimiterService {
   /** Counts one request of the tenant; 429 `rate_limited` (with the seconds to wait) beyond its per-minute limit. */
@@ -25,11 +26,20 @@ export class TenantRateLimiter extends Context.Tag("@deepnote/server/TenantRateL
             Unavailable.of(`the run store cannot be reached: ${e.message}`, 5, "store_unavailable")
           )
         )
-        if (count <= tenant.requestsPerMinute) return
         const now = yield* Clock.currentTimeMillis
+        const resetSeconds = Math.max(1, Math.ceil((windowEndsAt - now) / 1000))
+        const holder = yield* FiberRef.get(currentRateLimit)
+        if (holder !== undefined) {
+          holder.state = {
+            limit: tenant.requestsPerMinute,
+            remaining: Math.max(0, tenant.requestsPerMinute - count),
+            resetSeconds
+          }
+        }
+        if (count <= tenant.requestsPerMinute) return
         return yield* RateLimited.of(
           `tenant ${tenant.id} exceeded ${tenant.requestsPerMinute} requests per minute`,
-          Math.max(1, Math.ceil((windowEndsAt - now) / 1000))
+          resetSeconds
         )
       })
     })

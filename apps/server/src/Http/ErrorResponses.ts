@@ -10,6 +10,7 @@ import {
 } from "@deepnote/api"
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, type ParseResult } from "effect"
+import { openAiErrorOf } from "../OpenAi/OpenAiErrors.js"
 
 /** `["documents", 3, "text"]` → `documents[3].text`. */
 export const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
@@ -64,15 +65,24 @@ export const toApiError = (cause: Cause.Cause<unknown>): ApiError | undefined =>
   return Cause.isInterruptedOnly(cause) ? undefined : InternalError.of("internal error (logged on the server)")
 }
 
+const errorHeaders = (error: ApiError, extraHeaders: Record<string, string>): Record<string, string> => ({
+  ...extraHeaders,
+  ...(error.error.retryAfterSeconds === undefined ? {} : { "retry-after": String(error.error.retryAfterSeconds) }),
+  ...(error._tag === "Unauthorized" ? { "www-authenticate": "Bearer" } : {})
+})
+
 /** The JSON response of an API error, with `Retry-After` and `WWW-Authenticate` where they apply. */
 export const errorResponse = (error: ApiError, extraHeaders: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson({ _tag: error._tag, error: error.error }, {
     status: errorStatus[error._tag],
-    headers: {
-      ...extraHeaders,
-      ...(error.error.retryAfterSeconds === undefined ? {} : { "retry-after": String(error.error.retryAfterSeconds) }),
-      ...(error._tag === "Unauthorized" ? { "www-authenticate": "Bearer" } : {})
-    }
+    headers: errorHeaders(error, extraHeaders)
+  })
+
+/** The same error in OpenAI's shape (`{ "error": { "message", "type", "param", "code" } }`), same status and headers. */
+export const openAiErrorResponse = (error: ApiError, extraHeaders: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(openAiErrorOf(error), {
+    status: errorStatus[error._tag],
+    headers: errorHeaders(error, extraHeaders)
   })
 
 /** Logs the failures that became a 500 (the client only sees a generic message). */

@@ -1,11 +1,18 @@
-import { PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "@deepnote/api"
-import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
+import { type ApiError, PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "@deepnote/api"
+import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { isOpenAiRoute } from "../OpenAi/OpenAiErrors.js"
 import { ServerSettings } from "../ServerSettings.js"
-import { errorResponse, logIfInternal, toApiError } from "./ErrorResponses.js"
+import {
+  errorResponse as nativeErrorResponse,
+  logIfInternal,
+  openAiErrorResponse,
+  toApiError
+} from "./ErrorResponses.js"
 import { jsonDepth, maxJsonDepth } from "./JsonDepth.js"
 import { Lifecycle } from "./Lifecycle.js"
 import { drainBody, lingerOnDestroy } from "./LingeringBody.js"
+import { currentRateLimit, type RateLimitState, requestIdOf, responseHeaders } from "./ResponseHeaders.js"
 
 const hasBody = (method: string) => method === "POST" || method === "PUT" || method === "PATCH"
 
@@ -18,15 +25,24 @@ const isUpload = (method: string, url: string) =>
  * The API-wide middleware: refuses requests while draining (503), enforces body limits (413 from Content-Length at
  * once, or while reading a chunked body), applies the request timeout (504), counts in-flight requests, and renders
  * every failure — handler errors, schema decode errors, unknown routes, malformed JSON, defects — as the stable
- * `{ "error": { "code", "message", "field"? } }` body.
+ * `{ "error": { "code", "message", "field"? } }` body (OpenAI's `{ "error": { "message", "type", "param", "code" } }`
+ * on the OpenAI-compatible routes). Every response carries `x-request-id` (the client's, or a new one) and, once the
+ * tenant was counted, OpenAI's `x-ratelimit-*-requests` headers.
  */
+
+type ErrorRenderer = (error: ApiError, extra?: Record<string, string>) => HttpServerResponse.HttpServerResponse
+
 export const RequestGuard = HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const lifecycle = yield* Lifecycle
     const { limits } = yield* ServerSettings
-    return (app) =>
+
+    const guarded = <E, R>(
+      app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+      request: HttpServerRequest.HttpServerRequest,
+      errorResponse: ErrorRenderer
+    ) =>
       Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
         if (yield* lifecycle.draining) {
           if (request.url !== "/healthz") {
             return errorResponse(Unavailable.of("the server is shutting down", 1, "shutting_down"), {
@@ -70,6 +86,16 @@ export const RequestGuard = HttpApiBuilder.middleware(
           }),
           lifecycle.track
         )
+      })
+
+    return (app) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const requestId = requestIdOf(request.headers["x-request-id"])
+        const rate: { state: RateLimitState | undefined } = { state: undefined }
+        const errorResponse: ErrorRenderer = isOpenAiRoute(request.url) ? openAiErrorResponse : nativeErrorResponse
+        const response = yield* guarded(app, request, errorResponse).pipe(Effect.locally(currentRateLimit, rate))
+        return HttpServerResponse.setHeaders(response, responseHeaders(requestId, rate))
       })
   })
 )

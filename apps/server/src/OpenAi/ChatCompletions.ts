@@ -6,9 +6,10 @@ import {
   NotFound,
   ValidationError
 } from "@deepnote/api"
-import { type AnswerRecord, Profile } from "@deepnote/core"
-import { countChatTokens, countTokens } from "@deepnote/llm"
+import { Profile } from "@deepnote/core"
 import { Effect, Schema } from "effect"
+import type { AskAnswer } from "../Ask/Ask.js"
+import { usageByRole, usageOf } from "./Usage.js"
 
 /** The model ids the facade answers to: `deepnote` (the server's default profile) and `deepnote-<profile>`. */
 export const modelIds: ReadonlyArray<string> = ["deepnote", ...Profile.literals.map((p) => `deepnote-${p}`)]
@@ -44,21 +45,15 @@ export const questionOf = (messages: ReadonlyArray<ChatMessage>): Effect.Effect<
     : Effect.succeed(text)
 }
 
-/** Token usage, estimated with the same tokenizer approximation as the LLM client (the pipeline makes several calls). */
-export const usageOf = (messages: ReadonlyArray<ChatMessage>, answer: string) => {
-  const prompt = countChatTokens(messages.map((m) => ({ content: textOf(m) })))
-  const completion = countTokens(answer)
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
-}
-
-/** DeepNote's extension field: best note, trace and counters. */
-export const extensionOf = (record: AnswerRecord): typeof DeepNoteExtension.Type => ({
+/** DeepNote's extension field: best note, trace, counters and usage by role. */
+export const extensionOf = ({ record, usage }: AskAnswer): typeof DeepNoteExtension.Type => ({
   ...(record.result.bestNote === undefined ? {} : { bestNote: record.result.bestNote }),
   stopReason: record.result.stopReason,
   trace: record.result.trace,
   counters: record.result.counters,
   ...(record.collection === undefined ? {} : { collection: record.collection }),
-  elapsedMs: record.result.elapsedMs
+  elapsedMs: record.result.elapsedMs,
+  usageByRole: usageByRole(usage)
 })
 
 /** The extension as JSON (for stream chunks). */
@@ -68,16 +63,19 @@ export const completionOf = (
   id: string,
   created: number,
   model: string,
-  messages: ReadonlyArray<ChatMessage>,
-  record: AnswerRecord
+  answer: AskAnswer
 ): ChatCompletion => ({
   id,
   object: "chat.completion",
   created,
   model,
-  choices: [{ index: 0, message: { role: "assistant", content: record.result.answer.text }, finish_reason: "stop" }],
-  usage: usageOf(messages, record.result.answer.text),
-  deepnote: extensionOf(record)
+  choices: [{
+    index: 0,
+    message: { role: "assistant", content: answer.record.result.answer.text },
+    finish_reason: "stop"
+  }],
+  usage: usageOf(answer.usage),
+  deepnote: extensionOf(answer)
 })
 
 /** The request's knobs with the model's profile on top. */

@@ -1,14 +1,15 @@
-import type { ChatMessage } from "@deepnote/api"
+import { describeEvent } from "@deepnote/core"
 import { Stream } from "effect"
 import type { AskStreamItem } from "../Ask/Ask.js"
 import type { SseItem } from "../Http/SseResponse.js"
-import { encodeExtension, extensionOf, usageOf } from "./ChatCompletions.js"
+import { encodeExtension, extensionOf } from "./ChatCompletions.js"
+import { openAiErrorOf } from "./OpenAiErrors.js"
+import { usageOf } from "./Usage.js"
 
 export interface ChunkContext {
   readonly id: string
   readonly created: number
   readonly model: string
-  readonly messages: ReadonlyArray<ChatMessage>
   readonly includeUsage: boolean
 }
 
@@ -19,9 +20,11 @@ const data = (value: unknown): SseItem => ({
 })
 
 /**
- * An answer stream as OpenAI `chat.completion.chunk` events: the assistant role first, pipeline progress as SSE
- * comments (clients ignore them; they keep the connection alive), the answer, a final chunk with `finish_reason` and
- * the `deepnote` extension, the usage chunk when `stream_options.include_usage`, then `[DONE]`. A failure is sent as
+ * An answer stream as OpenAI `chat.completion.chunk` events: the assistant role first; the note's evolution as
+ * `reasoning_content` deltas, one line per pipeline event (step, planned queries, passages read, verdict) as it
+ * happens — the convention vLLM uses for reasoning models, which chat UIs display; the answer as `content` deltas as
+ * the answer role writes it (word by word when the engine wrote it at once: `Ask.stream`); a final chunk with `finish_reason` and
+ * the `deepnote` extension; the usage chunk when `stream_options.include_usage`; then `[DONE]`. A failure is sent as
  * an `{ "error": … }` event, which OpenAI clients raise.
  */
 export const chatChunks = (ctx: ChunkContext, items: Stream.Stream<AskStreamItem>): Stream.Stream<SseItem> => {
@@ -35,34 +38,33 @@ export const chatChunks = (ctx: ChunkContext, items: Stream.Stream<AskStreamItem
       ...extra
     })
   const start = Stream.make(chunk({ role: "assistant", content: "" }, null))
-  const body = Stream.flatMap(items, (item): Stream.Stream<SseItem> => {
+  const body = Stream.map(items, (item): ReadonlyArray<SseItem> => {
     switch (item._tag) {
-      case "Event":
-        return Stream.make<[SseItem]>({ _tag: "Comment", text: `${item.event._tag} step ${item.event.step}` })
+      case "Event": {
+        const line = describeEvent(item.event)
+        return line === undefined ? [] : [chunk({ reasoning_content: `${line}\n` }, null)]
+      }
+      case "Token":
+        return [chunk({ content: item.text }, null)]
       case "Error":
-        return Stream.make(data({ error: { ...item.error.error, type: item.error.error.code } }))
+        return [data(openAiErrorOf(item.error))]
       case "Result": {
-        const answer = item.record.result.answer.text
-        const usage = usageOf(ctx.messages, answer)
-        return Stream.make(
-          chunk({ content: answer }, null),
-          chunk({}, "stop", { deepnote: encodeExtension(extensionOf(item.record)) }),
+        return [
+          chunk({}, "stop", { deepnote: encodeExtension(extensionOf(item)) }),
           ...(ctx.includeUsage
-            ? [
-              data({
-                id: ctx.id,
-                object: "chat.completion.chunk",
-                created: ctx.created,
-                model: ctx.model,
-                choices: [],
-                usage
-              })
-            ]
+            ? [data({
+              id: ctx.id,
+              object: "chat.completion.chunk",
+              created: ctx.created,
+              model: ctx.model,
+              choices: [],
+              usage: usageOf(item.usage)
+            })]
             : []),
           data("[DONE]")
-        )
+        ]
       }
     }
   })
-  return Stream.concat(start, body)
+  return Stream.concat(start, Stream.flattenIterables(body))
 }

@@ -15,11 +15,29 @@ export type ChatMessage = typeof ChatMessage.Type
 /**
  * OpenAI-compatible chat completion request. The last user message is the question; `model` is `deepnote` (the
  * server's default profile) or `deepnote-<profile>`. `deepnote` is DeepNote's extension (collection and knobs).
- * Sampling fields (temperature, max_tokens, …) are accepted and ignored: the run config governs the roles.
+ * Sampling fields (temperature, top_p, max_tokens, …) are checked for range and otherwise ignored: the run config
+ * governs the roles. Features the pipeline cannot honour (`n > 1`, `tools`, `tool_choice`, `logprobs`, a
+ * `response_format` other than text) are decoded here so that the handler refuses them by name.
  */
+const Optional = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(schema, { nullable: true })
+
 export const ChatCompletionRequest = Schema.Struct({
   model: Schema.String,
   messages: Schema.NonEmptyArray(ChatMessage),
+  n: Optional(Schema.Int),
+  tools: Optional(Schema.Array(Schema.Unknown)),
+  tool_choice: Optional(Schema.Unknown),
+  functions: Optional(Schema.Array(Schema.Unknown)),
+  function_call: Optional(Schema.Unknown),
+  logprobs: Optional(Schema.Boolean),
+  top_logprobs: Optional(Schema.Int),
+  response_format: Optional(Schema.Struct({ type: Schema.String })),
+  temperature: Optional(Schema.Number),
+  top_p: Optional(Schema.Number),
+  max_tokens: Optional(Schema.Int),
+  max_completion_tokens: Optional(Schema.Int),
+  presence_penalty: Optional(Schema.Number),
+  frequency_penalty: Optional(Schema.Number),
   stream: Schema.optionalWith(Schema.Boolean, { nullable: true }),
   stream_options: Schema.optionalWith(Schema.Struct({ include_usage: Schema.optional(Schema.Boolean) }), {
     nullable: true
@@ -30,10 +48,20 @@ export const ChatCompletionRequest = Schema.Struct({
 }).annotations({ identifier: "ChatCompletionRequest" })
 export type ChatCompletionRequest = typeof ChatCompletionRequest.Type
 
+/** Tokens the LLM servers reported for every role call of the question (cache hits cost none). */
 export const Usage = Schema.Struct({
   prompt_tokens: Schema.Int,
   completion_tokens: Schema.Int,
-  total_tokens: Schema.Int
+  total_tokens: Schema.Int,
+  prompt_tokens_details: Schema.optional(Schema.Struct({ cached_tokens: Schema.Int }))
+})
+
+/** One role's share of the usage: its calls and their tokens. */
+export const RoleUsage = Schema.Struct({
+  calls: Schema.Int,
+  prompt_tokens: Schema.Int,
+  completion_tokens: Schema.Int,
+  cached_tokens: Schema.Int
 })
 
 /** DeepNote's extension of a completion: the best note, the trace and the counters. */
@@ -43,7 +71,9 @@ export const DeepNoteExtension = Schema.Struct({
   trace: PipelineResult.fields.trace,
   counters: Counters,
   collection: Schema.optional(Schema.String),
-  elapsedMs: Schema.Number
+  elapsedMs: Schema.Number,
+  /** The usage by role (`init`, `plan`, `update`, `judge`, `answer`); sums to `usage`. */
+  usageByRole: Schema.optional(Schema.Record({ key: Schema.String, value: RoleUsage }))
 })
 
 export const ChatCompletion = Schema.Struct({
@@ -69,3 +99,5 @@ export const Model = Schema.Struct({
 })
 
 export const ModelList = Schema.Struct({ object: Schema.Literal("list"), data: Schema.Array(Model) })
+export type Usage = typeof Usage.Type
+export type RoleUsage = typeof RoleUsage.Type

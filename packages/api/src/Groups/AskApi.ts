@@ -13,8 +13,9 @@ export class AskApi extends HttpApiGroup.make("ask")
       .annotate(
         OpenApi.Description,
         "Returns the AnswerRecord (answer, best note, trace, counters). With `Accept: text/event-stream` or `\"stream\": true` " +
-          "the response is a server-sent event stream: one event per pipeline event (event name = its `_tag`), then `result` " +
-          "(the AnswerRecord) or `error`."
+          "the response is a server-sent event stream: one event per pipeline event (event name = its `_tag`), `token` " +
+          "events with the answer's text as it is written, then `result` (the AnswerRecord) or `error`. Every event " +
+          "has an id `<askId>.<seq>`: the same request with `Last-Event-ID` resumes after it (within 5 minutes of the end)."
       )
   )
   .middleware(Authentication)

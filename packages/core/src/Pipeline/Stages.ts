@@ -1,4 +1,4 @@
-import { Effect, Metric } from "effect"
+import { Effect, Metric, Option } from "effect"
 import type { CallContext } from "../Domain/CallContext.js"
 import { Note } from "../Domain/Note.js"
 import type { Passage } from "../Domain/Passage.js"
@@ -6,6 +6,7 @@ import type { Verdict } from "../Domain/Verdict.js"
 import { withTags } from "../Observability/MetricTags.js"
 import { PipelineMetrics } from "../Observability/PipelineMetrics.js"
 import { Answerer, type AnswerEvidence } from "../Services/Answerer.js"
+import { AnswerTokens } from "../Services/AnswerTokens.js"
 import { Judge } from "../Services/Judge.js"
 import { NoteWriter } from "../Services/NoteWriter.js"
 import { type Plan, QueryPlanner } from "../Services/QueryPlanner.js"
@@ -106,8 +107,11 @@ export const decide = (
 export const answerStage = (recorder: Recorder, question: string, evidence: AnswerEvidence, context: CallContext) =>
   Effect.gen(function*() {
     const answerer = yield* Answerer
+    const tokens = Option.map(yield* Effect.serviceOption(AnswerTokens), (sink) => sink.publish)
     recorder.countCall("answer")
-    const [answer, durationMs] = yield* recorder.timed(answerer.answer({ question, evidence, context }))
+    const [answer, durationMs] = yield* recorder.timed(
+      answerer.answer({ question, evidence, context, ...(Option.isSome(tokens) ? { tokens: tokens.value } : {}) })
+    )
     yield* recorder.answered(context.step, answer, durationMs)
     return answer
   })

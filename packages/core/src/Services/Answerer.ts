@@ -15,6 +15,8 @@ export interface AnswerInput {
   readonly question: string
   readonly evidence: AnswerEvidence
   readonly context: CallContext
+  /** When present, the answerer hands it the answer's text as it writes it (see `AnswerTokens`). */
+  readonly tokens?: ((text: string) => Effect.Effect<void>) | undefined
 }
 
 export interface AnswererService {

@@ -1,9 +1,10 @@
 import { Answer, Answerer, type AnswererService, type AnswerInput, RoleError, samplingFor } from "@deepnote/core"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Option, Stream } from "effect"
 import type { ChatMessage, StructuredOutput } from "../Domain/Chat.js"
-import { LlmClient } from "../LlmClient.js"
+import { LlmClient, type LlmClientService } from "../LlmClient.js"
 import { answerPrompt, instructionsFor } from "../Prompts/Prompts.js"
 import { UsageLedger, type UsageLedgerService } from "../UsageLedger.js"
+import { answerDeltas } from "./AnswerDeltas.js"
 import { cleanReply, parseShortAnswer, parseYesNo } from "./Parse.js"
 import { roleChat, unreadable } from "./RoleCall.js"
 
@@ -38,24 +39,6 @@ const readAnswer = (
     : Effect.succeed(new Answer({ text }))
 }
 
-/**
- * Answers through the LLM, in the task's style, from the note, the passages (vanilla) or nothing (no retrieval).
- * `paper` keeps the reply as produced (the reference evaluates the raw text); otherwise short answers lose labels and
- * quotes, and yes/no answers are constrained to the language's two words and normalised to "yes"/"no".
- */
-export const make: Effect.Effect<AnswererService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
-  const client = yield* LlmClient
-  const ledger = yield* UsageLedger
-  return {
-    answer: (input) =>
-      Effect.gen(function*() {
-        const { messages, structured } = answerCall(input)
-        const reply = yield* roleChat(client, "answer", input.context, messages, structured)
-        return yield* readAnswer(ledger, input, reply.content)
-      })
-  }
-})
-
 /** What `answerStream` emits: the reply's text as the model writes it, then the answer read from the whole reply. */
 export type AnswerStreamEvent =
   | { readonly _tag: "Delta"; readonly text: string }
@@ -66,34 +49,83 @@ export type AnswerStreamEvent =
  * left out), then `Done` with the answer read as `answer` reads it (a short answer cleaned, yes/no normalised).
  * Retried like any call until its first delta; interrupting the stream closes the connection to the LLM server.
  */
+const streamWith = (
+  client: LlmClientService,
+  ledger: UsageLedgerService,
+  input: AnswerInput
+): Stream.Stream<AnswerStreamEvent, RoleError> => {
+  const { context } = input
+  const { messages, structured } = answerCall(input)
+  return client.chatStream({
+    role: "answer",
+    questionId: context.questionId,
+    runId: context.runId,
+    messages,
+    sampling: samplingFor(context.config, "answer"),
+    structured
+  }).pipe(
+    Stream.mapError((e) => new RoleError({ role: "answer", message: e.message, cause: e })),
+    Stream.filter((event) => event._tag === "Done" || event.content.length > 0),
+    Stream.mapEffect((event): Effect.Effect<AnswerStreamEvent, RoleError> =>
+      event._tag === "Delta"
+        ? Effect.succeed({ _tag: "Delta", text: event.content })
+        : Effect.map(readAnswer(ledger, input, event.result.content), (answer) => ({ _tag: "Done", answer }))
+    ),
+    Stream.withSpan("Answerer.answerStream", {
+      attributes: { "deepnote.item.id": context.questionId, "deepnote.task": context.config.task }
+    })
+  )
+}
+
+/** `answerStream` over the `LlmClient` and `UsageLedger` in context. */
 export const answerStream = (
   input: AnswerInput
 ): Stream.Stream<AnswerStreamEvent, RoleError, LlmClient | UsageLedger> =>
-  Stream.unwrap(Effect.gen(function*() {
-    const client = yield* LlmClient
-    const ledger = yield* UsageLedger
-    const { context } = input
-    const { messages, structured } = answerCall(input)
-    return client.chatStream({
-      role: "answer",
-      questionId: context.questionId,
-      runId: context.runId,
-      messages,
-      sampling: samplingFor(context.config, "answer"),
-      structured
-    }).pipe(
-      Stream.mapError((e) => new RoleError({ role: "answer", message: e.message, cause: e })),
-      Stream.filter((event) => event._tag === "Done" || event.content.length > 0),
-      Stream.mapEffect((event): Effect.Effect<AnswerStreamEvent, RoleError> =>
-        event._tag === "Delta"
-          ? Effect.succeed({ _tag: "Delta", text: event.content })
-          : Effect.map(readAnswer(ledger, input, event.result.content), (answer) => ({ _tag: "Done", answer }))
-      ),
-      Stream.withSpan("Answerer.answerStream", {
-        attributes: { "deepnote.item.id": context.questionId, "deepnote.task": context.config.task }
-      })
+  Stream.unwrap(
+    Effect.map(Effect.all([LlmClient, UsageLedger]), ([client, ledger]) => streamWith(client, ledger, input))
+  )
+
+/** The streamed answer call, its deltas handed to `publish`; the answer read from the whole reply. */
+const answerWithTokens = (
+  client: LlmClientService,
+  ledger: UsageLedgerService,
+  input: AnswerInput,
+  publish: (text: string) => Effect.Effect<void>
+): Effect.Effect<Answer, RoleError> => {
+  const pieces = answerDeltas(input.context.config)
+  const send = (piece: string) => piece.length > 0 ? publish(piece) : Effect.void
+  return streamWith(client, ledger, input).pipe(
+    Stream.tap((event) => event._tag === "Delta" ? send(pieces.delta(event.text)) : Effect.void),
+    Stream.runLast,
+    Effect.flatMap((last) =>
+      Option.isSome(last) && last.value._tag === "Done"
+        ? Effect.as(send(pieces.end(last.value.answer.text)), last.value.answer)
+        : Effect.dieMessage("the answer stream ended without its result")
     )
-  }))
+  )
+}
+
+/**
+ * Answers through the LLM, in the task's style, from the note, the passages (vanilla) or nothing (no retrieval).
+ * `paper` keeps the reply as produced (the reference evaluates the raw text); otherwise short answers lose labels and
+ * quotes, and yes/no answers are constrained to the language's two words and normalised to "yes"/"no".
+ * With a token sink in its input (`AnswerInput.tokens`), the call is streamed and the answer's text goes to the sink as
+ * it arrives, read as the whole reply is (`answerDeltas`: the pieces concatenated are the answer).
+ */
+export const make: Effect.Effect<AnswererService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
+  const client = yield* LlmClient
+  const ledger = yield* UsageLedger
+  return {
+    answer: (input) =>
+      input.tokens === undefined
+        ? Effect.gen(function*() {
+          const { messages, structured } = answerCall(input)
+          const reply = yield* roleChat(client, "answer", input.context, messages, structured)
+          return yield* readAnswer(ledger, input, reply.content)
+        })
+        : answerWithTokens(client, ledger, input, input.tokens)
+  }
+})
 
 /** The `Answerer` over the `LlmClient` and `UsageLedger` in context, in the tag's spans (`Answerer.make`). */
 export const layer: Layer.Layer<Answerer, never, LlmClient | UsageLedger> = Layer.effect(

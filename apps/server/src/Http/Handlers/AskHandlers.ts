@@ -3,24 +3,35 @@ import { AnswerRecord } from "@deepnote/core"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Schema, Stream } from "effect"
 import { Ask, type AskStreamItem } from "../../Ask/Ask.js"
+import { AskReplay, type Numbered, parseAskEventId } from "../../Ask/AskReplay.js"
 import { type SseItem, sseResponse, wantsEventStream } from "../SseResponse.js"
 
 const encodeRecord = Schema.encodeSync(AnswerRecord)
 
-const toSse = (item: AskStreamItem): SseItem => {
+const dataOf = (item: AskStreamItem): { readonly event: string; readonly data: string } => {
   switch (item._tag) {
     case "Event":
-      return { _tag: "Event", event: item.event._tag, data: JSON.stringify(item.event) }
+      return { event: item.event._tag, data: JSON.stringify(item.event) }
+    case "Token":
+      return { event: "token", data: JSON.stringify({ text: item.text }) }
     case "Result":
-      return { _tag: "Event", event: "result", data: JSON.stringify(encodeRecord(item.record)) }
+      return { event: "result", data: JSON.stringify(encodeRecord(item.record)) }
     case "Error":
-      return { _tag: "Event", event: "error", data: JSON.stringify({ _tag: item.error._tag, error: item.error.error }) }
+      return { event: "error", data: JSON.stringify({ _tag: item.error._tag, error: item.error.error }) }
   }
 }
+
+/** Every event carries `id: <askId>.<seq>`: a client that reconnects with it as `Last-Event-ID` resumes there. */
+const toSse = (askId: string) => ({ seq, item }: Numbered): SseItem => ({
+  _tag: "Event",
+  id: `${askId}.${seq}`,
+  ...dataOf(item)
+})
 
 export const AskHandlers = HttpApiBuilder.group(Api, "ask", (handlers) =>
   Effect.gen(function*() {
     const ask = yield* Ask
+    const replay = yield* AskReplay
     return handlers.handle("ask", ({ payload, request }) =>
       Effect.gen(function*() {
         const tenant = yield* CurrentTenant
@@ -31,8 +42,14 @@ export const AskHandlers = HttpApiBuilder.group(Api, "ask", (handlers) =>
           configField: "config"
         }
         if (payload.stream === true || wantsEventStream(request.headers["accept"])) {
-          return sseResponse(Stream.map(yield* ask.stream(tenant, input), toSse))
+          const resumeFrom = parseAskEventId(request.headers["last-event-id"])
+          if (resumeFrom !== undefined) {
+            const events = yield* replay.resume(tenant, resumeFrom.id, resumeFrom.afterSeq)
+            return sseResponse(Stream.map(events, toSse(resumeFrom.id)))
+          }
+          const started = yield* replay.start(tenant, yield* ask.stream(tenant, input))
+          return sseResponse(Stream.map(started.events, toSse(started.id)))
         }
-        return yield* ask.answer(tenant, input)
+        return (yield* ask.answer(tenant, input)).record
       }))
   }))
