@@ -1,11 +1,10 @@
-import { start } from "@deepnote/llm-sim"
+import { captureProxy, start } from "@deepnote/llm-sim"
 import { type ReceivedSpan, startOtlpReceiver } from "@deepnote/telemetry/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { appendFileSync, existsSync, readFileSync } from "node:fs"
 import * as Path from "node:path"
-import { headerProxy } from "./HeaderProxy.js"
 import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
 
 const question =
@@ -58,7 +57,7 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
     Effect.gen(function*() {
       const home = yield* indexedHome
       const sim = yield* start({})
-      const proxy = yield* headerProxy(sim.url)
+      const proxy = yield* captureProxy(sim.url)
       const receiver = yield* startOtlpReceiver
       sim.faults.failNext(["503"])
       const traceFile = Path.join(home, "ask.jsonl")
@@ -162,7 +161,7 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       )
 
       // traceparent: every generation request carries the trace id and the id of its attempt span
-      const generation = proxy.seen().filter((r) => r.path.endsWith("/completions"))
+      const generation = proxy.completions().map((r) => ({ traceparent: r.headers["traceparent"] }))
       const attemptIds = new Set(spans.filter((s) => s.name === "LlmClient.attempt").map((s) => s.spanId))
       assert.strictEqual(generation.length, attemptIds.size)
       for (const r of generation) {
@@ -263,112 +262,116 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       assert.strictEqual(again.stdout, rendered.stdout)
     }))
 
-  it.scopedLive("run: SIGINT mid-run still flushes the spans (OTLP and --trace-file); `deepnote trace RUN_ID` finds and renders them", () =>
-    Effect.gen(function*() {
-      const home = yield* indexedHome
-      const sim = yield* start({ stepBaseMs: 6 })
-      const receiver = yield* startOtlpReceiver
-      const traceFile = Path.join(home, "run-trace.jsonl")
-      const cli = spawnCli(
-        [
-          "run",
-          "--dataset",
-          dataset,
-          "-c",
-          "sample",
+  it.scopedLive(
+    "run: SIGINT mid-run still flushes the spans (OTLP and --trace-file); `deepnote trace RUN_ID` finds and renders them",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* indexedHome
+        const sim = yield* start({ stepBaseMs: 6 })
+        const receiver = yield* startOtlpReceiver
+        const traceFile = Path.join(home, "run-trace.jsonl")
+        const cli = spawnCli(
+          [
+            "run",
+            "--dataset",
+            dataset,
+            "-c",
+            "sample",
+            "--home",
+            home,
+            "--engine",
+            "llm",
+            "--llm-url",
+            `${sim.url}/v1`,
+            "--no-llm-cache",
+            "--concurrency",
+            "2",
+            "--limit",
+            "12",
+            "--quiet",
+            "--trace-file",
+            traceFile
+          ],
+          { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
+        )
+        yield* Effect.addFinalizer(() => Effect.sync(() => void cli.child.kill("SIGKILL")))
+        assert.isTrue(
+          yield* until(() => sim.metrics.requests >= 12, 40_000),
+          `the run made LLM calls; stderr: ${cli.stderr()}`
+        )
+        cli.child.kill("SIGINT")
+        const code = yield* Effect.promise(() => cli.exited)
+        assert.strictEqual(code, 130, cli.stderr())
+        const runId = /run (\S+): 12 questions/.exec(cli.stdout())?.[1]
+        assert.isDefined(runId, cli.stdout())
+
+        const spans = receiver.spans()
+        const runs = spans.filter((s) => s.name === "deepnote.run")
+        assert.strictEqual(runs.length, 1, "the run span is exported on SIGINT")
+        assert.isUndefined(runs[0]!.parentSpanId)
+        assert.strictEqual(runs[0]!.attributes["deepnote.run.id"], runId)
+        const questions = spans.filter((s) => s.name === "deepnote.question")
+        assert.isAtLeast(questions.length, 2)
+        // a run writes its store and journal all along, yet their internals make no spans by default
+        assert.isEmpty(
+          spans.filter((s) => /^(?:sql\.|RunStore\.|Journal\.|EventLog\.|WorkQueue\.)/.test(s.name)).map((s) => s.name)
+        )
+        for (const q of questions) {
+          assert.include(ancestors(spans, q), "deepnote.run")
+          assert.strictEqual(q.attributes["deepnote.run.id"], runId)
+        }
+        const inFlight = receiver.metrics().get("deepnote_run_items_in_flight")
+        assert.strictEqual(
+          inFlight?.points.reduce((n, p) => n + p.value, 0),
+          0,
+          `items left in flight; statuses ${JSON.stringify(questions.map((q) => q.status))}`
+        )
+
+        const recorded = fileSpans(traceFile)
+        // the file holds every span of the execution (the whole run trace); OTLP also gets the command's other spans
+        const inFile = new Set(recorded.map((s) => s.spanId))
+        const exported = new Set(spans.map((s) => s.spanId))
+        assert.isTrue(
+          spans.filter((s) => s.traceId === runs[0]!.traceId).every((s) => inFile.has(s.spanId)),
+          "the run's trace is in the file"
+        )
+        assert.isTrue(recorded.every((s) => exported.has(s.spanId)), "the file and OTLP agree")
+        assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.files`)), "the run lists its trace file")
+
+        const summary = yield* runCli(["trace", runId!, "--home", home])
+        assert.strictEqual(summary.code, 0, summary.stderr)
+        assert.match(summary.stdout, new RegExp(`^run ${runId} execution · (ok|interrupted) · `))
+        assert.match(summary.stdout, /item\s+status\s+duration/)
+        const firstItem = String(questions[0]!.attributes["deepnote.item.id"])
+        const one = yield* runCli(["trace", runId!, "--home", home, "--item", firstItem])
+        assert.strictEqual(one.code, 0, one.stderr)
+        assert.match(one.stdout, new RegExp(`^question ${firstItem} · run ${runId} · `))
+        assert.include(one.stdout, "LlmClient.attempt")
+
+        // resume with --trace: the rest of the run goes to <home>/traces/<run-id>.jsonl; `trace RUN_ID` reads both files
+        const resumed = yield* runCli([
+          "resume",
+          runId!,
           "--home",
           home,
-          "--engine",
-          "llm",
           "--llm-url",
           `${sim.url}/v1`,
           "--no-llm-cache",
           "--concurrency",
-          "2",
-          "--limit",
-          "12",
+          "4",
           "--quiet",
-          "--trace-file",
-          traceFile
-        ],
-        { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
-      )
-      yield* Effect.addFinalizer(() => Effect.sync(() => void cli.child.kill("SIGKILL")))
-      assert.isTrue(
-        yield* until(() => sim.metrics.requests >= 12, 40_000),
-        `the run made LLM calls; stderr: ${cli.stderr()}`
-      )
-      cli.child.kill("SIGINT")
-      const code = yield* Effect.promise(() => cli.exited)
-      assert.strictEqual(code, 130, cli.stderr())
-      const runId = /run (\S+): 12 questions/.exec(cli.stdout())?.[1]
-      assert.isDefined(runId, cli.stdout())
+          "--trace"
+        ])
+        assert.strictEqual(resumed.code, 0, resumed.stderr)
+        assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.jsonl`)))
+        const both = yield* runCli(["trace", runId!, "--home", home])
+        assert.strictEqual(both.code, 0, both.stderr)
+        assert.strictEqual(both.stdout.split("\n").filter((l) => l.startsWith(`run ${runId} execution`)).length, 2)
 
-      const spans = receiver.spans()
-      const runs = spans.filter((s) => s.name === "deepnote.run")
-      assert.strictEqual(runs.length, 1, "the run span is exported on SIGINT")
-      assert.isUndefined(runs[0]!.parentSpanId)
-      assert.strictEqual(runs[0]!.attributes["deepnote.run.id"], runId)
-      const questions = spans.filter((s) => s.name === "deepnote.question")
-      assert.isAtLeast(questions.length, 2)
-      // a run writes its store and journal all along, yet their internals make no spans by default
-      assert.isEmpty(
-        spans.filter((s) => /^(?:sql\.|RunStore\.|Journal\.|EventLog\.|WorkQueue\.)/.test(s.name)).map((s) => s.name)
-      )
-      for (const q of questions) {
-        assert.include(ancestors(spans, q), "deepnote.run")
-        assert.strictEqual(q.attributes["deepnote.run.id"], runId)
-      }
-      const inFlight = receiver.metrics().get("deepnote_run_items_in_flight")
-      assert.strictEqual(
-        inFlight?.points.reduce((n, p) => n + p.value, 0),
-        0,
-        `items left in flight; statuses ${JSON.stringify(questions.map((q) => q.status))}`
-      )
-
-      const recorded = fileSpans(traceFile)
-      // the file holds every span of the execution (the whole run trace); OTLP also gets the command's other spans
-      const inFile = new Set(recorded.map((s) => s.spanId))
-      const exported = new Set(spans.map((s) => s.spanId))
-      assert.isTrue(
-        spans.filter((s) => s.traceId === runs[0]!.traceId).every((s) => inFile.has(s.spanId)),
-        "the run's trace is in the file"
-      )
-      assert.isTrue(recorded.every((s) => exported.has(s.spanId)), "the file and OTLP agree")
-      assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.files`)), "the run lists its trace file")
-
-      const summary = yield* runCli(["trace", runId!, "--home", home])
-      assert.strictEqual(summary.code, 0, summary.stderr)
-      assert.match(summary.stdout, new RegExp(`^run ${runId} execution · (ok|interrupted) · `))
-      assert.match(summary.stdout, /item\s+status\s+duration/)
-      const firstItem = String(questions[0]!.attributes["deepnote.item.id"])
-      const one = yield* runCli(["trace", runId!, "--home", home, "--item", firstItem])
-      assert.strictEqual(one.code, 0, one.stderr)
-      assert.match(one.stdout, new RegExp(`^question ${firstItem} · run ${runId} · `))
-      assert.include(one.stdout, "LlmClient.attempt")
-
-      // resume with --trace: the rest of the run goes to <home>/traces/<run-id>.jsonl; `trace RUN_ID` reads both files
-      const resumed = yield* runCli([
-        "resume",
-        runId!,
-        "--home",
-        home,
-        "--llm-url",
-        `${sim.url}/v1`,
-        "--no-llm-cache",
-        "--concurrency",
-        "4",
-        "--quiet",
-        "--trace"
-      ])
-      assert.strictEqual(resumed.code, 0, resumed.stderr)
-      assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.jsonl`)))
-      const both = yield* runCli(["trace", runId!, "--home", home])
-      assert.strictEqual(both.code, 0, both.stderr)
-      assert.strictEqual(both.stdout.split("\n").filter((l) => l.startsWith(`run ${runId} execution`)).length, 2)
-
-      const unknown = yield* runCli(["trace", "no-such-run", "--home", home])
-      assert.strictEqual(unknown.code, 1)
-      assert.include(unknown.stderr, "is neither a trace file nor a run with recorded traces")
-    }))
+        const unknown = yield* runCli(["trace", "no-such-run", "--home", home])
+        assert.strictEqual(unknown.code, 1)
+        assert.include(unknown.stderr, "is neither a trace file nor a run with recorded traces")
+      }),
+    { timeout: 180_000 }
+  )
 })

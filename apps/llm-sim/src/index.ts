@@ -1,3 +1,4 @@
+export { type Captured, captureProxy } from "./CaptureProxy.js"
 export * from "./Content.js"
 export { extractiveEngine } from "./ExtractiveContent.js"
 export { FaultInjector } from "./Faults.js"

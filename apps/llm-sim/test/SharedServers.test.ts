@@ -1,8 +1,7 @@
 import { LlmCallPolicy } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { start } from "../src/index.js"
-import { captureProxy } from "./CaptureProxy.js"
+import { captureProxy, start } from "../src/index.js"
 import { buildClient, fast, request, waitFor } from "./support.js"
 
 const ids = (n: number, prefix = "q") => Array.from({ length: n }, (_, i) => `${prefix}${i}`)

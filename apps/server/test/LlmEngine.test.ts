@@ -1,6 +1,6 @@
 import { AnswerRecord, defaultRunConfig } from "@deepnote/core"
 import { LlmSettings } from "@deepnote/llm"
-import { start } from "@deepnote/llm-sim"
+import { captureProxy, start } from "@deepnote/llm-sim"
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -13,11 +13,12 @@ describe("the HTTP app with the LLM engine (against the simulator over real HTTP
     () =>
       Effect.gen(function*() {
         const sim = yield* start({ stepBaseMs: 1 })
+        const wire = yield* captureProxy(sim.url)
         const { home, key } = yield* homeWithTenant("acme", "wiki")
         const server = serverLayer({
           home,
           settings: settings({ defaults: { ...defaultRunConfig, engine: "llm" } }),
-          llmSettings: LlmSettings.layer({ endpoints: [{ url: `${sim.url}/v1` }], cache: false })
+          llmSettings: LlmSettings.layer({ endpoints: [{ url: `${wire.url}/v1` }], cache: false })
         }).pipe(Layer.provideMerge(loopbackTest))
         return yield* Effect.gen(function*() {
           const client = yield* clientWith(key)
@@ -78,6 +79,40 @@ describe("the HTTP app with the LLM engine (against the simulator over real HTTP
               .length,
             0
           )
+
+          // asks are interactive work (vLLM priority 0) shared fairly by tenant; a run's calls are batch work (10)
+          // shared fairly by run
+          const asked = wire.completions()
+          assert.isAbove(asked.length, 0)
+          for (const call of asked) {
+            assert.strictEqual(call.body?.["priority"], 0)
+            assert.strictEqual(call.headers["x-deepnote-fairness-key"], "acme")
+          }
+          const created = yield* raw(
+            HttpClientRequest.post("/v1/runs").pipe(
+              HttpClientRequest.bodyUnsafeJson({
+                collection: "wiki",
+                jsonl: JSON.stringify({
+                  id: "q1",
+                  question: "Who directed Big Stone Gap?",
+                  answers: ["Adriana Trigiani"]
+                }),
+                config: { maxStep: 1, maxFailure: 1 }
+              })
+            ),
+            key
+          )
+          assert.strictEqual(created.status, 202, created.text)
+          const runId = (JSON.parse(created.text) as { id: string }).id
+          while ((yield* client.runs.get({ path: { id: runId } })).status !== "completed") {
+            yield* Effect.sleep("50 millis")
+          }
+          const batch = wire.completions().slice(asked.length)
+          assert.isAbove(batch.length, 0)
+          for (const call of batch) {
+            assert.strictEqual(call.body?.["priority"], 10)
+            assert.strictEqual(call.headers["x-deepnote-fairness-key"], runId)
+          }
         }).pipe(Effect.provide(server))
       }),
     { timeout: 60_000 }

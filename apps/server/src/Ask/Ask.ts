@@ -18,7 +18,7 @@ import {
   type RunConfig
 } from "@deepnote/core"
 import { adHocQuestion, type EngineServices } from "@deepnote/engine"
-import { type CallUsage, collectCallUsage } from "@deepnote/llm"
+import { type CallUsage, collectCallUsage, LlmCallPolicy } from "@deepnote/llm"
 import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
@@ -58,6 +58,8 @@ interface Prepared {
   readonly config: RunConfig
   readonly collection: string | undefined
   readonly engine: Layer.Layer<EngineServices>
+  /** The LLM calls' policy: someone is waiting (interactive), and tenants share the servers fairly. */
+  readonly policy: LlmCallPolicy.LlmCallPolicy
 }
 
 const pipelineFailure = (error: PipelineError): InternalError =>
@@ -92,13 +94,15 @@ export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() 
         question: adHocQuestion(input.question),
         config,
         collection: needsRetrieval ? name : undefined,
-        engine: engine.layerFor(config, stored)
+        engine: engine.layerFor(config, stored),
+        policy: { workClass: "interactive", fairnessKey: tenant.id }
       } satisfies Prepared
     })
 
     /** One question; with `publish`, its events and the answer's text go to it as they happen. */
     const run = (prepared: Prepared, publish?: (item: AskStreamItem) => Effect.Effect<void>) =>
       collectCallUsage(answerQuestion(prepared.question, prepared.config)).pipe(
+        LlmCallPolicy.locally(prepared.policy),
         yieldingToIo,
         Effect.provide(
           publish === undefined ? prepared.engine : Layer.mergeAll(

@@ -10,7 +10,8 @@ export interface Captured {
 
 /**
  * A 127.0.0.1 reverse proxy in front of `target` that records each request's path, headers and JSON body, so a test
- * can check exactly what the LLM client sends over the wire. It stops when the scope closes.
+ * can check exactly what the LLM client sends over the wire (priority, fairness key, traceparent, role). It stops when
+ * the scope closes.
  */
 export const captureProxy = (target: string) =>
   Effect.gen(function*() {
@@ -68,6 +69,8 @@ export const captureProxy = (target: string) =>
     )
     return {
       url: `http://127.0.0.1:${port}`,
+      /** Every request, in arrival order. */
+      seen: (): ReadonlyArray<Captured> => seen,
       /** Requests to the completion routes, in arrival order. */
       completions: () => seen.filter((s) => s.path.endsWith("/completions"))
     }
