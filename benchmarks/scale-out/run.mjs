@@ -401,7 +401,7 @@ const md = [
   "|---:|---:|---:|---:|",
   ...kill9.kills.map((k, i) => `| ${i + 1} | ${k.atQuestionsDone} | ${k.jobsHeld} | ${k.takeoverMs} |`),
   "",
-  `Results identical to a one-process run: **${kill9.identical}**; every question answered once: **${kill9.answeredOnce}**; LLM calls sent ${kill9.llmCallsSent}, journaled ${kill9.llmCallsJournaled}, re-sent ${kill9.resent}.`,
+  `Results identical to a one-process run: **${kill9.identical}**; every question answered once: **${kill9.answeredOnce}**; LLM calls sent ${kill9.llmCallsSent}, journaled ${kill9.llmCallsJournaled}, re-sent ${kill9.resent} (at most one call in flight per question held at a kill: ≤ ${kill9.kills.reduce((n, k) => n + k.jobsHeld, 0)}).`,
   "",
   "## Postgres restarted mid-run",
   "",
