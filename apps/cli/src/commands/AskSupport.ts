@@ -1,4 +1,4 @@
-import { answerQuestion, AnswerRecord, Home, QuestionText, type RunConfig } from "@deepnote/core"
+import { answerQuestion, AnswerRecord, Home, profiles, QuestionText, type RunConfig } from "@deepnote/core"
 import { adHocQuestion, Engine } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
 import { Effect, Option, Schema } from "effect"
@@ -39,7 +39,7 @@ export const askOnce = (input: AskInput) =>
     const text = yield* Schema.decodeUnknown(QuestionText)(input.text).pipe(
       Effect.mapError(() => new UsageError({ message: "the question is empty" }))
     )
-    const needsRetrieval = input.config.profile !== "no-retrieval"
+    const needsRetrieval = profiles[input.config.profile].retrieves
     if (needsRetrieval) yield* requireCollection(input.collection)
     const question = adHocQuestion(text)
     const engine = Engine.layer({

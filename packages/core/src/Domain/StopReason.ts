@@ -2,9 +2,9 @@ import { Schema } from "effect"
 
 /**
  * Why the note loop ended:
- * - `max-step`: every step ran;
- * - `max-failure`: cumulative rejected notes reached `maxFailure`;
- * - `passage-cap`: `paper` profile, unique passages exceeded `maxUniquePassages`;
+ * - `max-step`: every step ran (`adaptive-note`: iterations reached T_CI);
+ * - `max-failure`: cumulative rejected notes reached `maxFailure` (`adaptive-note`: invalid updates reached T_IU);
+ * - `passage-cap`: `paper`, unique passages exceeded `maxUniquePassages` (`adaptive-note`: reached T_RP);
  * - `no-new-queries`: `deepnote` profile, the planner proposed nothing that was not asked before;
  * - `baseline`: a baseline profile without a loop.
  */

@@ -12,7 +12,7 @@ const answerCall = (input: AnswerInput): { messages: Array<ChatMessage>; structu
   const { context } = input
   const task = context.config.task
   const messages = answerPrompt(context.language, task, input.question, input.evidence)
-  const structured = task === "yesno" && context.config.profile !== "paper"
+  const structured = task === "yesno" && context.formats.answer === "cleaned"
     ? { _tag: "Choice" as const, choices: [...instructionsFor(context.language).yesNo] }
     : undefined
   return { messages, structured }
@@ -24,8 +24,8 @@ const readAnswer = (
   input: AnswerInput,
   reply: string
 ): Effect.Effect<Answer, RoleError> => {
-  const { config } = input.context
-  if (config.profile === "paper") return Effect.succeed(new Answer({ text: cleanReply(reply) }))
+  const { config, formats } = input.context
+  if (formats.answer === "raw") return Effect.succeed(new Answer({ text: cleanReply(reply) }))
   if (config.task === "yesno") {
     const yesNo = parseYesNo(reply)
     return yesNo === undefined
@@ -40,7 +40,7 @@ const readAnswer = (
 
 /**
  * Answers through the LLM, in the task's style, from the note, the passages (vanilla) or nothing (no retrieval).
- * `paper` keeps the reply as produced (the reference evaluates the raw text); otherwise short answers lose labels and
+ * A `raw` answer format (`paper`) keeps the reply as produced (the reference evaluates the raw text); `cleaned`: short answers lose labels and
  * quotes, and yes/no answers are constrained to the language's two words and normalised to "yes"/"no".
  */
 export const make: Effect.Effect<AnswererService, never, LlmClient | UsageLedger> = Effect.gen(function*() {

@@ -8,8 +8,8 @@ import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
 
 /**
  * The adaptive retrieval decision through the LLM.
- * - `paper`: the reference's JSON contract and parsing rule (slice `{…}`, else `"true" in reply.lower()`).
- * - otherwise: a structured choice of "True"/"False", read tolerantly; a reply that says neither is a RoleError.
+ * - `json` format (`paper`): the reference's JSON contract and parsing rule (slice `{…}`, else `"true" in reply.lower()`).
+ * - `word` format: a structured choice of "True"/"False", read tolerantly; a reply that says neither is a RoleError.
  * Readings other than the intended format count as parse failures.
  */
 export const make: Effect.Effect<JudgeService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
@@ -19,7 +19,7 @@ export const make: Effect.Effect<JudgeService, never, LlmClient | UsageLedger> =
     compare: (input) =>
       Effect.gen(function*() {
         const { context } = input
-        const paper = context.config.profile === "paper"
+        const paper = context.formats.judge === "json"
         const messages = judgePrompt(
           context.language,
           input.question,

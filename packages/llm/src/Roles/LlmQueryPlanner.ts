@@ -16,8 +16,8 @@ const plannerSchema = (count: number) => ({
 
 /**
  * Query refinement through the LLM.
- * - `paper`: free text; `raw` is the reply as produced (retrieved with verbatim, even when empty), `queries` its lines.
- * - otherwise: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
+ * - `text` format (`paper`): free text; `raw` is the reply as produced (retrieved with verbatim, even when empty), `queries` its lines.
+ * - `json` format: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
  */
 export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
   const client = yield* LlmClient
@@ -26,7 +26,7 @@ export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLe
     plan: (input) =>
       Effect.gen(function*() {
         const { context } = input
-        const paper = context.config.profile === "paper"
+        const paper = context.formats.plan === "text"
         const messages = planPrompt(
           context.language,
           input.question,
