@@ -93,6 +93,31 @@ describe("a full DeepNote question over the LLM roles and the simulator", () => 
       assert.isTrue(judged.every((n) => n.verdict!.parsed === "json"))
     }))
 
+  it.scopedLive("adaptive-note, English and Chinese: its own prompts, its stop rule", () =>
+    Effect.gen(function*() {
+      const en = yield* run(
+        english,
+        new Question({ id: "en-4", text: "In which city was the director of Jaws born?" }),
+        {
+          profile: "adaptive-note",
+          topK: 2,
+          recallK: 5
+        }
+      )
+      assert.isTrue(en.result.answer.text.length > 0)
+      assert.include(["max-failure", "passage-cap", "max-step", "no-new-queries"], en.result.stopReason)
+      // T_IU defaults to 1: a loop never goes on after its first rejected note
+      assert.isAtMost(en.result.counters.failures, 1)
+      assert.strictEqual(en.sim.metrics.requests, en.result.counters.llm.total)
+      const zh = yield* run(chinese, new Question({ id: "zh-4", text: "《狂人日记》的作者是哪里人？" }), {
+        profile: "adaptive-note",
+        topK: 2,
+        recallK: 4
+      })
+      assert.isTrue(zh.result.answer.text.length > 0)
+      assert.strictEqual(zh.sim.metrics.requests, zh.result.counters.llm.total)
+    }))
+
   it.scopedLive("baselines: vanilla and no-retrieval, yes/no task", () =>
     Effect.gen(function*() {
       const question = new Question({ id: "en-3", text: "Was Steven Spielberg born in Ohio?", task: "yesno" })

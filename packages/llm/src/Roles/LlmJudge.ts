@@ -25,7 +25,8 @@ export const make: Effect.Effect<JudgeService, never, LlmClient | UsageLedger> =
           input.question,
           input.bestNote.text,
           input.candidate.text,
-          paper ? "json" : "word"
+          paper ? "json" : "word",
+          context.config.profile
         )
         const reply = yield* roleChat(
           client,

@@ -18,7 +18,7 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
           client,
           "init",
           context,
-          initPrompt(context.language, input.question, toPromptPassages(input.passages))
+          initPrompt(context.language, input.question, toPromptPassages(input.passages), context.config.profile)
         )
         const text = cleanReply(reply.content)
         if (text.length === 0) {
@@ -33,7 +33,13 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
           client,
           "update",
           context,
-          updatePrompt(context.language, input.question, input.bestNote.text, toPromptPassages(input.passages))
+          updatePrompt(
+            context.language,
+            input.question,
+            input.bestNote.text,
+            toPromptPassages(input.passages),
+            context.config.profile
+          )
         )
         const text = cleanReply(reply.content)
         if (text.length === 0) {

@@ -33,7 +33,8 @@ export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLe
           input.bestNote.text,
           input.queryLog,
           input.count,
-          paper ? "text" : "json"
+          paper ? "text" : "json",
+          context.config.profile
         )
         const reply = yield* roleChat(
           client,
