@@ -113,6 +113,13 @@ describe("buildReport", () => {
       assert.deepStrictEqual(report.failures, [{ id: "q4", tag: "RoleError", message: "bad reply" }])
       assert.deepStrictEqual(report.items?.[0]?.scores, { acc: 1, em: 1, f1: 1 })
       assert.deepStrictEqual([report.items?.[0]?.recallInit, report.items?.[0]?.recallFinal], [0.5, 1])
+      assert.deepStrictEqual(report.items?.map((i) => [i.llmCalls, i.retrievals]), [
+        [7, 2],
+        [5, 1],
+        [3, 1],
+        [undefined, undefined],
+        [undefined, undefined]
+      ])
       assert.strictEqual(report.items?.[3]?.error, "RoleError: bad reply")
     }))
 
@@ -149,6 +156,6 @@ describe("buildReport", () => {
       assert.match(csv[1]!, /^acc,3,33\.33,[\d.]+,[\d.]+,4,5,/)
       const itemsCsv = renderItemsCsv(report).trim().split("\n")
       assert.strictEqual(itemsCsv.length, 6)
-      assert.match(itemsCsv[1]!, /^q1,done,1,1,1,max-step,7,0\.5,1,The Eiffel Tower!,$/)
+      assert.match(itemsCsv[1]!, /^q1,done,1,1,1,max-step,7,2,0\.5,1,The Eiffel Tower!,$/)
     }))
 })

@@ -110,6 +110,7 @@ const itemScores = (item: ReportItem, s: Scorable, names: ReadonlyArray<MetricNa
       scores,
       stopReason: outcome.result.stopReason,
       llmCalls: outcome.result.counters.llm.total,
+      retrievals: outcome.result.counters.retrievals,
       recallInit: recall.init,
       recallFinal: recall.final
     }

@@ -27,6 +27,7 @@ export const ItemScores = Schema.Struct({
   scores: Schema.Record({ key: Schema.String, value: Schema.Number }),
   stopReason: Schema.optional(Schema.String),
   llmCalls: Schema.optional(Schema.Int),
+  retrievals: Schema.optional(Schema.Int),
   recallInit: Schema.optional(Schema.Number),
   recallFinal: Schema.optional(Schema.Number),
   error: Schema.optional(Schema.String)
