@@ -118,6 +118,25 @@ describe("a full DeepNote question over the LLM roles and the simulator", () => 
       assert.strictEqual(zh.sim.metrics.requests, zh.result.counters.llm.total)
     }))
 
+  it.scopedLive("renact, English and Chinese: actions, a note per document, no judge", () =>
+    Effect.gen(function*() {
+      for (
+        const [rows, question] of [
+          [english, new Question({ id: "en-5", text: "In which city was the director of Jaws born?" })],
+          [chinese, new Question({ id: "zh-5", text: "《狂人日记》的作者是哪里人？" })]
+        ] as const
+      ) {
+        const { result, sim } = yield* run(rows, question, { profile: "renact", topK: 2, recallK: 4, maxIterations: 2 })
+        assert.isTrue(result.answer.text.length > 0)
+        assert.isAtMost(result.counters.steps, 2)
+        assert.strictEqual(result.counters.llm.judge, 0)
+        assert.strictEqual(result.counters.llm.init, 0)
+        assert.isAtLeast(result.counters.llm.plan, 1)
+        assert.strictEqual(sim.metrics.requests, result.counters.llm.total)
+        assert.strictEqual(sim.metrics.byRole["update"] ?? 0, result.counters.llm.update)
+      }
+    }))
+
   it.scopedLive("baselines: vanilla and no-retrieval, yes/no task", () =>
     Effect.gen(function*() {
       const question = new Question({ id: "en-3", text: "Was Steven Spielberg born in Ohio?", task: "yesno" })

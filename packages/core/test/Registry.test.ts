@@ -11,8 +11,14 @@ describe("profile registry", () => {
 
   it.effect("role formats: only paper reads free text, a JSON status and raw answers", () =>
     Effect.sync(() => {
-      assert.deepStrictEqual(profiles.paper.formats, { plan: "text", judge: "json", answer: "raw" })
-      for (const name of Profile.literals.filter((p) => p !== "paper")) {
+      assert.deepStrictEqual(profiles.paper.formats, { plan: "text", update: "rewrite", judge: "json", answer: "raw" })
+      assert.deepStrictEqual(profiles.renact.formats, {
+        plan: "react",
+        update: "extract",
+        judge: "word",
+        answer: "cleaned"
+      })
+      for (const name of Profile.literals.filter((p) => p !== "paper" && p !== "renact")) {
         assert.deepStrictEqual(profiles[name].formats, structuredFormats, name)
       }
     }))
@@ -23,7 +29,8 @@ describe("profile registry", () => {
       assert.deepStrictEqual(Profile.literals.filter((p) => profiles[p].stop !== undefined), [
         "deepnote",
         "paper",
-        "adaptive-note"
+        "adaptive-note",
+        "renact"
       ])
     }))
 })

@@ -74,6 +74,12 @@ export const knobs: ReadonlyArray<Knob> = [
     description: "adaptive-note: invalid updates (rejected notes) that stop the loop, T_IU (default 1)"
   },
   {
+    path: ["maxIterations"],
+    flag: "max-iterations",
+    kind: "int",
+    description: "renact: actions before the loop stops, T (default 5)"
+  },
+  {
     path: ["reranker"],
     flag: "reranker",
     kind: { choices: ["none", "http"] },

@@ -5,9 +5,18 @@ import { Schema } from "effect"
  * - `deepnote` (default): the note loop with per-query retrieval, fusion, dedup of seen passages and structured outputs;
  * - `paper`: the public reference implementation's behaviour, for comparison;
  * - `adaptive-note`: DeepNote's predecessor, the note loop with Adaptive-Note's three-threshold stop rule;
+ * - `renact`: NotesWriting with ReAct, a search-or-finish action per step and a note per retrieved document;
  * - `no-retrieval`, `vanilla`, `init-note`: the ablation baselines.
  */
-export const Profile = Schema.Literal("deepnote", "paper", "adaptive-note", "no-retrieval", "vanilla", "init-note")
+export const Profile = Schema.Literal(
+  "deepnote",
+  "paper",
+  "adaptive-note",
+  "renact",
+  "no-retrieval",
+  "vanilla",
+  "init-note"
+)
 export type Profile = typeof Profile.Type
 
 /** The roles that call a language model (or the offline engine). */

@@ -58,6 +58,8 @@ const RunConfigFields = Schema.Struct({
   maxUniquePassages: Schema.optionalWith(PositiveInt("maxUniquePassages"), { default: () => 15 }),
   /** `adaptive-note`: invalid updates (rejected notes) that stop the loop, T_IU; unset: the profile's default (1). */
   maxInvalidUpdates: Schema.optional(PositiveInt("maxInvalidUpdates")),
+  /** `renact`: actions before the loop stops, T; unset: the profile's default (5). */
+  maxIterations: Schema.optional(PositiveInt("maxIterations")),
   reranker: Schema.optionalWith(RerankerKind, { default: () => "none" as const }),
   rerankerApi: Schema.optionalWith(RerankerApi, { default: () => "vllm-rerank" as const }),
   /** Base URL of the rerank server (required when `reranker` is `http`). */

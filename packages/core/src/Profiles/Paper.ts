@@ -20,7 +20,7 @@ export const paper: ProfileDefinition = {
   name: "paper",
   summary: "the public reference implementation's behaviour (raw planner text, JSON judge, passage cap)",
   retrieves: true,
-  formats: { plan: "text", judge: "json", answer: "raw" },
+  formats: { plan: "text", update: "rewrite", judge: "json", answer: "raw" },
   stop: paperStop,
   defaults: {},
   run: noteLoop(paperStep, paperStop)

@@ -5,6 +5,7 @@ import { initNote } from "./InitNote.js"
 import { noRetrieval } from "./NoRetrieval.js"
 import { paper } from "./Paper.js"
 import type { ProfileDefinition } from "./ProfileDefinition.js"
+import { renact } from "./Renact.js"
 import { vanilla } from "./Vanilla.js"
 
 /**
@@ -16,6 +17,7 @@ export const profiles: { readonly [P in Profile]: ProfileDefinition } = {
   deepnote,
   paper,
   "adaptive-note": adaptiveNote,
+  renact,
   "no-retrieval": noRetrieval,
   vanilla,
   "init-note": initNote

@@ -9,10 +9,10 @@ import type { InstructionSet } from "./Instructions.js"
 export type InstructionOverride = Partial<Omit<InstructionSet, "answer" | "yesNo">>
 
 const reviewEn =
-  `You review an update of the memory used to answer a question. Memory 1 is the memory kept so far; Memory 2 is the update just written. Judge whether Memory 2 is clearly more useful for answering the question: does it add facts that bear on the question, cover parts of the question Memory 1 leaves open, give more precise details (names, dates, numbers, relations), and make the answer easier to reach? An update that only repeats or rewords Memory 1, or adds nothing that matters, is not valid.`
+  `You review an update of the memory used to answer a question. Note 1 is the memory kept so far; Note 2 is the update just written. Judge whether Note 2 is clearly more useful for answering the question: does it add facts that bear on the question, cover parts of the question Note 1 leaves open, give more precise details (names, dates, numbers, relations), and make the answer easier to reach? An update that only repeats or rewords Note 1, or adds nothing that matters, is not valid.`
 
 const reviewZh =
-  `你负责审核用于回答问题的记忆的一次更新。记忆 1 是目前保留的记忆，记忆 2 是刚写出的更新。请判断记忆 2 是否对回答问题明显更有用：是否增加了与问题相关的事实，是否覆盖了记忆 1 尚未解决的部分，是否给出了更精确的细节（人名、时间、数字、关系），是否让答案更容易得出。只是重复或改写记忆 1、或没有增加任何重要内容的更新都是无效更新。`
+  `你负责审核用于回答问题的记忆的一次更新。笔记 1 是目前保留的记忆，笔记 2 是刚写出的更新。请判断笔记 2 是否对回答问题明显更有用：是否增加了与问题相关的事实，是否覆盖了笔记 1 尚未解决的部分，是否给出了更精确的细节（人名、时间、数字、关系），是否让答案更容易得出。只是重复或改写笔记 1、或没有增加任何重要内容的更新都是无效更新。`
 
 export const adaptiveNoteEnglish: InstructionOverride = {
   init:
@@ -24,8 +24,8 @@ export const adaptiveNoteEnglish: InstructionOverride = {
   planJson: (n) =>
     `You decide what the system should look up next. Given the question, the memory collected so far and the questions already asked, write ${n} new questions about what the memory does not yet cover and the answer needs. Each must differ from every question already asked, not merely reword one. Keep them short and rich in names and keywords. Reply with JSON only, in the form {"queries": ["first question", "second question"]}, with exactly ${n} questions.`,
   judgeJson:
-    `${reviewEn}\nReply with JSON only and no explanation: {"status": "True"} if Memory 2 is a valid update, otherwise {"status": "False"}.`,
-  judgeWord: `${reviewEn}\nReply with exactly one word: True if Memory 2 is a valid update, otherwise False.`
+    `${reviewEn}\nReply with JSON only and no explanation: {"status": "True"} if Note 2 is a valid update, otherwise {"status": "False"}.`,
+  judgeWord: `${reviewEn}\nReply with exactly one word: True if Note 2 is a valid update, otherwise False.`
 }
 
 export const adaptiveNoteChinese: InstructionOverride = {
@@ -38,6 +38,6 @@ export const adaptiveNoteChinese: InstructionOverride = {
   planJson: (n) =>
     `你负责决定系统下一步要查找什么。根据问题、目前收集的记忆和已经提出的问题，写出 ${n} 个新问题，针对记忆尚未覆盖而回答又需要的信息。每个问题都必须与已提出的问题不同，不能只是改写。问题要简短，包含人名和关键词。只输出 JSON，格式为 {"queries": ["第一个问题", "第二个问题"]}，恰好包含 ${n} 个问题。`,
   judgeJson:
-    `${reviewZh}\n只输出 JSON，不要解释：如果记忆 2 是有效更新，输出 {"status": "True"}，否则输出 {"status": "False"}。`,
-  judgeWord: `${reviewZh}\n只输出一个词：如果记忆 2 是有效更新，输出 True，否则输出 False。`
+    `${reviewZh}\n只输出 JSON，不要解释：如果笔记 2 是有效更新，输出 {"status": "True"}，否则输出 {"status": "False"}。`,
+  judgeWord: `${reviewZh}\n只输出一个词：如果笔记 2 是有效更新，输出 True，否则输出 False。`
 }

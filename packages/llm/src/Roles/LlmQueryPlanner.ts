@@ -2,6 +2,7 @@ import { QueryPlanner, type QueryPlannerService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
 import { planPrompt } from "../Prompts/Prompts.js"
+import { actPrompt, parseAction } from "../Prompts/RenactPrompts.js"
 import { UsageLedger } from "../UsageLedger.js"
 import { cleanReply, parseQueriesJson, parseQueryLines } from "./Parse.js"
 import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
@@ -17,6 +18,8 @@ const plannerSchema = (count: number) => ({
 /**
  * Query refinement through the LLM.
  * - `text` format (`paper`): free text; `raw` is the reply as produced (retrieved with verbatim, even when empty), `queries` its lines.
+ * - `react` format (`renact`): a Thought and an Action; `search[q]` is the one query, `finish[…]` none (the loop
+ *   ends); a reply without an Action is read as a search for its first line, an empty one as finish (parse failures).
  * - `json` format: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
  */
 export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
@@ -26,6 +29,20 @@ export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLe
     plan: (input) =>
       Effect.gen(function*() {
         const { context } = input
+        if (context.formats.plan === "react") {
+          const reply = yield* roleChat(
+            client,
+            "plan",
+            context,
+            actPrompt(context.language, input.question, input.bestNote.text, input.queryLog)
+          )
+          const action = parseAction(reply.content)
+          if (action !== undefined) return { raw: reply.content, queries: action.queries }
+          // Read as a search for its first line; a reply with no line at all as finish (counted, not fatal: the
+          // loop's first action then searches the question).
+          yield* countParseFailure(ledger, "plan")
+          return { raw: reply.content, queries: parseQueryLines(reply.content).slice(0, 1) }
+        }
         const paper = context.formats.plan === "text"
         const messages = planPrompt(
           context.language,
