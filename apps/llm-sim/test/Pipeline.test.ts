@@ -137,6 +137,29 @@ describe("a full DeepNote question over the LLM roles and the simulator", () => 
       }
     }))
 
+  it.scopedLive("deeprag, English and Chinese: follow-ups, atomic decisions, counts per question", () =>
+    Effect.gen(function*() {
+      for (
+        const [rows, question] of [
+          [english, new Question({ id: "en-6", text: "In which city was the director of Jaws born?" })],
+          [chinese, new Question({ id: "zh-6", text: "《狂人日记》的作者是哪里人？" })]
+        ] as const
+      ) {
+        const { result, sim } = yield* run(rows, question, {
+          profile: "deeprag",
+          topK: 2,
+          recallK: 4,
+          maxIterations: 3
+        })
+        assert.isTrue(result.answer.text.length > 0)
+        const subqueries = result.counters.subqueries!
+        assert.strictEqual(subqueries.retrieved + subqueries.parametric, result.counters.steps)
+        assert.strictEqual(result.counters.retrievals, subqueries.retrieved)
+        assert.strictEqual(result.counters.llm.judge, result.counters.steps)
+        assert.strictEqual(sim.metrics.requests, result.counters.llm.total)
+      }
+    }))
+
   it.scopedLive("baselines: vanilla and no-retrieval, yes/no task", () =>
     Effect.gen(function*() {
       const question = new Question({ id: "en-3", text: "Was Steven Spielberg born in Ohio?", task: "yesno" })

@@ -18,7 +18,13 @@ describe("profile registry", () => {
         judge: "word",
         answer: "cleaned"
       })
-      for (const name of Profile.literals.filter((p) => p !== "paper" && p !== "renact")) {
+      assert.deepStrictEqual(profiles.deeprag.formats, {
+        plan: "decompose",
+        update: "rewrite",
+        judge: "retrieve",
+        answer: "cleaned"
+      })
+      for (const name of Profile.literals.filter((p) => p !== "paper" && p !== "renact" && p !== "deeprag")) {
         assert.deepStrictEqual(profiles[name].formats, structuredFormats, name)
       }
     }))
@@ -30,7 +36,8 @@ describe("profile registry", () => {
         "deepnote",
         "paper",
         "adaptive-note",
-        "renact"
+        "renact",
+        "deeprag"
       ])
     }))
 })

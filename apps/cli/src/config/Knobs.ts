@@ -77,7 +77,7 @@ export const knobs: ReadonlyArray<Knob> = [
     path: ["maxIterations"],
     flag: "max-iterations",
     kind: "int",
-    description: "renact: actions before the loop stops, T (default 5)"
+    description: "renact: actions before the loop stops, T; deeprag: cap on subqueries (default 5)"
   },
   {
     path: ["reranker"],

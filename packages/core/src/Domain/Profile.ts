@@ -6,6 +6,7 @@ import { Schema } from "effect"
  * - `paper`: the public reference implementation's behaviour, for comparison;
  * - `adaptive-note`: DeepNote's predecessor, the note loop with Adaptive-Note's three-threshold stop rule;
  * - `renact`: NotesWriting with ReAct, a search-or-finish action per step and a note per retrieved document;
+ * - `deeprag`: DeepRAG's inference, follow-up subqueries each answered from retrieval or from the model's knowledge;
  * - `no-retrieval`, `vanilla`, `init-note`: the ablation baselines.
  */
 export const Profile = Schema.Literal(
@@ -13,6 +14,7 @@ export const Profile = Schema.Literal(
   "paper",
   "adaptive-note",
   "renact",
+  "deeprag",
   "no-retrieval",
   "vanilla",
   "init-note"

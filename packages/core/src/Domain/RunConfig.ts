@@ -58,7 +58,7 @@ const RunConfigFields = Schema.Struct({
   maxUniquePassages: Schema.optionalWith(PositiveInt("maxUniquePassages"), { default: () => 15 }),
   /** `adaptive-note`: invalid updates (rejected notes) that stop the loop, T_IU; unset: the profile's default (1). */
   maxInvalidUpdates: Schema.optional(PositiveInt("maxInvalidUpdates")),
-  /** `renact`: actions before the loop stops, T; unset: the profile's default (5). */
+  /** `renact`: actions before the loop stops, T; `deeprag`: subqueries; unset: the profile's default (5 for both). */
   maxIterations: Schema.optional(PositiveInt("maxIterations")),
   reranker: Schema.optionalWith(RerankerKind, { default: () => "none" as const }),
   rerankerApi: Schema.optionalWith(RerankerApi, { default: () => "vllm-rerank" as const }),

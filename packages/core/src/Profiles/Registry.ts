@@ -1,6 +1,7 @@
 import type { Profile } from "../Domain/Profile.js"
 import { adaptiveNote } from "./AdaptiveNote.js"
 import { deepnote } from "./DeepNote.js"
+import { deepRag } from "./DeepRag.js"
 import { initNote } from "./InitNote.js"
 import { noRetrieval } from "./NoRetrieval.js"
 import { paper } from "./Paper.js"
@@ -18,6 +19,7 @@ export const profiles: { readonly [P in Profile]: ProfileDefinition } = {
   paper,
   "adaptive-note": adaptiveNote,
   renact,
+  deeprag: deepRag,
   "no-retrieval": noRetrieval,
   vanilla,
   "init-note": initNote

@@ -1,6 +1,7 @@
 import { QueryPlanner, type QueryPlannerService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
+import { decomposePrompt, parseFollowUp } from "../Prompts/DeepRagPrompts.js"
 import { planPrompt } from "../Prompts/Prompts.js"
 import { actPrompt, parseAction } from "../Prompts/RenactPrompts.js"
 import { UsageLedger } from "../UsageLedger.js"
@@ -20,6 +21,8 @@ const plannerSchema = (count: number) => ({
  * - `text` format (`paper`): free text; `raw` is the reply as produced (retrieved with verbatim, even when empty), `queries` its lines.
  * - `react` format (`renact`): a Thought and an Action; `search[q]` is the one query, `finish[…]` none (the loop
  *   ends); a reply without an Action is read as a search for its first line, an empty one as finish (parse failures).
+ * - `decompose` format (`deeprag`): `Follow up: q` is the one query, "the final answer is" none (the loop ends); a
+ *   reply with neither is read as its first line (a parse failure).
  * - `json` format: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
  */
 export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
@@ -29,6 +32,18 @@ export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLe
     plan: (input) =>
       Effect.gen(function*() {
         const { context } = input
+        if (context.formats.plan === "decompose") {
+          const reply = yield* roleChat(
+            client,
+            "plan",
+            context,
+            decomposePrompt(context.language, input.question, input.bestNote.text, input.queryLog)
+          )
+          const followUp = parseFollowUp(reply.content)
+          if (followUp !== undefined) return { raw: reply.content, queries: followUp.queries }
+          yield* countParseFailure(ledger, "plan")
+          return { raw: reply.content, queries: parseQueryLines(reply.content).slice(0, 1) }
+        }
         if (context.formats.plan === "react") {
           const reply = yield* roleChat(
             client,
