@@ -123,6 +123,29 @@ describe("buildReport", () => {
       assert.strictEqual(report.items?.[3]?.error, "RoleError: bad reply")
     }))
 
+  it.effect("deeprag's subqueries: retrieved vs parametric per question, in the cost and the text", () =>
+    Effect.sync(() => {
+      const withSubqueries = (item: ReportItem, retrieved: number, parametric: number): ReportItem => {
+        if (item.outcome._tag !== "done") return item
+        const result = item.outcome.result
+        return {
+          ...item,
+          outcome: {
+            _tag: "done",
+            result: new PipelineResult({
+              ...result,
+              counters: { ...result.counters, subqueries: { retrieved, parametric } }
+            })
+          }
+        }
+      }
+      const report = buildReport([withSubqueries(items[0]!, 2, 1), withSubqueries(items[1]!, 0, 3)], {
+        title: "deeprag"
+      })
+      assert.deepStrictEqual(report.cost.subqueries, { retrieved: 1, parametric: 2 })
+      assert.include(renderTable(report), "subqueries per question: 1.00 retrieved, 2.00 parametric")
+    }))
+
   it.effect("named metrics, failures as zero, a complete run", () =>
     Effect.sync(() => {
       const zero = buildReport(items, { metrics: ["acc", "hotpot-f1", "str-em"], scoreFailuresAsZero: true, total: 4 })

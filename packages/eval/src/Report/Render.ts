@@ -36,6 +36,13 @@ export const renderTable = (report: Report): string => {
     `per question: ${fixed(c.llmCalls)} LLM calls, ${fixed(c.retrievals)} retrievals, ${fixed(c.steps)} steps, ` +
       `${fixed(c.wallMs)} ms${tokens}`
   )
+  if (c.subqueries !== undefined) {
+    lines.push(
+      `subqueries per question: ${fixed(c.subqueries.retrieved)} retrieved, ${
+        fixed(c.subqueries.parametric)
+      } parametric`
+    )
+  }
   if (report.recall.n > 0) {
     lines.push(
       `gold recall: ${fixed(report.recall.init)} after init, ${fixed(report.recall.final)} final (n=${report.recall.n})`

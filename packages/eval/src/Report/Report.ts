@@ -49,7 +49,9 @@ export class Report extends Schema.Class<Report>("Report")({
     steps: Schema.Number,
     wallMs: Schema.Number,
     promptTokens: Schema.optional(Schema.Number),
-    completionTokens: Schema.optional(Schema.Number)
+    completionTokens: Schema.optional(Schema.Number),
+    /** `deeprag`: subqueries per question answered from retrieval and from the model's own knowledge. */
+    subqueries: Schema.optional(Schema.Struct({ retrieved: Schema.Number, parametric: Schema.Number }))
   }),
   stopReasons: Schema.Record({ key: Schema.String, value: Schema.Int }),
   /** Gold-passage recall (%) after initialisation (step 0) and at the end, over done questions with gold passages. */
