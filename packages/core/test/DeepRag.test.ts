@@ -39,6 +39,8 @@ describe("deeprag (inference)", () => {
       assert.strictEqual(calls.answers[3]!.question, question.text)
       assert.deepStrictEqual(result.counters.llm, { init: 0, plan: 4, update: 0, judge: 3, answer: 4, total: 11 })
       assert.strictEqual(result.counters.retrievals, 2)
+      assert.deepStrictEqual(result.trace.notes.map((n) => n.step), [1, 2, 3])
+      assert.include(result.trace.notes[2]!.note.text, "Follow up: Is that all?")
     }))
 
   it.effect("all parametric: no retrieval at all; the subquery cap (maxIterations, default 5) stops the loop", () =>

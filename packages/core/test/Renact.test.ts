@@ -44,6 +44,11 @@ describe("renact (NotesWriting + ReAct)", () => {
       assert.strictEqual(evidence._tag === "Note" ? evidence.note.text : "", "note-1\nline\nnote-2")
       assert.deepStrictEqual(result.counters.llm, { init: 0, plan: 3, update: 10, judge: 0, answer: 1, total: 14 })
       assert.strictEqual(result.counters.retrievals, 2)
+      // the notes after each step, in the trace without verdicts
+      assert.deepStrictEqual(result.trace.notes.map((n) => [n.step, n.note.text, n.verdict]), [
+        [1, "note-1\nline", undefined],
+        [2, "note-1\nline\nnote-2", undefined]
+      ])
     }))
 
   it.effect("a finish before any search searches the question instead", () =>
