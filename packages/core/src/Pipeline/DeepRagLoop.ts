@@ -5,8 +5,9 @@ import type { StopReason } from "../Domain/StopReason.js"
 import type { ProfileRun, StopPolicy } from "../Profiles/ProfileDefinition.js"
 import { Answerer } from "../Services/Answerer.js"
 import { Judge } from "../Services/Judge.js"
+import { loopState, stopAndAnswer } from "./NoteLoop.js"
 import { selectNewQueries } from "./QueryLog.js"
-import { answerStage, planStage, retrieveStage } from "./Stages.js"
+import { planStage, retrieveStage } from "./Stages.js"
 
 /**
  * DeepRAG's inference loop. Each step: the planner writes the next follow-up subquery (none once the final answer is
@@ -23,12 +24,7 @@ export const deepRagLoop = (stop: StopPolicy): ProfileRun => (question, recorder
     const queryLog: Array<string> = []
     const tally = { retrieved: 0, parametric: 0 }
     recorder.subqueries = tally
-    const state = (n: number) => ({
-      step: n,
-      failures: recorder.failures,
-      uniquePassages: recorder.seen.size,
-      config: base.config
-    })
+    const state = loopState(recorder, base.config)
     let reason: StopReason | undefined = stop(state(0))
     for (let n = 1; reason === undefined; n++) {
       const context: CallContext = { ...base, step: n }
@@ -84,12 +80,5 @@ export const deepRagLoop = (stop: StopPolicy): ProfileRun => (question, recorder
         Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": n, "deepnote.item.id": base.questionId } })
       )
     }
-    yield* recorder.stopped(recorder.steps, reason)
-    yield* Effect.annotateCurrentSpan("deepnote.stop_reason", reason)
-    const best = new Note({ text: chain.join("\n") })
-    const answer = yield* answerStage(recorder, question, { _tag: "Note", note: best }, {
-      ...base,
-      step: recorder.steps
-    })
-    return { answer, best, reason }
+    return yield* stopAndAnswer(recorder, question, base, new Note({ text: chain.join("\n") }), reason)
   })

@@ -4,8 +4,9 @@ import { Note } from "../Domain/Note.js"
 import type { StopReason } from "../Domain/StopReason.js"
 import type { ProfileRun, StopPolicy } from "../Profiles/ProfileDefinition.js"
 import { NoteWriter } from "../Services/NoteWriter.js"
+import { loopState, stopAndAnswer } from "./NoteLoop.js"
 import { selectNewQueries } from "./QueryLog.js"
-import { answerStage, planStage, retrieveStage } from "./Stages.js"
+import { planStage, retrieveStage } from "./Stages.js"
 
 const linesOf = (text: string) => text.split("\n").map((l) => l.trim()).filter((l) => l.length > 0)
 
@@ -20,12 +21,7 @@ export const renactLoop = (stop: StopPolicy): ProfileRun => (question, recorder,
     const writer = yield* NoteWriter
     const notes: Array<string> = []
     const queryLog: Array<string> = []
-    const state = (n: number) => ({
-      step: n,
-      failures: recorder.failures,
-      uniquePassages: recorder.seen.size,
-      config: base.config
-    })
+    const state = loopState(recorder, base.config)
     let reason: StopReason | undefined = stop(state(0))
     for (let n = 1; reason === undefined; n++) {
       const context: CallContext = { ...base, step: n }
@@ -75,12 +71,5 @@ export const renactLoop = (stop: StopPolicy): ProfileRun => (question, recorder,
         Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": n, "deepnote.item.id": base.questionId } })
       )
     }
-    yield* recorder.stopped(recorder.steps, reason)
-    yield* Effect.annotateCurrentSpan("deepnote.stop_reason", reason)
-    const best = new Note({ text: notes.join("\n") })
-    const answer = yield* answerStage(recorder, question, { _tag: "Note", note: best }, {
-      ...base,
-      step: recorder.steps
-    })
-    return { answer, best, reason }
+    return yield* stopAndAnswer(recorder, question, base, new Note({ text: notes.join("\n") }), reason)
   })
