@@ -93,6 +93,73 @@ describe("a full DeepNote question over the LLM roles and the simulator", () => 
       assert.isTrue(judged.every((n) => n.verdict!.parsed === "json"))
     }))
 
+  it.scopedLive("adaptive-note, English and Chinese: its own prompts, its stop rule", () =>
+    Effect.gen(function*() {
+      const en = yield* run(
+        english,
+        new Question({ id: "en-4", text: "In which city was the director of Jaws born?" }),
+        {
+          profile: "adaptive-note",
+          topK: 2,
+          recallK: 5
+        }
+      )
+      assert.isTrue(en.result.answer.text.length > 0)
+      assert.include(["max-failure", "passage-cap", "max-step", "no-new-queries"], en.result.stopReason)
+      // T_IU defaults to 1: a loop never goes on after its first rejected note
+      assert.isAtMost(en.result.counters.failures, 1)
+      assert.strictEqual(en.sim.metrics.requests, en.result.counters.llm.total)
+      const zh = yield* run(chinese, new Question({ id: "zh-4", text: "《狂人日记》的作者是哪里人？" }), {
+        profile: "adaptive-note",
+        topK: 2,
+        recallK: 4
+      })
+      assert.isTrue(zh.result.answer.text.length > 0)
+      assert.strictEqual(zh.sim.metrics.requests, zh.result.counters.llm.total)
+    }))
+
+  it.scopedLive("renact, English and Chinese: actions, a note per document, no judge", () =>
+    Effect.gen(function*() {
+      for (
+        const [rows, question] of [
+          [english, new Question({ id: "en-5", text: "In which city was the director of Jaws born?" })],
+          [chinese, new Question({ id: "zh-5", text: "《狂人日记》的作者是哪里人？" })]
+        ] as const
+      ) {
+        const { result, sim } = yield* run(rows, question, { profile: "renact", topK: 2, recallK: 4, maxIterations: 2 })
+        assert.isTrue(result.answer.text.length > 0)
+        assert.isAtMost(result.counters.steps, 2)
+        assert.strictEqual(result.counters.llm.judge, 0)
+        assert.strictEqual(result.counters.llm.init, 0)
+        assert.isAtLeast(result.counters.llm.plan, 1)
+        assert.strictEqual(sim.metrics.requests, result.counters.llm.total)
+        assert.strictEqual(sim.metrics.byRole["update"] ?? 0, result.counters.llm.update)
+      }
+    }))
+
+  it.scopedLive("deeprag, English and Chinese: follow-ups, atomic decisions, counts per question", () =>
+    Effect.gen(function*() {
+      for (
+        const [rows, question] of [
+          [english, new Question({ id: "en-6", text: "In which city was the director of Jaws born?" })],
+          [chinese, new Question({ id: "zh-6", text: "《狂人日记》的作者是哪里人？" })]
+        ] as const
+      ) {
+        const { result, sim } = yield* run(rows, question, {
+          profile: "deeprag",
+          topK: 2,
+          recallK: 4,
+          maxIterations: 3
+        })
+        assert.isTrue(result.answer.text.length > 0)
+        const subqueries = result.counters.subqueries!
+        assert.strictEqual(subqueries.retrieved + subqueries.parametric, result.counters.steps)
+        assert.strictEqual(result.counters.retrievals, subqueries.retrieved)
+        assert.strictEqual(result.counters.llm.judge, result.counters.steps)
+        assert.strictEqual(sim.metrics.requests, result.counters.llm.total)
+      }
+    }))
+
   it.scopedLive("baselines: vanilla and no-retrieval, yes/no task", () =>
     Effect.gen(function*() {
       const question = new Question({ id: "en-3", text: "Was Steven Spielberg born in Ohio?", task: "yesno" })

@@ -1,4 +1,13 @@
-import { type CallContext, defaultRunConfig, Judge, Note, NoteWriter, QueryPlanner, RoleError } from "@deepnote/core"
+import {
+  type CallContext,
+  defaultRunConfig,
+  Judge,
+  Note,
+  NoteWriter,
+  profiles,
+  QueryPlanner,
+  RoleError
+} from "@deepnote/core"
 import { LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
@@ -10,6 +19,7 @@ const context = (profile: "deepnote" | "paper" = "deepnote"): CallContext => ({
   runId: "r",
   step: 1,
   language: "en",
+  formats: profiles[profile].formats,
   config: { ...defaultRunConfig, profile }
 })
 

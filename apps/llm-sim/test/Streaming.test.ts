@@ -1,4 +1,4 @@
-import { Answer, defaultRunConfig, Note } from "@deepnote/core"
+import { Answer, defaultRunConfig, Note, structuredFormats } from "@deepnote/core"
 import { type ChatStreamEvent, LlmAnswerer, UsageLedger } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Context, Effect, Stream } from "effect"
@@ -77,7 +77,14 @@ describe("LlmClient.chatStream", () => {
           _tag: "Note" as const,
           note: new Note({ text: "Jaws is a 1975 film directed by Steven Spielberg." })
         },
-        context: { questionId: "q1", runId: undefined, step: 0, language: "en" as const, config: defaultRunConfig }
+        context: {
+          questionId: "q1",
+          runId: undefined,
+          step: 0,
+          language: "en" as const,
+          formats: structuredFormats,
+          config: defaultRunConfig
+        }
       }
       const events = Chunk.toReadonlyArray(
         yield* Stream.runCollect(LlmAnswerer.answerStream(input)).pipe(Effect.provide(context))

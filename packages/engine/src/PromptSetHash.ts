@@ -2,8 +2,11 @@ import { type RunConfig, stableHash } from "@deepnote/core"
 import { instructionsFor } from "@deepnote/llm"
 
 /**
- * What a run's answers depend on besides its config: the prompts (LLM engine) or the extractive engine's version. A
+ * What a run's answers depend on besides its config: the profile's prompts (LLM engine; a profile without its own
+ * wording hashes as before) or the extractive engine's version. A
  * run is only resumed by a build with the same hash.
  */
 export const promptSetHash = (config: RunConfig): string =>
-  config.engine === "llm" ? `llm:${stableHash([instructionsFor("en"), instructionsFor("zh")])}` : "extractive@0.1.0"
+  config.engine === "llm"
+    ? `llm:${stableHash([instructionsFor("en", config.profile), instructionsFor("zh", config.profile)])}`
+    : "extractive@0.1.0"

@@ -1,4 +1,4 @@
-import { answerQuestion, NoteWriter, Retriever } from "@deepnote/core"
+import { answerQuestion, NoteWriter, Retriever, structuredFormats } from "@deepnote/core"
 import { LlmSettings, UsageLedger } from "@deepnote/llm"
 import { start } from "@deepnote/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
@@ -21,7 +21,7 @@ const search = (queries: ReadonlyArray<string>, cfg = config()) =>
       topK: 2,
       exclude: new Set(),
       rerankQuery: queries.join(" "),
-      context: { questionId: "q1", runId: undefined, step: 0, language: "en", config: cfg }
+      context: { questionId: "q1", runId: undefined, step: 0, language: "en", formats: structuredFormats, config: cfg }
     }))
 
 describe("Engine.layer", () => {

@@ -113,7 +113,37 @@ describe("buildReport", () => {
       assert.deepStrictEqual(report.failures, [{ id: "q4", tag: "RoleError", message: "bad reply" }])
       assert.deepStrictEqual(report.items?.[0]?.scores, { acc: 1, em: 1, f1: 1 })
       assert.deepStrictEqual([report.items?.[0]?.recallInit, report.items?.[0]?.recallFinal], [0.5, 1])
+      assert.deepStrictEqual(report.items?.map((i) => [i.llmCalls, i.retrievals]), [
+        [7, 2],
+        [5, 1],
+        [3, 1],
+        [undefined, undefined],
+        [undefined, undefined]
+      ])
       assert.strictEqual(report.items?.[3]?.error, "RoleError: bad reply")
+    }))
+
+  it.effect("deeprag's subqueries: retrieved vs parametric per question, in the cost and the text", () =>
+    Effect.sync(() => {
+      const withSubqueries = (item: ReportItem, retrieved: number, parametric: number): ReportItem => {
+        if (item.outcome._tag !== "done") return item
+        const result = item.outcome.result
+        return {
+          ...item,
+          outcome: {
+            _tag: "done",
+            result: new PipelineResult({
+              ...result,
+              counters: { ...result.counters, subqueries: { retrieved, parametric } }
+            })
+          }
+        }
+      }
+      const report = buildReport([withSubqueries(items[0]!, 2, 1), withSubqueries(items[1]!, 0, 3)], {
+        title: "deeprag"
+      })
+      assert.deepStrictEqual(report.cost.subqueries, { retrieved: 1, parametric: 2 })
+      assert.include(renderTable(report), "subqueries per question: 1.00 retrieved, 2.00 parametric")
     }))
 
   it.effect("named metrics, failures as zero, a complete run", () =>
@@ -149,6 +179,6 @@ describe("buildReport", () => {
       assert.match(csv[1]!, /^acc,3,33\.33,[\d.]+,[\d.]+,4,5,/)
       const itemsCsv = renderItemsCsv(report).trim().split("\n")
       assert.strictEqual(itemsCsv.length, 6)
-      assert.match(itemsCsv[1]!, /^q1,done,1,1,1,max-step,7,0\.5,1,The Eiffel Tower!,$/)
+      assert.match(itemsCsv[1]!, /^q1,done,1,1,1,max-step,7,2,0\.5,1,The Eiffel Tower!,$/)
     }))
 })

@@ -5,7 +5,7 @@ import { cleanReply, parseShortAnswer } from "../src/Roles/Parse.js"
 
 /** Streams `pieces` through answerDeltas and returns what a client sees, piece by piece. */
 const stream = (config: RunConfig, pieces: ReadonlyArray<string>, answer: string) => {
-  const deltas = answerDeltas(config)
+  const deltas = answerDeltas(config.task, config.profile === "paper" ? "raw" : "cleaned")
   const sent = pieces.map((p) => deltas.delta(p))
   return [...sent, deltas.end(answer)].filter((p) => p.length > 0)
 }

@@ -1,5 +1,14 @@
 import { Note } from "@deepnote/core"
-import { answerPrompt, judgePrompt, parsePrompt, planPrompt, promptText, updatePrompt } from "@deepnote/llm"
+import {
+  answerPrompt,
+  initPrompt,
+  instructionsFor,
+  judgePrompt,
+  parsePrompt,
+  planPrompt,
+  promptText,
+  updatePrompt
+} from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 
@@ -32,6 +41,30 @@ describe("prompts", () => {
       assert.strictEqual(judge.bestNote, "旧笔记。")
       assert.strictEqual(judge.newNote, "新笔记。")
       assert.deepStrictEqual(parsePrompt(promptText(planPrompt("en", "q", "n", [], 2, "text"))).queries, [])
+    }))
+
+  it.effect("adaptive-note words its collector and reviewer its own way, in both languages; others keep the shared set", () =>
+    Effect.sync(() => {
+      for (const language of ["en", "zh"] as const) {
+        const shared = instructionsFor(language)
+        assert.strictEqual(instructionsFor(language, "deepnote"), shared)
+        assert.strictEqual(instructionsFor(language, "paper"), shared)
+        const own = instructionsFor(language, "adaptive-note")
+        for (const key of ["init", "update", "judgeJson", "judgeWord"] as const) {
+          assert.notStrictEqual(own[key], shared[key], `${language} ${key}`)
+        }
+        assert.notStrictEqual(own.planJson(2), shared.planJson(2))
+        assert.strictEqual(own.answer, shared.answer)
+        // the sections the simulator reads are the same
+        const init = parsePrompt(promptText(initPrompt(language, "Q?", passages, "adaptive-note")))
+        assert.strictEqual(init.question, "Q?")
+        assert.strictEqual(init.passages?.length, 2)
+        const judge = parsePrompt(promptText(judgePrompt(language, "Q?", "old", "new", "word", "adaptive-note")))
+        assert.strictEqual(judge.bestNote, "old")
+        assert.strictEqual(judge.newNote, "new")
+      }
+      assert.include(promptText(planPrompt("en", "q", "n", [], 2, "json", "adaptive-note")), `{"queries"`)
+      assert.include(promptText(updatePrompt("zh", "问题？", "记忆。", passages, "adaptive-note")), "可扩展")
     }))
 
   it.effect("prefix-cache layout: instructions, then question, then note, then passages", () =>

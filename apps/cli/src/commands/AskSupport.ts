@@ -4,6 +4,7 @@ import {
   type AnswerTokens,
   type EventSink,
   Home,
+  profiles,
   QuestionText,
   type RunConfig
 } from "@deepnote/core"
@@ -49,7 +50,7 @@ export const askOnce = (input: AskInput) =>
     const text = yield* Schema.decodeUnknown(QuestionText)(input.text).pipe(
       Effect.mapError(() => new UsageError({ message: "the question is empty" }))
     )
-    const needsRetrieval = input.config.profile !== "no-retrieval"
+    const needsRetrieval = profiles[input.config.profile].retrieves
     if (needsRetrieval) yield* requireCollection(input.collection)
     const question = adHocQuestion(text)
     const engine = Engine.layer({

@@ -1,4 +1,4 @@
-import { RunConfig } from "@deepnote/core"
+import { profiles, RunConfig } from "@deepnote/core"
 import { promptSetHash } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
 import { createRun, enqueueRun, expandSweep } from "@deepnote/runs"
@@ -93,7 +93,7 @@ export const runCommand = Command.make(
         })
         const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
         const collection = collectionName(opts.collection, file?.collection, envCollection)
-        if (config.profile !== "no-retrieval") yield* requireCollection(collection)
+        if (profiles[config.profile].retrieves) yield* requireCollection(collection)
         const fs = yield* FileSystem.FileSystem
         const cells = Option.isNone(opts.sweep)
           ? [{ index: 0, cell: {}, config }]
@@ -124,7 +124,7 @@ export const runCommand = Command.make(
         const finished: Array<
           { readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }
         > = []
-        const fingerprint = config.profile === "no-retrieval"
+        const fingerprint = !profiles[config.profile].retrieves
           ? undefined
           : yield* (yield* Collections).fingerprint(collection).pipe(
             Effect.mapError((e) => new CommandFailed({ message: e.message }))

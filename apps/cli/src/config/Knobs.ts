@@ -1,3 +1,4 @@
+import { Profile, profiles } from "@deepnote/core"
 import { Options } from "@effect/cli"
 import { Option } from "effect"
 
@@ -17,8 +18,10 @@ export const knobs: ReadonlyArray<Knob> = [
   {
     path: ["profile"],
     flag: "profile",
-    kind: { choices: ["deepnote", "paper", "no-retrieval", "vanilla", "init-note"] },
-    description: "algorithm: deepnote (default), paper (reference behaviour) or a baseline"
+    kind: { choices: Profile.literals },
+    description: `algorithm (default deepnote): ${
+      Profile.literals.map((p) => `${p}: ${profiles[p].summary}`).join("; ")
+    }`
   },
   {
     path: ["engine"],
@@ -46,7 +49,12 @@ export const knobs: ReadonlyArray<Knob> = [
     description: "candidates recalled per query before fusion and rerank (default 50)"
   },
   { path: ["numQueries"], flag: "num-queries", kind: "int", description: "new queries planned per step (default 2)" },
-  { path: ["maxStep"], flag: "max-step", kind: "int", description: "maximum refinement steps (default 3)" },
+  {
+    path: ["maxStep"],
+    flag: "max-step",
+    kind: "int",
+    description: "maximum refinement steps (adaptive-note: T_CI; default 3)"
+  },
   {
     path: ["maxFailure"],
     flag: "max-failure",
@@ -57,7 +65,19 @@ export const knobs: ReadonlyArray<Knob> = [
     path: ["maxUniquePassages"],
     flag: "max-unique-passages",
     kind: "int",
-    description: "paper profile: cap on unique passages (default 15)"
+    description: "paper: cap on unique passages; adaptive-note: passages read that stop the loop, T_RP (default 15)"
+  },
+  {
+    path: ["maxInvalidUpdates"],
+    flag: "max-invalid-updates",
+    kind: "int",
+    description: "adaptive-note: invalid updates (rejected notes) that stop the loop, T_IU (default 1)"
+  },
+  {
+    path: ["maxIterations"],
+    flag: "max-iterations",
+    kind: "int",
+    description: "renact: actions before the loop stops, T; deeprag: cap on subqueries (default 5)"
   },
   {
     path: ["reranker"],

@@ -14,6 +14,7 @@ import {
   EventSink,
   type PipelineError,
   type PipelineEvent,
+  profiles,
   Question,
   type RunConfig
 } from "@deepnote/core"
@@ -88,7 +89,7 @@ export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() 
     const prepare = Effect.fn("Ask.prepare")(function*(tenant: Tenant, input: AskInput) {
       const config = yield* resolveRequestConfig(settings.defaults, input.config, input.configField)
       const name = input.collection ?? "default"
-      const needsRetrieval = config.profile !== "no-retrieval"
+      const needsRetrieval = profiles[config.profile].retrieves
       const stored = needsRetrieval ? yield* collections.require(tenant, name) : `${tenant.namespace}${name}`
       return {
         question: adHocQuestion(input.question),

@@ -8,6 +8,7 @@ import {
   type Tenant,
   ValidationError
 } from "@deepnote/api"
+import { profiles } from "@deepnote/core"
 import { promptSetHash } from "@deepnote/engine"
 import type { DatasetFormat } from "@deepnote/eval"
 import { Collections } from "@deepnote/retrieval"
@@ -119,10 +120,10 @@ const make: Effect.Effect<
   const create = Effect.fn("RunManager.create")(function*(tenant: Tenant, input: NewRunInput) {
     const config = yield* resolveRequestConfig(settings.defaults, input.config, "config")
     const name = input.collection ?? "default"
-    const stored = config.profile === "no-retrieval"
+    const stored = !profiles[config.profile].retrieves
       ? `${tenant.namespace}${name}`
       : yield* collections.require(tenant, name)
-    const fingerprint = config.profile === "no-retrieval"
+    const fingerprint = !profiles[config.profile].retrieves
       ? undefined
       : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))
     const admitted = Effect.gen(function*() {

@@ -30,7 +30,9 @@ export const Counters = Schema.Struct({
   retrievals: Schema.Int,
   steps: Schema.Int,
   failures: Schema.Int,
-  uniquePassages: Schema.Int
+  uniquePassages: Schema.Int,
+  /** `deeprag`: subqueries answered from retrieval and from the model's own knowledge. */
+  subqueries: Schema.optional(Schema.Struct({ retrieved: Schema.Int, parametric: Schema.Int }))
 })
 export type Counters = typeof Counters.Type
 

@@ -54,8 +54,12 @@ const RunConfigFields = Schema.Struct({
   maxStep: Schema.optionalWith(PositiveInt("maxStep"), { default: () => 3 }),
   /** Cumulative (not consecutive) rejected notes that stop the loop. */
   maxFailure: Schema.optionalWith(PositiveInt("maxFailure"), { default: () => 2 }),
-  /** `paper` profile: cap on unique passages over the loop (the reference's `max_top_k`). */
+  /** `paper`: cap on unique passages over the loop (the reference's `max_top_k`); `adaptive-note`: T_RP. */
   maxUniquePassages: Schema.optionalWith(PositiveInt("maxUniquePassages"), { default: () => 15 }),
+  /** `adaptive-note`: invalid updates (rejected notes) that stop the loop, T_IU; unset: the profile's default (1). */
+  maxInvalidUpdates: Schema.optional(PositiveInt("maxInvalidUpdates")),
+  /** `renact`: actions before the loop stops, T; `deeprag`: subqueries; unset: the profile's default (5 for both). */
+  maxIterations: Schema.optional(PositiveInt("maxIterations")),
   reranker: Schema.optionalWith(RerankerKind, { default: () => "none" as const }),
   rerankerApi: Schema.optionalWith(RerankerApi, { default: () => "vllm-rerank" as const }),
   /** Base URL of the rerank server (required when `reranker` is `http`). */

@@ -21,6 +21,8 @@ export class Recorder {
   retrievals = 0
   steps = 0
   failures = 0
+  /** Set by loops that decide per subquery whether to retrieve (`deeprag`). */
+  subqueries: { retrieved: number; parametric: number } | undefined = undefined
 
   private constructor(readonly questionId: string, readonly startedAt: number) {}
 
@@ -65,7 +67,8 @@ export class Recorder {
       retrievals: this.retrievals,
       steps: this.steps,
       failures: this.failures,
-      uniquePassages: this.seen.size
+      uniquePassages: this.seen.size,
+      ...(this.subqueries === undefined ? {} : { subqueries: { ...this.subqueries } })
     }
   }
 

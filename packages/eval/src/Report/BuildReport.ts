@@ -68,6 +68,7 @@ export const buildReport = (items: ReadonlyArray<ReportItem>, options: ReportOpt
   })
   const recalls = done.map((i) => recallInitFinal(i.question, i.result)).filter((r) => r.final !== undefined)
   const withUsage = done.flatMap((i) => (i.usage === undefined ? [] : [i.usage]))
+  const withSubqueries = done.flatMap((i) => i.result.counters.subqueries ?? [])
   const stopReasons: Record<string, number> = {}
   for (const i of done) stopReasons[i.result.stopReason] = (stopReasons[i.result.stopReason] ?? 0) + 1
   const total = options.total ?? items.length
@@ -83,7 +84,13 @@ export const buildReport = (items: ReadonlyArray<ReportItem>, options: ReportOpt
       steps: round2(mean(done.map((i) => i.result.counters.steps))),
       wallMs: round2(mean(done.map((i) => i.result.elapsedMs))),
       promptTokens: withUsage.length === 0 ? undefined : round2(mean(withUsage.map((u) => u.promptTokens))),
-      completionTokens: withUsage.length === 0 ? undefined : round2(mean(withUsage.map((u) => u.completionTokens)))
+      completionTokens: withUsage.length === 0 ? undefined : round2(mean(withUsage.map((u) => u.completionTokens))),
+      ...(withSubqueries.length === 0 ? {} : {
+        subqueries: {
+          retrieved: round2(mean(withSubqueries.map((s) => s.retrieved))),
+          parametric: round2(mean(withSubqueries.map((s) => s.parametric)))
+        }
+      })
     },
     stopReasons,
     recall: {
@@ -110,6 +117,7 @@ const itemScores = (item: ReportItem, s: Scorable, names: ReadonlyArray<MetricNa
       scores,
       stopReason: outcome.result.stopReason,
       llmCalls: outcome.result.counters.llm.total,
+      retrievals: outcome.result.counters.retrievals,
       recallInit: recall.init,
       recallFinal: recall.final
     }

@@ -36,6 +36,13 @@ export const renderTable = (report: Report): string => {
     `per question: ${fixed(c.llmCalls)} LLM calls, ${fixed(c.retrievals)} retrievals, ${fixed(c.steps)} steps, ` +
       `${fixed(c.wallMs)} ms${tokens}`
   )
+  if (c.subqueries !== undefined) {
+    lines.push(
+      `subqueries per question: ${fixed(c.subqueries.retrieved)} retrieved, ${
+        fixed(c.subqueries.parametric)
+      } parametric`
+    )
+  }
   if (report.recall.n > 0) {
     lines.push(
       `gold recall: ${fixed(report.recall.init)} after init, ${fixed(report.recall.final)} final (n=${report.recall.n})`
@@ -78,6 +85,7 @@ export const renderItemsCsv = (report: Report): string => {
     ...names,
     "stop_reason",
     "llm_calls",
+    "retrievals",
     "recall_init",
     "recall_final",
     "prediction",
@@ -92,6 +100,7 @@ export const renderItemsCsv = (report: Report): string => {
         ...names.map((n) => i.scores[n]),
         i.stopReason,
         i.llmCalls,
+        i.retrievals,
         i.recallInit,
         i.recallFinal,
         i.prediction,

@@ -27,6 +27,7 @@ export const ItemScores = Schema.Struct({
   scores: Schema.Record({ key: Schema.String, value: Schema.Number }),
   stopReason: Schema.optional(Schema.String),
   llmCalls: Schema.optional(Schema.Int),
+  retrievals: Schema.optional(Schema.Int),
   recallInit: Schema.optional(Schema.Number),
   recallFinal: Schema.optional(Schema.Number),
   error: Schema.optional(Schema.String)
@@ -48,7 +49,9 @@ export class Report extends Schema.Class<Report>("Report")({
     steps: Schema.Number,
     wallMs: Schema.Number,
     promptTokens: Schema.optional(Schema.Number),
-    completionTokens: Schema.optional(Schema.Number)
+    completionTokens: Schema.optional(Schema.Number),
+    /** `deeprag`: subqueries per question answered from retrieval and from the model's own knowledge. */
+    subqueries: Schema.optional(Schema.Struct({ retrieved: Schema.Number, parametric: Schema.Number }))
   }),
   stopReasons: Schema.Record({ key: Schema.String, value: Schema.Int }),
   /** Gold-passage recall (%) after initialisation (step 0) and at the end, over done questions with gold passages. */

@@ -1,5 +1,6 @@
-import type { AnswerEvidence, Language, TaskType } from "@deepnote/core"
+import type { AnswerEvidence, Language, Profile, TaskType } from "@deepnote/core"
 import type { ChatMessage } from "../Domain/Chat.js"
+import { adaptiveNoteChinese, adaptiveNoteEnglish, type InstructionOverride } from "./AdaptiveNoteInstructions.js"
 import { chinese, english, type InstructionSet } from "./Instructions.js"
 import { type PromptPassage, renderPassages, renderQueries, section } from "./Sections.js"
 
@@ -7,16 +8,31 @@ import { type PromptPassage, renderPassages, renderQueries, section } from "./Se
  * Prompt builders. Layout for prefix caching: the fixed instructions (system message) first, then the question,
  * then the note(s), then passages or the query log: the parts that change least come first.
  */
-export const instructionsFor = (language: Language): InstructionSet => (language === "zh" ? chinese : english)
+/** Profiles whose method words its roles' instructions its own way; the others use the shared set. */
+const overrides: Partial<Record<Profile, Record<Language, InstructionOverride>>> = {
+  "adaptive-note": { en: adaptiveNoteEnglish, zh: adaptiveNoteChinese }
+}
+
+/** The instructions of a language, with the profile's own wording where it has one. */
+export const instructionsFor = (language: Language, profile?: Profile): InstructionSet => {
+  const base = language === "zh" ? chinese : english
+  const own = profile === undefined ? undefined : overrides[profile]?.[language]
+  return own === undefined ? base : { ...base, ...own }
+}
 
 const messages = (system: string, ...sections: ReadonlyArray<string>): Array<ChatMessage> => [
   { role: "system", content: system },
   { role: "user", content: sections.join("\n") }
 ]
 
-export const initPrompt = (language: Language, question: string, passages: ReadonlyArray<PromptPassage>) =>
+export const initPrompt = (
+  language: Language,
+  question: string,
+  passages: ReadonlyArray<PromptPassage>,
+  profile?: Profile
+) =>
   messages(
-    instructionsFor(language).init,
+    instructionsFor(language, profile).init,
     section(language, "question", question),
     section(language, "passages", renderPassages(language, passages))
   )
@@ -25,10 +41,11 @@ export const updatePrompt = (
   language: Language,
   question: string,
   note: string,
-  passages: ReadonlyArray<PromptPassage>
+  passages: ReadonlyArray<PromptPassage>,
+  profile?: Profile
 ) =>
   messages(
-    instructionsFor(language).update,
+    instructionsFor(language, profile).update,
     section(language, "question", question),
     section(language, "note", note),
     section(language, "passages", renderPassages(language, passages))
@@ -40,10 +57,13 @@ export const planPrompt = (
   note: string,
   queryLog: ReadonlyArray<string>,
   count: number,
-  style: "text" | "json"
+  style: "text" | "json",
+  profile?: Profile
 ) =>
   messages(
-    style === "json" ? instructionsFor(language).planJson(count) : instructionsFor(language).planText(count),
+    style === "json"
+      ? instructionsFor(language, profile).planJson(count)
+      : instructionsFor(language, profile).planText(count),
     section(language, "question", question),
     section(language, "note", note),
     section(language, "queries", renderQueries(language, queryLog))
@@ -54,10 +74,11 @@ export const judgePrompt = (
   question: string,
   best: string,
   candidate: string,
-  style: "json" | "word"
+  style: "json" | "word",
+  profile?: Profile
 ) =>
   messages(
-    style === "json" ? instructionsFor(language).judgeJson : instructionsFor(language).judgeWord,
+    style === "json" ? instructionsFor(language, profile).judgeJson : instructionsFor(language, profile).judgeWord,
     section(language, "question", question),
     section(language, "bestNote", best),
     section(language, "newNote", candidate)

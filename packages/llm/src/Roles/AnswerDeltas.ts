@@ -1,4 +1,4 @@
-import type { RunConfig } from "@deepnote/core"
+import type { RoleFormats, RunConfig } from "@deepnote/core"
 import { cleanReply, parseShortAnswer } from "./Parse.js"
 
 const labels = ["final answer:", "answer:", "答案:", "答案："]
@@ -18,10 +18,10 @@ const undecided = (reply: string): boolean => {
  * answer cleaned) and only what extends the text already sent goes out; at the end, whatever the whole reply's answer
  * adds. A yes/no answer (one word, normalised) goes out whole at the end. Concatenated, the pieces are the answer.
  */
-export const answerDeltas = (config: RunConfig) => {
-  const read = config.profile === "paper" || config.task === "longform"
+export const answerDeltas = (task: RunConfig["task"], format: RoleFormats["answer"]) => {
+  const read = format === "raw" || task === "longform"
     ? cleanReply
-    : config.task === "yesno"
+    : task === "yesno"
     ? undefined
     : parseShortAnswer
   let reply = ""

@@ -13,7 +13,7 @@ const answerCall = (input: AnswerInput): { messages: Array<ChatMessage>; structu
   const { context } = input
   const task = context.config.task
   const messages = answerPrompt(context.language, task, input.question, input.evidence)
-  const structured = task === "yesno" && context.config.profile !== "paper"
+  const structured = task === "yesno" && context.formats.answer === "cleaned"
     ? { _tag: "Choice" as const, choices: [...instructionsFor(context.language).yesNo] }
     : undefined
   return { messages, structured }
@@ -25,8 +25,8 @@ const readAnswer = (
   input: AnswerInput,
   reply: string
 ): Effect.Effect<Answer, RoleError> => {
-  const { config } = input.context
-  if (config.profile === "paper") return Effect.succeed(new Answer({ text: cleanReply(reply) }))
+  const { config, formats } = input.context
+  if (formats.answer === "raw") return Effect.succeed(new Answer({ text: cleanReply(reply) }))
   if (config.task === "yesno") {
     const yesNo = parseYesNo(reply)
     return yesNo === undefined
@@ -92,7 +92,7 @@ const answerWithTokens = (
   input: AnswerInput,
   publish: (text: string) => Effect.Effect<void>
 ): Effect.Effect<Answer, RoleError> => {
-  const pieces = answerDeltas(input.context.config)
+  const pieces = answerDeltas(input.context.config.task, input.context.formats.answer)
   const send = (piece: string) => piece.length > 0 ? publish(piece) : Effect.void
   return streamWith(client, ledger, input).pipe(
     Stream.tap((event) => event._tag === "Delta" ? send(pieces.delta(event.text)) : Effect.void),
@@ -107,8 +107,8 @@ const answerWithTokens = (
 
 /**
  * Answers through the LLM, in the task's style, from the note, the passages (vanilla) or nothing (no retrieval).
- * `paper` keeps the reply as produced (the reference evaluates the raw text); otherwise short answers lose labels and
- * quotes, and yes/no answers are constrained to the language's two words and normalised to "yes"/"no".
+ * The `raw` answer format (`paper`) keeps the reply as produced (the reference evaluates the raw text); `cleaned`: short
+ * answers lose labels and quotes, and yes/no answers are constrained to the language's two words and normalised to "yes"/"no".
  * With a token sink in its input (`AnswerInput.tokens`), the call is streamed and the answer's text goes to the sink as
  * it arrives, read as the whole reply is (`answerDeltas`: the pieces concatenated are the answer).
  */

@@ -1,6 +1,7 @@
 import { Judge, type JudgeService, Verdict } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
+import { decidePrompt } from "../Prompts/DeepRagPrompts.js"
 import { judgePrompt } from "../Prompts/Prompts.js"
 import { UsageLedger } from "../UsageLedger.js"
 import { parseJudgePaper, parseJudgeWord } from "./Parse.js"
@@ -8,8 +9,9 @@ import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
 
 /**
  * The adaptive retrieval decision through the LLM.
- * - `paper`: the reference's JSON contract and parsing rule (slice `{…}`, else `"true" in reply.lower()`).
- * - otherwise: a structured choice of "True"/"False", read tolerantly; a reply that says neither is a RoleError.
+ * - `json` format (`paper`): the reference's JSON contract and parsing rule (slice `{…}`, else `"true" in reply.lower()`).
+ * - `retrieve` format (`deeprag`): the atomic decision on the candidate (a subquery) given the chain, True = search.
+ * - `word` format: a structured choice of "True"/"False", read tolerantly; a reply that says neither is a RoleError.
  * Readings other than the intended format count as parse failures.
  */
 export const make: Effect.Effect<JudgeService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
@@ -19,14 +21,17 @@ export const make: Effect.Effect<JudgeService, never, LlmClient | UsageLedger> =
     compare: (input) =>
       Effect.gen(function*() {
         const { context } = input
-        const paper = context.config.profile === "paper"
-        const messages = judgePrompt(
-          context.language,
-          input.question,
-          input.bestNote.text,
-          input.candidate.text,
-          paper ? "json" : "word"
-        )
+        const paper = context.formats.judge === "json"
+        const messages = context.formats.judge === "retrieve"
+          ? decidePrompt(context.language, input.candidate.text, input.bestNote.text)
+          : judgePrompt(
+            context.language,
+            input.question,
+            input.bestNote.text,
+            input.candidate.text,
+            paper ? "json" : "word",
+            context.config.profile
+          )
         const reply = yield* roleChat(
           client,
           "judge",

@@ -2,11 +2,16 @@ import { Note, NoteWriter, type NoteWriterService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
 import { initPrompt, updatePrompt } from "../Prompts/Prompts.js"
+import { notesPrompt, parseNotesReply } from "../Prompts/RenactPrompts.js"
 import { UsageLedger } from "../UsageLedger.js"
 import { cleanReply } from "./Parse.js"
-import { roleChat, toPromptPassages, unreadable } from "./RoleCall.js"
+import { countParseFailure, roleChat, toPromptPassages, unreadable } from "./RoleCall.js"
 
-/** Note initialisation and knowledge accumulation through the LLM. An empty note is a malformed reply. */
+/**
+ * Note initialisation and knowledge accumulation through the LLM. An empty note is a malformed reply. Under the
+ * `extract` update format (`renact`) the note is what one document adds (`YES#text`; `NO#…` is the empty note) and a
+ * reply without the prefix is kept as it is (a parse failure).
+ */
 export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
   const client = yield* LlmClient
   const ledger = yield* UsageLedger
@@ -18,7 +23,7 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
           client,
           "init",
           context,
-          initPrompt(context.language, input.question, toPromptPassages(input.passages))
+          initPrompt(context.language, input.question, toPromptPassages(input.passages), context.config.profile)
         )
         const text = cleanReply(reply.content)
         if (text.length === 0) {
@@ -29,11 +34,29 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
     update: (input) =>
       Effect.gen(function*() {
         const { context } = input
+        if (context.formats.update === "extract") {
+          const [document] = toPromptPassages(input.passages)
+          const reply = yield* roleChat(
+            client,
+            "update",
+            context,
+            notesPrompt(context.language, input.question, input.bestNote.text, document ?? { title: "", text: "" })
+          )
+          const extracted = parseNotesReply(reply.content)
+          if (extracted === undefined) yield* countParseFailure(ledger, "update")
+          return new Note({ text: extracted ?? cleanReply(reply.content) })
+        }
         const reply = yield* roleChat(
           client,
           "update",
           context,
-          updatePrompt(context.language, input.question, input.bestNote.text, toPromptPassages(input.passages))
+          updatePrompt(
+            context.language,
+            input.question,
+            input.bestNote.text,
+            toPromptPassages(input.passages),
+            context.config.profile
+          )
         )
         const text = cleanReply(reply.content)
         if (text.length === 0) {

@@ -1,7 +1,9 @@
 import { QueryPlanner, type QueryPlannerService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
+import { decomposePrompt, parseFollowUp } from "../Prompts/DeepRagPrompts.js"
 import { planPrompt } from "../Prompts/Prompts.js"
+import { actPrompt, parseAction } from "../Prompts/RenactPrompts.js"
 import { UsageLedger } from "../UsageLedger.js"
 import { cleanReply, parseQueriesJson, parseQueryLines } from "./Parse.js"
 import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
@@ -16,8 +18,12 @@ const plannerSchema = (count: number) => ({
 
 /**
  * Query refinement through the LLM.
- * - `paper`: free text; `raw` is the reply as produced (retrieved with verbatim, even when empty), `queries` its lines.
- * - otherwise: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
+ * - `text` format (`paper`): free text; `raw` is the reply as produced (retrieved with verbatim, even when empty), `queries` its lines.
+ * - `react` format (`renact`): a Thought and an Action; `search[q]` is the one query, `finish[…]` none (the loop
+ *   ends); a reply without an Action is read as a search for its first line, an empty one as finish (parse failures).
+ * - `decompose` format (`deeprag`): `Follow up: q` is the one query, "the final answer is" none (the loop ends); a
+ *   reply with neither is read as its first line (a parse failure).
+ * - `json` format: structured `{"queries": [...]}` with the count, read tolerantly (JSON, else one query per line).
  */
 export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLedger> = Effect.gen(function*() {
   const client = yield* LlmClient
@@ -26,14 +32,41 @@ export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLe
     plan: (input) =>
       Effect.gen(function*() {
         const { context } = input
-        const paper = context.config.profile === "paper"
+        if (context.formats.plan === "decompose") {
+          const reply = yield* roleChat(
+            client,
+            "plan",
+            context,
+            decomposePrompt(context.language, input.question, input.bestNote.text, input.queryLog)
+          )
+          const followUp = parseFollowUp(reply.content)
+          if (followUp !== undefined) return { raw: reply.content, queries: followUp.queries }
+          yield* countParseFailure(ledger, "plan")
+          return { raw: reply.content, queries: parseQueryLines(reply.content).slice(0, 1) }
+        }
+        if (context.formats.plan === "react") {
+          const reply = yield* roleChat(
+            client,
+            "plan",
+            context,
+            actPrompt(context.language, input.question, input.bestNote.text, input.queryLog)
+          )
+          const action = parseAction(reply.content)
+          if (action !== undefined) return { raw: reply.content, queries: action.queries }
+          // Read as a search for its first line; a reply with no line at all as finish (counted, not fatal: the
+          // loop's first action then searches the question).
+          yield* countParseFailure(ledger, "plan")
+          return { raw: reply.content, queries: parseQueryLines(reply.content).slice(0, 1) }
+        }
+        const paper = context.formats.plan === "text"
         const messages = planPrompt(
           context.language,
           input.question,
           input.bestNote.text,
           input.queryLog,
           input.count,
-          paper ? "text" : "json"
+          paper ? "text" : "json",
+          context.config.profile
         )
         const reply = yield* roleChat(
           client,

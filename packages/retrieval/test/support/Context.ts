@@ -1,10 +1,17 @@
-import { type CallContext, defaultRunConfig, type RetrievalRequest, type RunConfig } from "@deepnote/core"
+import {
+  type CallContext,
+  defaultRunConfig,
+  type RetrievalRequest,
+  type RunConfig,
+  structuredFormats
+} from "@deepnote/core"
 
 export const context = (config: Partial<RunConfig> = {}, questionId = "q1"): CallContext => ({
   questionId,
   runId: undefined,
   step: 0,
   language: "en",
+  formats: structuredFormats,
   config: { ...defaultRunConfig, ...config }
 })
 

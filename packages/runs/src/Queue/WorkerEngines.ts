@@ -1,3 +1,4 @@
+import { profiles } from "@deepnote/core"
 import { Engine } from "@deepnote/engine"
 import type { LlmSettings } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
@@ -51,7 +52,7 @@ export const makeWorkerEngines = <E>(
         if (Either.isLeft(shared)) {
           return Option.some(`its engine (${config.engine}) cannot start here: ${messageOf(shared.left)}`)
         }
-        if (config.profile === "no-retrieval") return Option.none()
+        if (!profiles[config.profile].retrieves) return Option.none()
         const name = collectionOf(run)
         const known = yield* collections.list
         if (!known.includes(name)) {

@@ -1,0 +1,24 @@
+import { deepRagLoop } from "../Pipeline/DeepRagLoop.js"
+import type { ProfileDefinition, StopPolicy } from "./ProfileDefinition.js"
+
+/** The cap on subqueries when `maxIterations` is unset (DeepRAG reports 3–5 subqueries per question). */
+const defaults = { maxIterations: 5 } as const
+
+/** After `maxIterations` subqueries (default 5); "the final answer is" ends the loop earlier, in the loop itself. */
+export const deepRagStop: StopPolicy = ({ config, step }) =>
+  step >= (config.maxIterations ?? defaults.maxIterations) ? "max-step" : undefined
+
+/**
+ * `deeprag`: DeepRAG at inference (its imitation and calibration training are out of scope). Follow-up subqueries,
+ * each with an atomic decision to retrieve or to answer from the model's own knowledge, then an intermediate answer,
+ * until the final answer; the judge role makes the decision (`retrieve` format).
+ */
+export const deepRag: ProfileDefinition = {
+  name: "deeprag",
+  summary: "DeepRAG (inference): follow-up subqueries, each retrieved or answered from the model's own knowledge",
+  retrieves: true,
+  formats: { plan: "decompose", update: "rewrite", judge: "retrieve", answer: "cleaned" },
+  stop: deepRagStop,
+  defaults,
+  run: deepRagLoop(deepRagStop)
+}

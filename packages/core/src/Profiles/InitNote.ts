@@ -1,0 +1,18 @@
+import { Effect } from "effect"
+import { structuredFormats } from "../Domain/RoleFormats.js"
+import { initNoteOnly } from "../Pipeline/Baselines.js"
+import type { ProfileDefinition } from "./ProfileDefinition.js"
+
+/** `init-note`: one retrieval, the first note, then the answer from that note. */
+export const initNote: ProfileDefinition = {
+  name: "init-note",
+  summary: "baseline: one retrieval, the first note, the answer from it",
+  retrieves: true,
+  formats: structuredFormats,
+  stop: undefined,
+  defaults: {},
+  run: (question, recorder, base) =>
+    initNoteOnly(question, recorder, { ...base, step: 0 }).pipe(
+      Effect.map((r) => ({ ...r, reason: "baseline" as const }))
+    )
+}

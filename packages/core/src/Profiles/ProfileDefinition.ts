@@ -1,0 +1,64 @@
+import type { Effect } from "effect"
+import type { Answer } from "../Domain/Answer.js"
+import type { CallContext } from "../Domain/CallContext.js"
+import type { PipelineError } from "../Domain/Errors.js"
+import type { Note } from "../Domain/Note.js"
+import type { Profile } from "../Domain/Profile.js"
+import type { RoleFormats } from "../Domain/RoleFormats.js"
+import type { RunConfig } from "../Domain/RunConfig.js"
+import type { StopReason } from "../Domain/StopReason.js"
+import type { Recorder } from "../Pipeline/Recorder.js"
+import type { Answerer } from "../Services/Answerer.js"
+import type { Judge } from "../Services/Judge.js"
+import type { NoteWriter } from "../Services/NoteWriter.js"
+import type { QueryPlanner } from "../Services/QueryPlanner.js"
+import type { Retriever } from "../Services/Retriever.js"
+
+/** The roles a profile may call. */
+export type ProfileRoles = Retriever | NoteWriter | QueryPlanner | Judge | Answerer
+
+/** What one question's run of a profile produced (the answer, the best note if it kept one, why it stopped). */
+export interface ProfileOutcome {
+  readonly answer: Answer
+  readonly best: Note | undefined
+  readonly reason: StopReason
+}
+
+/** Runs one question: events and counters go to the recorder, every call gets `base` with its step. */
+export type ProfileRun = (
+  question: string,
+  recorder: Recorder,
+  base: Omit<CallContext, "step">
+) => Effect.Effect<ProfileOutcome, PipelineError, ProfileRoles>
+
+/** What a stop policy sees after the first note and after every step of a note loop. */
+export interface LoopState {
+  /** Steps run (0 right after the first note). */
+  readonly step: number
+  /** Cumulative rejected notes (invalid updates). */
+  readonly failures: number
+  /** Unique passages read so far. */
+  readonly uniquePassages: number
+  readonly config: RunConfig
+}
+
+/** When a note loop ends: a reason to stop, or `undefined` to run another step. Every policy bounds the steps. */
+export type StopPolicy = (state: LoopState) => StopReason | undefined
+
+/**
+ * One algorithm, as a value: how it runs a question, when its loop stops, what it asks of each role and which knobs
+ * it reads with which defaults. The registry (`profiles`) holds one per `Profile`.
+ */
+export interface ProfileDefinition {
+  readonly name: Profile
+  /** One line for help texts and model lists. */
+  readonly summary: string
+  /** Whether it reads a collection (`no-retrieval` does not: callers skip opening one). */
+  readonly retrieves: boolean
+  readonly formats: RoleFormats
+  /** The loop's stop rule (`undefined` for the baselines, which run no loop). */
+  readonly stop: StopPolicy | undefined
+  /** Knobs this profile reads beyond the shared ones, with the defaults it uses when they are unset. */
+  readonly defaults: Partial<Record<keyof RunConfig, number>>
+  readonly run: ProfileRun
+}

@@ -1,0 +1,25 @@
+import { renactLoop } from "../Pipeline/RenactLoop.js"
+import type { ProfileDefinition, StopPolicy } from "./ProfileDefinition.js"
+
+/** ReNAct's iteration cap T when its knob is unset (the paper does not give one). */
+const defaults = { maxIterations: 5 } as const
+
+/** After T actions (`maxIterations`, default 5); `finish` ends the loop earlier, in the loop itself. */
+export const renactStop: StopPolicy = ({ config, step }) =>
+  step >= (config.maxIterations ?? defaults.maxIterations) ? "max-step" : undefined
+
+/**
+ * `renact`: NotesWriting with ReAct. The main model writes a Thought and an Action (`search[query]` or
+ * `finish[answer]`); each retrieved document becomes a note (`YES#<text>` or `NO#<reason>`), the notes replace the
+ * raw documents as the observation, and the answer is written from them. The notes role (`update`) may run on its own
+ * model (`roles.update.model`).
+ */
+export const renact: ProfileDefinition = {
+  name: "renact",
+  summary: "NotesWriting + ReAct: search-or-finish actions, a note per retrieved document, no judge",
+  retrieves: true,
+  formats: { plan: "react", update: "extract", judge: "word", answer: "cleaned" },
+  stop: renactStop,
+  defaults,
+  run: renactLoop(renactStop)
+}

@@ -1,0 +1,18 @@
+import { Effect } from "effect"
+import { structuredFormats } from "../Domain/RoleFormats.js"
+import { vanilla as retrieveThenAnswer } from "../Pipeline/Baselines.js"
+import type { ProfileDefinition } from "./ProfileDefinition.js"
+
+/** `vanilla`: one retrieval, then the answer from the raw passages. */
+export const vanilla: ProfileDefinition = {
+  name: "vanilla",
+  summary: "baseline: one retrieval, the answer from the passages",
+  retrieves: true,
+  formats: structuredFormats,
+  stop: undefined,
+  defaults: {},
+  run: (question, recorder, base) =>
+    retrieveThenAnswer(question, recorder, { ...base, step: 0 }).pipe(
+      Effect.map((r) => ({ ...r, reason: "baseline" as const }))
+    )
+}
