@@ -1,5 +1,6 @@
 import {
   type ApiError,
+  type BadGateway,
   type ConfigPatch,
   InternalError,
   type NotFound,
@@ -7,19 +8,13 @@ import {
   type Unavailable,
   type ValidationError
 } from "@deepnote/api"
-import {
-  answerQuestion,
-  AnswerRecord,
-  EventSink,
-  type PipelineError,
-  type PipelineEvent,
-  Question,
-  type RunConfig
-} from "@deepnote/core"
+import { answerQuestion, AnswerRecord, EventSink, type PipelineEvent, Question, type RunConfig } from "@deepnote/core"
 import { adHocQuestion, type EngineServices } from "@deepnote/engine"
+import { LlmCallPolicy } from "@deepnote/llm"
 import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
+import { pipelineFailure } from "../Engine/LlmFailure.js"
 import { resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
@@ -39,7 +34,7 @@ export type AskStreamItem =
   | { readonly _tag: "Result"; readonly record: AnswerRecord }
   | { readonly _tag: "Error"; readonly error: ApiError }
 
-export type AskError = ValidationError | NotFound | Unavailable | InternalError
+export type AskError = ValidationError | NotFound | BadGateway | Unavailable | InternalError
 
 interface Prepared {
   readonly question: Question
@@ -47,11 +42,6 @@ interface Prepared {
   readonly collection: string | undefined
   readonly engine: Layer.Layer<EngineServices>
 }
-
-const pipelineFailure = (error: PipelineError): InternalError =>
-  error._tag === "RetrievalError"
-    ? InternalError.of(`retrieval failed: ${error.message}`, "retrieval_error")
-    : InternalError.of(`${error.role} failed: ${error.message}`, "engine_error")
 
 export interface AskService {
   readonly answer: (tenant: Tenant, input: AskInput) => Effect.Effect<AnswerRecord, AskError>
@@ -86,6 +76,8 @@ export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() 
 
     const run = (prepared: Prepared, publish?: (event: PipelineEvent) => Effect.Effect<void>) =>
       answerQuestion(prepared.question, prepared.config).pipe(
+        // a person waits for the answer: the short outage tolerance (then 503), the interactive priority
+        LlmCallPolicy.interactive,
         yieldingToIo,
         Effect.provide(
           publish === undefined ? prepared.engine : Layer.merge(prepared.engine, EventSink.layer(publish))
