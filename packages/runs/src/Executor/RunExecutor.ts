@@ -6,7 +6,7 @@ import {
   RunLeases,
   type RunNotFound,
   RunStore,
-  type StoreError
+  StoreError
 } from "@deepnote/store"
 import { Cause, Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Option, Ref, type Scope } from "effect"
 import type { EngineServices } from "./EngineServices.js"
@@ -172,6 +172,10 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
         const message = Cause.squash(exit.cause)
         yield* store.setRunStatus(runId, "failed", message instanceof Error ? message.message : String(message))
         yield* hub.publish({ _tag: "RunFinished", runId, status: "failed" })
+        // the journal and the event log cannot fail through the roles' error types: their StoreError (a corrupted or
+        // unwritable store) travels as a defect, and is an expected failure again here (one line, not a stack trace)
+        const storeFailure = Option.filter(Cause.dieOption(exit.cause), (d): d is StoreError => d instanceof StoreError)
+        if (Option.isSome(storeFailure)) return yield* Effect.fail(storeFailure.value)
         return yield* Effect.failCause(exit.cause)
       }
       const ended = yield* finish(undefined)
