@@ -1,6 +1,6 @@
 import { BadGateway, InternalError, Unavailable } from "@deepnote/api"
 import type { PipelineError } from "@deepnote/core"
-import type { LlmHealth } from "@deepnote/llm"
+import { LlmCallError, type LlmHealth } from "@deepnote/llm"
 
 /** `http://a (down: connection refused), http://b (overloaded)`. */
 export const describeLlmEndpoints = (endpoints: LlmHealth["endpoints"]): string =>
@@ -8,18 +8,6 @@ export const describeLlmEndpoints = (endpoints: LlmHealth["endpoints"]): string 
 
 /** Seconds a client is told to wait before trying again when the LLM servers are unreachable. */
 const llmRetryAfterSeconds = 10
-
-const lastAttempt = (cause: unknown): { readonly reason: string; readonly last: string } | undefined => {
-  if (typeof cause !== "object" || cause === null || !("_tag" in cause) || cause._tag !== "LlmCallError") {
-    return undefined
-  }
-  const reason = "reason" in cause && typeof cause.reason === "string" ? cause.reason : "permanent"
-  const last = "last" in cause && typeof cause.last === "object" && cause.last !== null && "_tag" in cause.last &&
-      typeof cause.last._tag === "string"
-    ? cause.last._tag
-    : "unknown"
-  return { reason, last }
-}
 
 /** Attempts that never got an answer from an LLM server: it is unreachable (503), not misbehaving (502). */
 const unreachable: ReadonlySet<string> = new Set(["LlmTransportError", "LlmTimeoutError", "LlmUnavailable"])
@@ -31,13 +19,14 @@ const unreachable: ReadonlySet<string> = new Set(["LlmTransportError", "LlmTimeo
  */
 export const pipelineFailure = (error: PipelineError): BadGateway | Unavailable | InternalError => {
   if (error._tag === "RetrievalError") return InternalError.of(`retrieval failed: ${error.message}`, "retrieval_error")
-  const call = lastAttempt(error.cause)
-  if (call === undefined) {
-    return error.cause === undefined
+  const call = error.cause
+  if (!(call instanceof LlmCallError)) {
+    // a role's reply that no reading can use has no cause; any other failure is ours
+    return call === undefined
       ? BadGateway.of(`the LLM server's reply to the ${error.role} role could not be used: ${error.message}`)
       : InternalError.of(`${error.role} failed: ${error.message}`, "engine_error")
   }
-  if (call.reason === "outage" || unreachable.has(call.last)) {
+  if (call.reason === "outage" || unreachable.has(call.last._tag)) {
     return Unavailable.of(
       `the LLM servers cannot be reached (${error.role} role): ${error.message}`,
       llmRetryAfterSeconds,
