@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import {
+  BadGateway,
   InternalError,
   MalformedBody,
   NotFound,
@@ -25,6 +26,7 @@ export class Api extends HttpApi.make("deepnote")
   .addError(MalformedBody)
   .addError(NotFound)
   .addError(PayloadTooLarge)
+  .addError(BadGateway)
   .addError(Unavailable)
   .addError(RequestTimeout)
   .addError(InternalError)

@@ -109,7 +109,19 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()(
   }
 }
 
-/** 503 `overloaded` / `shutting_down` / `not_ready`: the server is saturated or stopping; retry later. */
+/** 502 `llm_bad_gateway`: the LLM server answered, but badly (an error status or a reply that cannot be used). */
+export class BadGateway extends Schema.TaggedError<BadGateway>()(
+  "BadGateway",
+  { error: ErrorBody },
+  HttpApiSchema.annotations({ status: 502 })
+) {
+  static readonly of = (message: string, code = "llm_bad_gateway") => new BadGateway({ error: body(code, message) })
+  override get message(): string {
+    return this.error.message
+  }
+}
+
+/** 503 `overloaded` / `shutting_down` / `not_ready` / `llm_unavailable`: the server is saturated or stopping; retry later. */
 export class Unavailable extends Schema.TaggedError<Unavailable>()(
   "Unavailable",
   { error: ErrorBody },
@@ -155,6 +167,7 @@ export type ApiError =
   | Conflict
   | PayloadTooLarge
   | RateLimited
+  | BadGateway
   | Unavailable
   | RequestTimeout
   | InternalError
@@ -168,6 +181,7 @@ export const errorStatus: Readonly<Record<ApiError["_tag"], number>> = {
   Conflict: 409,
   PayloadTooLarge: 413,
   RateLimited: 429,
+  BadGateway: 502,
   Unavailable: 503,
   RequestTimeout: 504,
   InternalError: 500

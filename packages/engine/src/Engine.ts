@@ -1,10 +1,10 @@
 import type { Answerer, Judge, NoteWriter, QueryPlanner, Retriever, RunConfig } from "@deepnote/core"
 import { Extractive } from "@deepnote/extractive"
-import { LlmEngine, type LlmSettings } from "@deepnote/llm"
+import { LlmClient, LlmEngine, type LlmHealth, type LlmSettings } from "@deepnote/llm"
 import { Collections, FtsRetriever, Reranker } from "@deepnote/retrieval"
 import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { type ConfigError, Effect, Layer, type Scope } from "effect"
+import { type ConfigError, Context, Effect, Layer, Option, type Scope } from "effect"
 
 /** The four roles of an engine. */
 export type Roles = NoteWriter | QueryPlanner | Judge | Answerer
@@ -57,6 +57,8 @@ export const layer = <E>(
 /** An engine whose roles are built once and shared by many questions and runs (the HTTP app). */
 export interface Shared {
   readonly engine: Name
+  /** The LLM servers' health (for readiness probes and error answers); none for the extractive engine. */
+  readonly llmHealth: Option.Option<Effect.Effect<LlmHealth>>
   /**
    * The shared roles and a retriever over `collection`, for one question or run; `config.engine` must be the shared
    * engine's (the roles are not rebuilt).
@@ -78,11 +80,13 @@ export interface SharedOptions<E> {
  */
 export const make = <E>(options: SharedOptions<E>): Effect.Effect<Shared, E, Collections | Scope.Scope> =>
   Effect.gen(function*() {
-    const shared = Layer.succeedContext(yield* Layer.build(roles(options.engine, options.llm)))
+    const built = yield* Layer.build(roles(options.engine, options.llm))
+    const shared = Layer.succeedContext(built)
     const collections = Layer.succeed(Collections, yield* Collections)
     const rerankerHttp = Layer.succeedContext(yield* Layer.build(options.rerankerHttp ?? NodeHttpClient.layerUndici))
     return {
       engine: options.engine,
+      llmHealth: Option.map(Context.getOption(built, LlmClient), (client) => client.health),
       layerFor: (config, collection) =>
         Layer.merge(shared, retriever(config, collection, rerankerHttp).pipe(Layer.provide(collections)))
     }

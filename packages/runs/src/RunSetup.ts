@@ -107,10 +107,9 @@ export const createRun = (input: NewRun) =>
       ...(input.label === undefined ? {} : { label: input.label }),
       ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency })
     })
-    const run = yield* store.createRun({ manifest, execution: input.execution })
-    yield* store.addItems(run.id, dataset.questions)
-    const created = yield* store.getRun(run.id)
-    return { run: created, badLines: dataset.badLines }
+    // the run and its questions in one transaction: a store that fails on the way keeps no empty run
+    const run = yield* store.createRun({ manifest, execution: input.execution, questions: dataset.questions })
+    return { run, badLines: dataset.badLines }
   })
 
 /** The concurrency a resume uses: the one asked for, else the run's own (recorded at creation), else `fallback`. */

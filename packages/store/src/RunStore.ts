@@ -5,6 +5,7 @@ import type { ItemNotFound, JournalMismatch, RunNotFound, StoreError, SweepNotFo
 import type { ItemClaim, ItemError, ItemRecord, PendingItem } from "./Domain/Item.js"
 import type { ItemCounts, Run, RunStatus } from "./Domain/Run.js"
 import { type ItemOutcome, makeItemOps, type ResultsPageOptions } from "./internal/itemOps.js"
+import { makeQueries } from "./internal/query.js"
 import { type CreateRunInput, type ListRunsOptions, makeRunOps } from "./internal/runOps.js"
 
 export type { CreateRunInput, ItemOutcome, ListRunsOptions, ResultsPageOptions }
@@ -92,6 +93,7 @@ export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, 
   static readonly make: Effect.Effect<RunStoreService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const runs = makeRunOps(sql)
+    const { transaction } = makeQueries(sql)
     const items = makeItemOps(sql, runs.runExists)
     const runAttrs = (runId: string) => Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
     const itemAttrs = (runId: string, itemId: string) =>
@@ -111,9 +113,19 @@ export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, 
       )
     return RunStore.of({
       createRun: Effect.fn("RunStore.createRun")(function*(input: CreateRunInput) {
-        const run = yield* runs.createRun(input)
-        yield* runAttrs(run.id)
-        return run
+        const questions = input.questions
+        if (questions === undefined) {
+          const run = yield* runs.createRun(input)
+          yield* runAttrs(run.id)
+          return run
+        }
+        return yield* Effect.gen(function*() {
+          const created = yield* runs.createRun(input)
+          yield* runAttrs(created.id)
+          // the run was inserted just now, in this transaction
+          yield* items.addItems(created.id, questions).pipe(Effect.catchTag("RunNotFound", Effect.die))
+          return yield* runs.getRun(created.id).pipe(Effect.catchTag("RunNotFound", Effect.die))
+        }).pipe(transaction("creating a run"))
       }),
       getRun: Effect.fn("RunStore.getRun")(function*(runId: string) {
         yield* runAttrs(runId)

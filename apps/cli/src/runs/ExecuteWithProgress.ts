@@ -2,8 +2,9 @@ import { type ExecutionSummary, failureGroups, processOwner, RunExecutor, showPr
 import type { EngineServices } from "@deepnote/runs"
 import { RunStore } from "@deepnote/store"
 import type { Layer } from "effect"
-import { Console, Effect } from "effect"
+import { Console, Effect, Ref } from "effect"
 import { CommandFailed, QuestionsFailed, RunIsBusy } from "../Errors.js"
+import { watchLlmHealth } from "./LlmWaitNote.js"
 
 /** Fails with `QuestionsFailed` (exit 3) when any of the runs ended with failed questions. */
 export const failOnFailedQuestions = (
@@ -42,6 +43,13 @@ export const executeWithProgress = (
     const executor = yield* RunExecutor
     const run = yield* store.getRun(runId)
     const summary: ExecutionSummary = yield* Effect.scoped(Effect.gen(function*() {
+      const note = yield* Ref.make<string | undefined>(undefined)
+      const writeLine = (line: string) =>
+        flags.quiet ?
+          Effect.void :
+          Effect.sync(() =>
+            void process.stderr.write(`${process.stderr.isTTY === true ? "\r\x1b[2K" : ""}${runId}: ${line}\n`)
+          )
       const remaining = run.counts.pending + run.counts.running + (flags.retryFailed ? run.counts.failed : 0)
       if (!flags.quiet && remaining > 0) {
         yield* showProgress({
@@ -49,7 +57,8 @@ export const executeWithProgress = (
           total: run.counts.total,
           alreadyDone: run.counts.done + (flags.retryFailed ? 0 : run.counts.failed),
           tty: process.stderr.isTTY === true,
-          write: (text) => Effect.sync(() => void process.stderr.write(text))
+          write: (text) => Effect.sync(() => void process.stderr.write(text)),
+          note: Ref.get(note)
         })
       }
       return yield* executor.execute(runId, {
@@ -57,7 +66,8 @@ export const executeWithProgress = (
         concurrency: flags.concurrency,
         retryFailed: flags.retryFailed,
         owner: processOwner(flags.label),
-        waitForLease: flags.wait ?? false
+        waitForLease: flags.wait ?? false,
+        onEngine: watchLlmHealth(note, writeLine)
       })
     }))
     const after = yield* store.getRun(runId)

@@ -1,5 +1,6 @@
 import {
   type ApiError,
+  type BadGateway,
   type ConfigPatch,
   InternalError,
   type NotFound,
@@ -12,7 +13,6 @@ import {
   AnswerRecord,
   AnswerTokens,
   EventSink,
-  type PipelineError,
   type PipelineEvent,
   profiles,
   Question,
@@ -23,6 +23,7 @@ import { type CallUsage, collectCallUsage, LlmCallPolicy } from "@deepnote/llm"
 import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
+import { pipelineFailure } from "../Engine/LlmFailure.js"
 import { resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
@@ -52,7 +53,7 @@ export type AskStreamItem =
 /** An answer written at once, in word-sized pieces (each with the whitespace before it). */
 export const wordChunks = (text: string): ReadonlyArray<string> => text.match(/\s*\S+/gu) ?? []
 
-export type AskError = ValidationError | NotFound | Unavailable | InternalError
+export type AskError = ValidationError | NotFound | BadGateway | Unavailable | InternalError
 
 interface Prepared {
   readonly question: Question
@@ -62,11 +63,6 @@ interface Prepared {
   /** The LLM calls' policy: someone is waiting (interactive), and tenants share the servers fairly. */
   readonly policy: LlmCallPolicy.LlmCallPolicy
 }
-
-const pipelineFailure = (error: PipelineError): InternalError =>
-  error._tag === "RetrievalError"
-    ? InternalError.of(`retrieval failed: ${error.message}`, "retrieval_error")
-    : InternalError.of(`${error.role} failed: ${error.message}`, "engine_error")
 
 export interface AskService {
   readonly answer: (tenant: Tenant, input: AskInput) => Effect.Effect<AskAnswer, AskError>

@@ -1,13 +1,15 @@
 import type { RunConfig } from "@deepnote/core"
 import { Engine, type EngineServices } from "@deepnote/engine"
-import type { LlmSettings } from "@deepnote/llm"
+import type { LlmHealth, LlmSettings } from "@deepnote/llm"
 import type { Collections } from "@deepnote/retrieval"
-import { Context, Effect, Layer, type Scope } from "effect"
+import { Context, Effect, Layer, type Option, type Scope } from "effect"
 import { ServerSettings } from "../ServerSettings.js"
 
 export interface ServerEngineService {
   /** The engine every request and run of this server uses (`ServerSettings.defaults.engine`). */
   readonly engine: RunConfig["engine"]
+  /** The LLM servers' health when the engine is `llm` (readiness, 502/503 answers). */
+  readonly llmHealth: Option.Option<Effect.Effect<LlmHealth>>
   /** The shared roles and a retriever over the stored (namespaced) collection name. */
   readonly layerFor: (config: RunConfig, storedCollection: string) => Layer.Layer<EngineServices>
 }
@@ -26,6 +28,7 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
       const shared = yield* Engine.make({ engine: defaults.engine, llm: llmSettings })
       return ServerEngine.of({
         engine: shared.engine,
+        llmHealth: shared.llmHealth,
         // a reranker's settings (`DEEPNOTE_RERANKER_*`) that do not decode are a fault of the server's environment
         layerFor: (config, storedCollection) => shared.layerFor(config, storedCollection).pipe(Layer.orDie)
       })

@@ -151,7 +151,6 @@ const make: Effect.Effect<
               input.datasetField
             ),
           StoreError: storeFailure,
-          RunNotFound: storeFailure,
           SweepNotFound: storeFailure
         })
       )

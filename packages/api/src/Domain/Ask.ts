@@ -11,4 +11,8 @@ export class AskRequest extends Schema.Class<AskRequest>("AskRequest")({
   /** Stream pipeline events as SSE (the same as `Accept: text/event-stream`). */
   stream: Schema.optional(Schema.Boolean),
   config: Schema.optional(ConfigPatch)
-}) {}
+}, [undefined, undefined, {
+  // a misspelled field (`colection`) must not silently answer from the default collection (on the encoded side,
+  // where the JSON's keys are checked)
+  parseOptions: { onExcessProperty: "error" }
+}]) {}

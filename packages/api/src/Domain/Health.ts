@@ -7,5 +7,10 @@ export const Readiness = Schema.Struct({
   engine: Schema.String,
   store: Schema.Literal("ok"),
   activeRuns: Schema.Int,
-  inFlightAsks: Schema.Int
+  inFlightAsks: Schema.Int,
+  /** The LLM servers' health when the engine is `llm`: `ok`, or `degraded` with the endpoints that are not up. */
+  llm: Schema.optional(Schema.Struct({
+    state: Schema.Literal("ok", "degraded", "outage"),
+    endpoints: Schema.Array(Schema.Struct({ url: Schema.String, condition: Schema.String }))
+  }))
 })

@@ -21,7 +21,11 @@ export const CreateRunRequest = Schema.Struct({
   /** Questions in flight at once for this run (capped by the server). */
   concurrency: Schema.optional(Schema.Int.pipe(Schema.between(1, 256))),
   config: Schema.optional(ConfigPatch)
-}).annotations({ identifier: "CreateRunRequest" })
+}).annotations({
+  identifier: "CreateRunRequest",
+  // a misspelled field (`colection`, `concurency`) must not silently take the default
+  parseOptions: { onExcessProperty: "error" }
+})
 export type CreateRunRequest = typeof CreateRunRequest.Type
 
 /** The same knobs as query parameters, for a raw JSON Lines upload (`Content-Type: application/x-ndjson`). */

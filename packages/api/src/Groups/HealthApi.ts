@@ -14,7 +14,10 @@ export class HealthApi extends HttpApiGroup.make("health")
     HttpApiEndpoint.get("readyz", "/readyz")
       .addSuccess(Readiness)
       .addError(Unavailable)
-      .annotate(OpenApi.Summary, "Readiness: the store answers and the server is not shutting down")
+      .annotate(
+        OpenApi.Summary,
+        "Readiness: the store answers, the server is not shutting down and (LLM engine) some LLM endpoint is up"
+      )
   )
   .annotate(OpenApi.Title, "Health")
 {}

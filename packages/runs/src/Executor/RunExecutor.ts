@@ -6,9 +6,9 @@ import {
   RunLeases,
   type RunNotFound,
   RunStore,
-  type StoreError
+  StoreError
 } from "@deepnote/store"
-import { Cause, Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Option, Ref } from "effect"
+import { Cause, Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Option, Ref, type Scope } from "effect"
 import type { EngineServices } from "./EngineServices.js"
 import { executeItem } from "./ExecuteItem.js"
 import { RunEvents } from "./RunEvents.js"
@@ -29,6 +29,11 @@ export interface ExecuteOptions {
   readonly leaseTtl?: Duration.DurationInput
   /** When another live process holds the run: wait for it instead of failing with `RunBusy`. Default false. */
   readonly waitForLease?: boolean
+  /**
+   * Called once the engine is built, inside the execution's scope: a progress display reads services the engine
+   * carries beside its roles (the LLM client's health). Its fibers end with the execution.
+   */
+  readonly onEngine?: (engine: Context.Context<EngineServices>) => Effect.Effect<void, never, Scope.Scope>
 }
 
 export interface ExecutionSummary {
@@ -114,6 +119,7 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
         const engine = yield* Layer.build(options.engine).pipe(
           Effect.mapError((cause) => new EngineFailed({ cause }))
         )
+        if (options.onEngine !== undefined) yield* options.onEngine(engine)
         yield* Effect.forEach(items, (item) =>
           Deferred.isDone(stopping).pipe(
             Effect.flatMap((stop) =>
@@ -166,6 +172,10 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
         const message = Cause.squash(exit.cause)
         yield* store.setRunStatus(runId, "failed", message instanceof Error ? message.message : String(message))
         yield* hub.publish({ _tag: "RunFinished", runId, status: "failed" })
+        // the journal and the event log cannot fail through the roles' error types: their StoreError (a corrupted or
+        // unwritable store) travels as a defect, and is an expected failure again here (one line, not a stack trace)
+        const storeFailure = Option.filter(Cause.dieOption(exit.cause), (d): d is StoreError => d instanceof StoreError)
+        if (Option.isSome(storeFailure)) return yield* Effect.fail(storeFailure.value)
         return yield* Effect.failCause(exit.cause)
       }
       const ended = yield* finish(undefined)

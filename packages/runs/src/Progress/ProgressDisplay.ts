@@ -13,6 +13,8 @@ export interface ProgressOptions {
   readonly write: (text: string) => Effect.Effect<void>
   /** Tokens used so far, when the engine counts them. */
   readonly tokens?: Effect.Effect<number>
+  /** What the run is waiting for, if anything ("waiting for LLM servers"), appended to the line. */
+  readonly note?: Effect.Effect<string | undefined>
 }
 
 /**
@@ -35,7 +37,8 @@ export const showProgress = (options: ProgressOptions): Effect.Effect<void, neve
         const s = yield* Ref.get(state)
         const at = yield* Clock.currentTimeMillis
         const tokens = options.tokens === undefined ? undefined : yield* options.tokens
-        const line = renderProgress(options.runId, s, at, tokens)
+        const note = options.note === undefined ? undefined : yield* options.note
+        const line = renderProgress(options.runId, s, at, tokens) + (note === undefined ? "" : ` · ${note}`)
         yield* options.write(options.tty ? `\r\x1b[2K${line}${final ? "\n" : ""}` : `${line}\n`)
       })
     const ticker = yield* draw(false).pipe(

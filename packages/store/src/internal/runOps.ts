@@ -1,3 +1,4 @@
+import type { Question } from "@deepnote/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { RunNotFound, StoreError, SweepNotFound } from "../Domain/Errors.js"
@@ -82,6 +83,11 @@ export interface CreateRunInput {
   readonly id?: string | undefined
   /** Default `local`. */
   readonly execution?: RunExecution | undefined
+  /**
+   * The run's questions, added as pending items in the same transaction as the run (so a store that fails while the
+   * items are written keeps no empty run). `RunStore.addItems` adds more later.
+   */
+  readonly questions?: ReadonlyArray<Question> | undefined
 }
 
 /** Run-level operations over the `runs` table. */

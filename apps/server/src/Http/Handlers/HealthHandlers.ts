@@ -1,8 +1,9 @@
 import { Api, Unavailable } from "@deepnote/api"
 import { RunStore } from "@deepnote/store"
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { AskLimiter } from "../../Ask/AskLimiter.js"
+import { describeLlmEndpoints } from "../../Engine/LlmFailure.js"
 import { ServerEngine } from "../../Engine/ServerEngine.js"
 import { RunManager } from "../../Runs/RunManager.js"
 import { Lifecycle } from "../Lifecycle.js"
@@ -22,12 +23,26 @@ export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>
           yield* store.listRuns({ limit: 1 }).pipe(
             Effect.mapError(() => Unavailable.of("the store does not answer", 5, "not_ready"))
           )
+          const llm = Option.isSome(engine.llmHealth) ? yield* engine.llmHealth.value : undefined
+          if (llm !== undefined && llm.state === "outage") {
+            return yield* Unavailable.of(
+              `the LLM servers are down: ${describeLlmEndpoints(llm.endpoints)}`,
+              5,
+              "llm_unavailable"
+            )
+          }
           return {
             status: "ready" as const,
             engine: engine.engine,
             store: "ok" as const,
             activeRuns: yield* runs.activeCount,
-            inFlightAsks: yield* limiter.inFlight
+            inFlightAsks: yield* limiter.inFlight,
+            ...(llm === undefined ? {} : {
+              llm: {
+                state: llm.state,
+                endpoints: llm.endpoints.map((e) => ({ url: e.url, condition: e.condition }))
+              }
+            })
           }
         }))
   }))

@@ -1,0 +1,225 @@
+import { start } from "@deepnote/llm-sim"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Path from "node:path"
+import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
+
+const questions = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+
+/** What a row may use: a home with the collection `s` and one finished run, a scratch directory, a simulator. */
+interface Context {
+  readonly home: string
+  readonly runId: string
+  readonly scratch: string
+  readonly llmUrl: string
+  readonly busyPort: number
+}
+
+interface Row {
+  readonly name: string
+  /** Prepares files (copies of the home, corrupt files) and returns the arguments. */
+  readonly argv: (c: Context) => ReadonlyArray<string>
+  readonly code: number
+  readonly stderr: RegExp
+  /** Match anywhere in stderr (a logged warning), not only its last plain line. */
+  readonly anywhere?: boolean
+}
+
+const run = (home: string, ...more: ReadonlyArray<string>) => [
+  "run",
+  "--dataset",
+  questions,
+  "--collection",
+  "s",
+  "--home",
+  home,
+  "--quiet",
+  ...more
+]
+
+/** A copy of the context's home (so a row may damage it). */
+const copyHome = (c: Context, name: string) => {
+  const copy = Path.join(c.scratch, name)
+  Fs.cpSync(c.home, copy, { recursive: true })
+  return copy
+}
+
+/** Overwrites page `page` (1-based, 4096-byte pages) of the store with garbage. */
+const corruptPage = (file: string, page: number) => {
+  const fd = Fs.openSync(file, "r+")
+  Fs.writeSync(fd, Buffer.alloc(4096, 0xab), 0, 4096, 4096 * (page - 1))
+  Fs.closeSync(fd)
+}
+
+const rows: ReadonlyArray<Row> = [
+  {
+    name: "run --concurrency 0",
+    argv: (c) => run(c.home, "--concurrency", "0"),
+    code: 2,
+    stderr: /--concurrency must be/
+  },
+  { name: "run --limit 0", argv: (c) => run(c.home, "--limit", "0"), code: 2, stderr: /--limit must be/ },
+  { name: "a misspelled flag", argv: (c) => run(c.home, "--concurency", "2"), code: 2, stderr: /unknown argument/i },
+  {
+    name: "a flag of the wrong type",
+    argv: (c) => run(c.home, "--limit", "many"),
+    code: 2,
+    stderr: /many.* is not a[n]? integer/
+  },
+  { name: "an unknown command", argv: () => ["runn"], code: 2, stderr: /runn|unknown|invalid/i },
+  {
+    name: "export -o into a missing directory",
+    argv: (c) => ["export", c.runId, "--home", c.home, "-o", Path.join(c.scratch, "missing/dir/x.jsonl")],
+    code: 2,
+    stderr: /the directory .*missing\/dir does not exist/
+  },
+  {
+    name: "an unknown run",
+    argv: (c) => ["export", "r-nope", "--home", c.home],
+    code: 1,
+    stderr: /unknown run id "r-nope"/
+  },
+  {
+    name: "an unknown key in a config file",
+    argv: (c) => {
+      const file = Path.join(c.scratch, "bad.yaml")
+      Fs.writeFileSync(file, "max_step: 3\n")
+      return run(c.home, "--limit", "1", "--config", file)
+    },
+    code: 2,
+    stderr: /invalid configuration: max_step .*is unexpected/
+  },
+  {
+    name: "a binary corpus file",
+    argv: (c) => {
+      const file = Path.join(c.scratch, "binary.jsonl")
+      Fs.writeFileSync(file, Buffer.from([123, 34, 0, 1, 2, 255, 254, 10]))
+      return ["index", file, "--collection", "b", "--home", c.home]
+    },
+    code: 1,
+    stderr: /binary.jsonl looks binary/
+  },
+  {
+    name: "a page-corrupted store (a table run writes)",
+    argv: (c) => {
+      const home = copyHome(c, "corrupt-items")
+      corruptPage(Path.join(home, "deepnote.sqlite"), 8)
+      return run(home, "--limit", "1")
+    },
+    code: 1,
+    stderr: /deepnote\.sqlite is corrupted \(quick_check/
+  },
+  {
+    name: "a page-corrupted store (the journal)",
+    argv: (c) => {
+      const home = copyHome(c, "corrupt-journal")
+      corruptPage(Path.join(home, "deepnote.sqlite"), 12)
+      return run(home, "--limit", "1")
+    },
+    code: 1,
+    stderr: /deepnote\.sqlite is corrupted \(quick_check/
+  },
+  {
+    name: "a corrupt llm-cache.sqlite",
+    argv: (c) => {
+      const home = copyHome(c, "corrupt-cache")
+      Fs.writeFileSync(Path.join(home, "llm-cache.sqlite"), Buffer.alloc(8192, 0x5a))
+      return run(home, "--limit", "1", "--engine", "llm", "--llm-url", c.llmUrl)
+    },
+    // a cache is disposable: the damaged file is named, set aside, and the run goes on with an empty one
+    code: 0,
+    stderr: /LLM cache \S+llm-cache\.sqlite is damaged \(not an SQLite database\): moved it to \S+\.corrupt-/,
+    anywhere: true
+  },
+  {
+    name: "a port in use",
+    argv: (c) => ["serve", "--home", c.home, "--port", String(c.busyPort)],
+    code: 1,
+    stderr: /already in use/
+  }
+]
+
+/** A port held by a listening socket until the scope closes. */
+const busyPort = Effect.acquireRelease(
+  Effect.async<Net.Server>((resume) => {
+    const server = Net.createServer()
+    server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+  }),
+  (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+)
+
+const lastLine = (stderr: string) => stderr.trim().split("\n").filter((l) => !l.startsWith("{")).pop() ?? ""
+
+describe("bad input to the CLI: one clear line on stderr, the documented exit code, no stack trace", () => {
+  it.scopedLive("the table", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite", stepBaseMs: 1 })
+      const home = yield* tempHome
+      const scratch = yield* tempHome
+      const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "s", "--home", home])
+      assert.strictEqual(indexed.code, 0, indexed.stderr)
+      const first = yield* runCli(run(home, "--limit", "1"))
+      assert.strictEqual(first.code, 0, first.stderr)
+      const runId = /run (r-[^\s:]+)/.exec(first.stdout)?.[1] ?? ""
+      const port = yield* busyPort
+      const address = port.address()
+      const context: Context = {
+        home,
+        runId,
+        scratch,
+        llmUrl: sim.url,
+        busyPort: typeof address === "object" && address !== null ? address.port : 0
+      }
+      for (const row of rows) {
+        const result = yield* runCli(row.argv(context), {}, 60_000)
+        assert.strictEqual(result.code, row.code, `${row.name}: ${result.stderr}`)
+        assert.match(row.anywhere === true ? result.stderr : lastLine(result.stderr), row.stderr, row.name)
+        assert.notMatch(result.stderr, /^\s+at /m, `${row.name}: no stack trace`)
+        assert.notInclude(result.stderr, "internal error", row.name)
+      }
+    }), 180_000)
+
+  it.scopedLive(
+    "--trace-file into a missing directory: the directory is created and the spans written",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* tempHome
+        const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "s", "--home", home])
+        assert.strictEqual(indexed.code, 0, indexed.stderr)
+        const file = Path.join(home, "missing/dir/trace.jsonl")
+        const result = yield* runCli(run(home, "--limit", "1", "--trace-file", file))
+        assert.strictEqual(result.code, 0, result.stderr)
+        assert.isAbove(Fs.statSync(file).size, 0)
+      }),
+    60_000
+  )
+
+  it.scopedLive("a read-only home: named as read-only (exit 1), nothing written", () =>
+    Effect.gen(function*() {
+      const home = yield* tempHome
+      const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "s", "--home", home])
+      assert.strictEqual(indexed.code, 0, indexed.stderr)
+      Fs.chmodSync(home, 0o555)
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.chmodSync(home, 0o755)))
+      // root ignores permissions: run the CLI as `nobody` then
+      const asRoot = process.getuid?.() === 0
+      const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
+      const argv = [main, ...run(home, "--limit", "1")]
+      const result = yield* Effect.async<{ code: number; stderr: string }>((resume) => {
+        const [command, args] = asRoot
+          ? ["/usr/sbin/runuser", ["-u", "nobody", "--", process.execPath, ...argv]] as const
+          : [process.execPath, argv] as const
+        execFile(command, args, { cwd: "/", env: { NO_COLOR: "1" } }, (error, _stdout, stderr) =>
+          resume(
+            Effect.succeed({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stderr })
+          ))
+      })
+      assert.strictEqual(result.code, 1, result.stderr)
+      assert.match(lastLine(result.stderr), /read-only/)
+      assert.notMatch(result.stderr, /^\s+at /m)
+      assert.isFalse(Fs.existsSync(Path.join(home, "deepnote.sqlite")))
+    }), 60_000)
+})
