@@ -1,4 +1,4 @@
-// Crash-and-resume benchmark (DESIGN §6, issue "Resumable runs"): a 200-question run against the vLLM-like simulator,
+// Crash-and-resume benchmark (issue "Resumable runs"): a 200-question run against the vLLM-like simulator,
 // killed at five random moments (SIGKILL, then separately SIGINT) and resumed each time, compared with an
 // uninterrupted run. Counts LLM calls from the simulator.
 //

@@ -31,7 +31,7 @@ const results = (home: string, runId: string) =>
 const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
 
 /**
- * The crash test of DESIGN §6: a run against the vLLM-like simulator, killed at random moments and resumed each time,
+ * The crash test (benchmarks/resume has the full version): a run against the vLLM-like simulator, killed at random moments and resumed each time,
  * ends with the same results as an uninterrupted run, every question answered once, and no more LLM calls re-sent
  * than were in flight at each kill (counted from the simulator).
  */

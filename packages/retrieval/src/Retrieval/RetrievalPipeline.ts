@@ -32,7 +32,7 @@ export interface PipelineSpec {
 }
 
 /**
- * DESIGN §1.1 retrieval over any recall backend: `recallK` candidates per query (plus as many as are excluded, so
+ * The retrieval pipeline (docs/algorithm.md) over any recall backend: `recallK` candidates per query (plus as many as are excluded, so
  * exclusion does not shrink the pool) → drop passages in `request.exclude` → reciprocal-rank fusion across queries
  * (k = 60), each query's best new candidate first (`fuseQueries`) → keep `recallK` → rerank with the HTTP cross-encoder when `config.reranker` is `http` →
  * `topK`. `Passage.score` is the score of the last stage that ordered the list (backend, RRF or reranker).
