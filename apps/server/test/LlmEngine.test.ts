@@ -1,15 +1,17 @@
 import { AnswerRecord, defaultRunConfig } from "@deepnote/core"
 import { LlmSettings } from "@deepnote/llm"
 import { captureProxy, start } from "@deepnote/llm-sim"
+import { RunStore, Store } from "@deepnote/store"
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import * as Path from "node:path"
 import { serverLayer } from "../src/index.js"
 import { clientWith, homeWithTenant, loopbackTest, raw, settings } from "./Harness.js"
 
 describe("the HTTP app with the LLM engine (against the simulator over real HTTP)", () => {
   it.scopedLive(
-    "answers with the LLM roles, in English and Chinese, as JSON, as SSE and through the OpenAI facade",
+    "answers with the LLM roles, in English and Chinese, as JSON, as SSE and through the OpenAI facade; asks are interactive, runs batch; a run's manifest names its models",
     () =>
       Effect.gen(function*() {
         const sim = yield* start({ stepBaseMs: 1 })
@@ -107,6 +109,13 @@ describe("the HTTP app with the LLM engine (against the simulator over real HTTP
           while ((yield* client.runs.get({ path: { id: runId } })).status !== "completed") {
             yield* Effect.sleep("50 millis")
           }
+          // the manifest records the model each role used (discovered from the server) and the server it was on
+          const manifest = (yield* Effect.flatMap(RunStore, (store) => store.getRun(runId)).pipe(
+            Effect.provide(Store.layer({ url: Path.join(home, "deepnote.sqlite") }))
+          )).manifest
+          assert.deepStrictEqual(Object.keys(manifest.models).sort(), ["answer", "init", "judge", "plan", "update"])
+          for (const model of Object.values(manifest.models)) assert.notStrictEqual(model, "unknown")
+          assert.deepStrictEqual(manifest.servers.map((s) => s.endpoint), [wire.url])
           const batch = wire.completions().slice(asked.length)
           assert.isAbove(batch.length, 0)
           for (const call of batch) {

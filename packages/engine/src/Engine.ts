@@ -1,6 +1,6 @@
 import type { Answerer, Judge, NoteWriter, QueryPlanner, Retriever, RunConfig } from "@deepnote/core"
 import { Extractive } from "@deepnote/extractive"
-import { LlmClient, LlmEngine, type LlmHealth, type LlmSettings } from "@deepnote/llm"
+import { LlmClient, type LlmClientService, LlmEngine, type LlmHealth, type LlmSettings } from "@deepnote/llm"
 import { Collections, FtsRetriever, Reranker } from "@deepnote/retrieval"
 import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
@@ -59,6 +59,8 @@ export interface Shared {
   readonly engine: Name
   /** The LLM servers' health (for readiness probes and error answers); none for the extractive engine. */
   readonly llmHealth: Option.Option<Effect.Effect<LlmHealth>>
+  /** The shared LLM client (model checks for the facts a run's manifest records); none for the extractive engine. */
+  readonly llmClient: Option.Option<LlmClientService>
   /**
    * The shared roles and a retriever over `collection`, for one question or run; `config.engine` must be the shared
    * engine's (the roles are not rebuilt).
@@ -87,6 +89,7 @@ export const make = <E>(options: SharedOptions<E>): Effect.Effect<Shared, E, Col
     return {
       engine: options.engine,
       llmHealth: Option.map(Context.getOption(built, LlmClient), (client) => client.health),
+      llmClient: Context.getOption(built, LlmClient),
       layerFor: (config, collection) =>
         Layer.merge(shared, retriever(config, collection, rerankerHttp).pipe(Layer.provide(collections)))
     }

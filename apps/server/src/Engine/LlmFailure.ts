@@ -1,4 +1,4 @@
-import { BadGateway, InternalError, Unavailable } from "@deepnote/api"
+import { BadGateway, InternalError, Unavailable, ValidationError } from "@deepnote/api"
 import type { PipelineError } from "@deepnote/core"
 import { LlmCallError, type LlmHealth } from "@deepnote/llm"
 
@@ -35,3 +35,14 @@ export const pipelineFailure = (error: PipelineError): BadGateway | Unavailable 
   }
   return BadGateway.of(`the LLM server answered badly (${error.role} role): ${error.message}`)
 }
+
+/**
+ * The startup check of a run's models (`engineFacts`) as an HTTP error: a model no server serves is the request's fault
+ * (400 on `config`), unreachable servers 503 with Retry-After, anything else a server's fault (502).
+ */
+export const modelCheckFailure = (call: LlmCallError): ValidationError | BadGateway | Unavailable =>
+  call.last._tag === "LlmModelNotServed"
+    ? ValidationError.of(call.message, "config")
+    : call.reason === "outage" || unreachable.has(call.last._tag)
+    ? Unavailable.of(`the LLM servers cannot be reached: ${call.message}`, llmRetryAfterSeconds, "llm_unavailable")
+    : BadGateway.of(`the LLM servers could not list their models: ${call.message}`)

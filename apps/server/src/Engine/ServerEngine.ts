@@ -1,6 +1,6 @@
 import type { RunConfig } from "@deepnote/core"
 import { Engine, type EngineServices } from "@deepnote/engine"
-import type { LlmHealth, LlmSettings } from "@deepnote/llm"
+import type { LlmClientService, LlmHealth, LlmSettings } from "@deepnote/llm"
 import type { Collections } from "@deepnote/retrieval"
 import { Context, Effect, Layer, type Option, type Scope } from "effect"
 import { ServerSettings } from "../ServerSettings.js"
@@ -10,6 +10,8 @@ export interface ServerEngineService {
   readonly engine: RunConfig["engine"]
   /** The LLM servers' health when the engine is `llm` (readiness, 502/503 answers). */
   readonly llmHealth: Option.Option<Effect.Effect<LlmHealth>>
+  /** The shared LLM client when the engine is `llm` (the model check and facts recorded in a run's manifest). */
+  readonly llmClient: Option.Option<LlmClientService>
   /** The shared roles and a retriever over the stored (namespaced) collection name. */
   readonly layerFor: (config: RunConfig, storedCollection: string) => Layer.Layer<EngineServices>
 }
@@ -29,6 +31,7 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
       return ServerEngine.of({
         engine: shared.engine,
         llmHealth: shared.llmHealth,
+        llmClient: shared.llmClient,
         // a reranker's settings (`DEEPNOTE_RERANKER_*`) that do not decode are a fault of the server's environment
         layerFor: (config, storedCollection) => shared.layerFor(config, storedCollection).pipe(Layer.orDie)
       })

@@ -1,4 +1,5 @@
 import {
+  type BadGateway,
   type ConfigPatch,
   Conflict,
   InternalError,
@@ -6,18 +7,22 @@ import {
   RateLimited,
   type RunView,
   type Tenant,
+  type Unavailable,
   ValidationError
 } from "@deepnote/api"
 import { profiles } from "@deepnote/core"
 import { promptSetHash } from "@deepnote/engine"
 import type { DatasetFormat } from "@deepnote/eval"
+import { LlmClient } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
-import { checkResumable, createRun, enqueueRun, WorkQueue } from "@deepnote/runs"
+import { checkResumable, createRun, engineFacts, enqueueRun, WorkQueue } from "@deepnote/runs"
 import { type Run, RunOwners, RunStore, TenantQuotas, type TooManyRuns } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
+import { modelCheckFailure } from "../Engine/LlmFailure.js"
 import { resolveRequestConfig } from "../Engine/RequestConfig.js"
+import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
 import { isActiveRun, toRunView } from "./RunView.js"
 
@@ -39,7 +44,7 @@ export interface RunManagerService {
   readonly create: (
     tenant: Tenant,
     input: NewRunInput
-  ) => Effect.Effect<RunView, InternalError | NotFound | ValidationError | RateLimited>
+  ) => Effect.Effect<RunView, InternalError | NotFound | ValidationError | RateLimited | BadGateway | Unavailable>
   readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<RunView>, InternalError>
   readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, InternalError | NotFound>
   /** The stored run if the tenant owns it. */
@@ -80,6 +85,7 @@ const make: Effect.Effect<
   | TenantCollections
   | Collections
   | FileSystem.FileSystem
+  | ServerEngine
 > = Effect.gen(function*() {
   const settings = yield* ServerSettings
   const store = yield* RunStore
@@ -88,6 +94,7 @@ const make: Effect.Effect<
   const quotas = yield* TenantQuotas
   const queue = yield* WorkQueue
   const collections = yield* TenantCollections
+  const engine = yield* ServerEngine
   const index = yield* Collections
   const { limits } = settings
   const view = (run: Run, tenant: Tenant) => Effect.succeed(toRunView(run, tenant))
@@ -126,6 +133,12 @@ const make: Effect.Effect<
     const fingerprint = !profiles[config.profile].retrieves
       ? undefined
       : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))
+    // the LLM engine's models: each role's must be served (else 400), and the manifest records which ones answered
+    const facts = yield* Option.match(engine.llmClient, {
+      onNone: () => Effect.succeed(undefined),
+      onSome: (client) =>
+        engineFacts(config).pipe(Effect.provideService(LlmClient, client), Effect.mapError(modelCheckFailure))
+    })
     const admitted = Effect.gen(function*() {
       const { run } = yield* createRun({
         dataset: input.datasetFile,
@@ -138,7 +151,8 @@ const make: Effect.Effect<
         label: input.label,
         concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency),
         collectionFingerprint: fingerprint,
-        execution: "queue"
+        execution: "queue",
+        llm: facts
       }).pipe(
         Effect.provideService(RunStore, store),
         Effect.provideService(FileSystem.FileSystem, fs),
