@@ -84,108 +84,113 @@ export const runCommand = Command.make(
   "run",
   runOptions,
   (opts) =>
-    Effect.flatMap(storeChoice(opts.store, opts.configFile), (store) =>
-      Effect.gen(function*() {
-        const { config, file } = yield* resolveRunConfig({
-          values: opts.knobs.values,
-          roles: opts.knobs.roles,
-          configFile: opts.configFile
-        })
-        const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
-        const collection = collectionName(opts.collection, file?.collection, envCollection)
-        if (profiles[config.profile].retrieves) yield* requireCollection(collection)
-        const fs = yield* FileSystem.FileSystem
-        const cells = Option.isNone(opts.sweep)
-          ? [{ index: 0, cell: {}, config }]
-          : (yield* expandSweep(
-            yield* fs.readFileString(opts.sweep.value).pipe(Effect.orDie),
-            opts.sweep.value,
-            Schema.encodeSync(RunConfig)(config)
-          ).pipe(
-            Effect.tap((s) =>
-              Effect.forEach(s.skipped, (k) => Console.error(`skipping cell ${JSON.stringify(k.cell)}: ${k.reason}`))
-            ),
-            Effect.mapError((e) => new UsageError({ message: e.message }))
-          )).cells
-        // bad LLM settings are a usage error, and a model no server serves a failure, before any run is created
-        const llmSettings = cells.some((c) => c.config.engine === "llm")
-          ? yield* resolveLlmSettings(opts.llm, file?.llm)
-          : undefined
-        const facts = yield* Effect.forEach(cells, (c) =>
-          c.config.engine === "llm" && llmSettings !== undefined
-            ? llmEngineFacts(llmSettings, c.config)
-            : Effect.succeed(undefined))
-        const sweep = Option.isSome(opts.sweep)
-          ? yield* (yield* Sweeps).create({
-            grid: { cells: cells.map((c) => c.cell) },
-            ...(Option.isSome(opts.label) ? { label: opts.label.value } : {})
-          })
-          : undefined
-        const finished: Array<
-          { readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }
-        > = []
-        const fingerprint = !profiles[config.profile].retrieves
-          ? undefined
-          : yield* (yield* Collections).fingerprint(collection).pipe(
-            Effect.mapError((e) => new CommandFailed({ message: e.message }))
-          )
-        if (opts.enqueue && sweep !== undefined) yield* Console.log(sweep.id)
-        for (const [i, cell] of cells.entries()) {
-          const { badLines, run } = yield* createRun({
-            dataset: opts.dataset,
-            format: opts.format === "auto" ? undefined : opts.format,
-            limit: Option.getOrUndefined(opts.limit),
-            onBadLine: opts.skipBadLines ? "skip" : "fail",
-            config: cell.config,
-            collection,
-            promptSetHash: promptSetHash(cell.config),
-            label: Option.getOrUndefined(opts.label),
-            concurrency: opts.concurrency,
-            llm: facts[i],
-            sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell },
-            collectionFingerprint: fingerprint,
-            execution: opts.enqueue ? "queue" : "local"
-          }).pipe(Effect.mapError((e) =>
-            e._tag === "DatasetError"
-              ? new UsageError({ message: e.message })
-              : new CommandFailed({ message: e.message })
-          ))
-          for (const bad of badLines) {
-            yield* Console.error(`skipped ${bad.path}:${bad.line}${bad.field ? ` (${bad.field})` : ""}: ${bad.message}`)
-          }
-          if (opts.enqueue) {
-            const { jobs } = yield* enqueueRun(run.id).pipe(
+    // the config file is read once: its knobs, and its `store` before the store is opened
+    Effect.flatMap(
+      resolveRunConfig({
+        values: opts.knobs.values,
+        roles: opts.knobs.roles,
+        configFile: opts.configFile
+      }),
+      ({ config, file }) =>
+        Effect.gen(function*() {
+          const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
+          const collection = collectionName(opts.collection, file?.collection, envCollection)
+          if (profiles[config.profile].retrieves) yield* requireCollection(collection)
+          const fs = yield* FileSystem.FileSystem
+          const cells = Option.isNone(opts.sweep)
+            ? [{ index: 0, cell: {}, config }]
+            : (yield* expandSweep(
+              yield* fs.readFileString(opts.sweep.value).pipe(Effect.orDie),
+              opts.sweep.value,
+              Schema.encodeSync(RunConfig)(config)
+            ).pipe(
+              Effect.tap((s) =>
+                Effect.forEach(s.skipped, (k) => Console.error(`skipping cell ${JSON.stringify(k.cell)}: ${k.reason}`))
+              ),
+              Effect.mapError((e) => new UsageError({ message: e.message }))
+            )).cells
+          // bad LLM settings are a usage error, and a model no server serves a failure, before any run is created
+          const llmSettings = cells.some((c) => c.config.engine === "llm")
+            ? yield* resolveLlmSettings(opts.llm, file?.llm)
+            : undefined
+          const facts = yield* Effect.forEach(cells, (c) =>
+            c.config.engine === "llm" && llmSettings !== undefined
+              ? llmEngineFacts(llmSettings, c.config)
+              : Effect.succeed(undefined))
+          const sweep = Option.isSome(opts.sweep)
+            ? yield* (yield* Sweeps).create({
+              grid: { cells: cells.map((c) => c.cell) },
+              ...(Option.isSome(opts.label) ? { label: opts.label.value } : {})
+            })
+            : undefined
+          const finished: Array<
+            { readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }
+          > = []
+          const fingerprint = !profiles[config.profile].retrieves
+            ? undefined
+            : yield* (yield* Collections).fingerprint(collection).pipe(
               Effect.mapError((e) => new CommandFailed({ message: e.message }))
             )
-            yield* Console.log(run.id)
-            yield* Console.error(
-              `run ${run.id}: ${jobs} question(s) queued for workers${
-                sweep ? ` (sweep ${sweep.id} cell ${cell.index + 1}/${cells.length})` : ""
-              }; follow it with \`deepnote status ${run.id}\``
+          if (opts.enqueue && sweep !== undefined) yield* Console.log(sweep.id)
+          for (const [i, cell] of cells.entries()) {
+            const { badLines, run } = yield* createRun({
+              dataset: opts.dataset,
+              format: opts.format === "auto" ? undefined : opts.format,
+              limit: Option.getOrUndefined(opts.limit),
+              onBadLine: opts.skipBadLines ? "skip" : "fail",
+              config: cell.config,
+              collection,
+              promptSetHash: promptSetHash(cell.config),
+              label: Option.getOrUndefined(opts.label),
+              concurrency: opts.concurrency,
+              llm: facts[i],
+              sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell },
+              collectionFingerprint: fingerprint,
+              execution: opts.enqueue ? "queue" : "local"
+            }).pipe(Effect.mapError((e) =>
+              e._tag === "DatasetError"
+                ? new UsageError({ message: e.message })
+                : new CommandFailed({ message: e.message })
+            ))
+            for (const bad of badLines) {
+              yield* Console.error(
+                `skipped ${bad.path}:${bad.line}${bad.field ? ` (${bad.field})` : ""}: ${bad.message}`
+              )
+            }
+            if (opts.enqueue) {
+              const { jobs } = yield* enqueueRun(run.id).pipe(
+                Effect.mapError((e) => new CommandFailed({ message: e.message }))
+              )
+              yield* Console.log(run.id)
+              yield* Console.error(
+                `run ${run.id}: ${jobs} question(s) queued for workers${
+                  sweep ? ` (sweep ${sweep.id} cell ${cell.index + 1}/${cells.length})` : ""
+                }; follow it with \`deepnote status ${run.id}\``
+              )
+              continue
+            }
+            yield* Console.log(
+              `run ${run.id}: ${run.counts.total} questions${
+                sweep ? ` · sweep ${sweep.id} cell ${cell.index + 1}/${cells.length} ${JSON.stringify(cell.cell)}` : ""
+              } (resume with \`deepnote resume ${run.id}\`)`
             )
-            continue
+            const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home)
+            const ended = yield* executeWithProgress(run.id, engine, {
+              quiet: opts.quiet,
+              concurrency: opts.concurrency,
+              retryFailed: false,
+              label: "cli run"
+            }).pipe(tracedRun(opts.tracing, run.id))
+            finished.push({ runId: run.id, counts: ended.counts })
           }
-          yield* Console.log(
-            `run ${run.id}: ${run.counts.total} questions${
-              sweep ? ` · sweep ${sweep.id} cell ${cell.index + 1}/${cells.length} ${JSON.stringify(cell.cell)}` : ""
-            } (resume with \`deepnote resume ${run.id}\`)`
-          )
-          const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home)
-          const ended = yield* executeWithProgress(run.id, engine, {
-            quiet: opts.quiet,
-            concurrency: opts.concurrency,
-            retryFailed: false,
-            label: "cli run"
-          }).pipe(tracedRun(opts.tracing, run.id))
-          finished.push({ runId: run.id, counts: ended.counts })
-        }
-        yield* failOnFailedQuestions(finished)
-      }).pipe(
-        Effect.catchTags({
-          StoreError: (e) => new CommandFailed({ message: e.message })
-        }),
-        Effect.provide(queueServices(opts.home, store))
-      ))
+          yield* failOnFailedQuestions(finished)
+        }).pipe(
+          Effect.catchTags({
+            StoreError: (e) => new CommandFailed({ message: e.message })
+          }),
+          Effect.provide(queueServices(opts.home, storeChoice(opts.store, file?.store)))
+        )
+    )
 ).pipe(
   Command.withDescription(
     "Answer every question of a dataset as a resumable run (or one run per cell of a --sweep grid); Ctrl-C stops cleanly."

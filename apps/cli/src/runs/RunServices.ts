@@ -1,9 +1,8 @@
 import { Collections } from "@deepnote/retrieval"
 import { RunEvents, RunExecutor, WorkQueue } from "@deepnote/runs"
 import { Store } from "@deepnote/store"
-import { Effect, Layer, Option } from "effect"
+import { Layer, Option } from "effect"
 import { homeLayer } from "../commands/Common.js"
-import { readConfigFile } from "../config/ConfigFile.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 
 /** The run store named by `--store`, else by `DEEPNOTE_STORE`, else the home's SQLite file; bad URLs are usage errors. */
@@ -17,10 +16,8 @@ export const storeLayer = (store: Option.Option<string>) =>
   )
 
 /** `--store`, else the `--config` file's `store` key (then `DEEPNOTE_STORE`, then the home's file: `storeLayer`). */
-export const storeChoice = (flag: Option.Option<string>, configFile: Option.Option<string>) =>
-  Option.isSome(flag) || Option.isNone(configFile)
-    ? Effect.succeed(flag)
-    : Effect.map(readConfigFile(configFile.value), (file) => Option.fromNullable(file.store))
+export const storeChoice = (flag: Option.Option<string>, fromFile: string | undefined): Option.Option<string> =>
+  Option.orElse(flag, () => Option.fromNullable(fromFile))
 
 /** The store, the executor, the event hub and collections, under the chosen home. */
 export const runServices = (home: Option.Option<string>, store: Option.Option<string> = Option.none()) =>

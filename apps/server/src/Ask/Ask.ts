@@ -51,7 +51,7 @@ export type AskStreamItem =
   | { readonly _tag: "Error"; readonly error: ApiError }
 
 /** An answer written at once, in word-sized pieces (each with the whitespace before it). */
-export const wordChunks = (text: string): ReadonlyArray<string> => text.match(/\s*\S+/gu) ?? []
+const wordChunks = (text: string): ReadonlyArray<string> => text.match(/\s*\S+/gu) ?? []
 
 export type AskError = ValidationError | NotFound | BadGateway | Unavailable | InternalError
 

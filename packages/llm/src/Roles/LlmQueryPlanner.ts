@@ -1,5 +1,6 @@
 import { QueryPlanner, type QueryPlannerService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
+import type { ChatMessage } from "../Domain/Chat.js"
 import { LlmClient } from "../LlmClient.js"
 import { decomposePrompt, parseFollowUp } from "../Prompts/DeepRagPrompts.js"
 import { planPrompt } from "../Prompts/Prompts.js"
@@ -32,31 +33,31 @@ export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLe
     plan: (input) =>
       Effect.gen(function*() {
         const { context } = input
+        // decompose and react plan one query: the reply read by its format's parser, else as a search for its first
+        // line (counted as a parse failure, not fatal: a reply with no line at all reads as finish, and the loop's
+        // first action then searches the question)
+        const oneQuery = (
+          messages: ReadonlyArray<ChatMessage>,
+          parse: (reply: string) => { readonly queries: ReadonlyArray<string> } | undefined
+        ) =>
+          Effect.gen(function*() {
+            const reply = yield* roleChat(client, "plan", context, messages)
+            const parsed = parse(reply.content)
+            if (parsed !== undefined) return { raw: reply.content, queries: parsed.queries }
+            yield* countParseFailure(ledger, "plan")
+            return { raw: reply.content, queries: parseQueryLines(reply.content).slice(0, 1) }
+          })
         if (context.formats.plan === "decompose") {
-          const reply = yield* roleChat(
-            client,
-            "plan",
-            context,
-            decomposePrompt(context.language, input.question, input.bestNote.text, input.queryLog)
+          return yield* oneQuery(
+            decomposePrompt(context.language, input.question, input.bestNote.text, input.queryLog),
+            parseFollowUp
           )
-          const followUp = parseFollowUp(reply.content)
-          if (followUp !== undefined) return { raw: reply.content, queries: followUp.queries }
-          yield* countParseFailure(ledger, "plan")
-          return { raw: reply.content, queries: parseQueryLines(reply.content).slice(0, 1) }
         }
         if (context.formats.plan === "react") {
-          const reply = yield* roleChat(
-            client,
-            "plan",
-            context,
-            actPrompt(context.language, input.question, input.bestNote.text, input.queryLog)
+          return yield* oneQuery(
+            actPrompt(context.language, input.question, input.bestNote.text, input.queryLog),
+            parseAction
           )
-          const action = parseAction(reply.content)
-          if (action !== undefined) return { raw: reply.content, queries: action.queries }
-          // Read as a search for its first line; a reply with no line at all as finish (counted, not fatal: the
-          // loop's first action then searches the question).
-          yield* countParseFailure(ledger, "plan")
-          return { raw: reply.content, queries: parseQueryLines(reply.content).slice(0, 1) }
         }
         const paper = context.formats.plan === "text"
         const messages = planPrompt(
