@@ -1,10 +1,9 @@
 import { answerQuestion, defaultRunConfig, Home, type PipelineResult, Question } from "@deepnote/core"
 import { Collections, FtsRetriever } from "@deepnote/retrieval"
+import { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Extractive } from "../src/index.js"
 
@@ -12,11 +11,11 @@ import { Extractive } from "../src/index.js"
 const corpus = fileURLToPath(new URL("../../../examples/sample/corpus/hotpotqa-paragraphs.jsonl", import.meta.url))
 
 const TempHome = Layer.unwrapScoped(
-  Effect.acquireRelease(
-    Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-extractive-sample-"))),
-    (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
-  ).pipe(Effect.map(Home.layer))
-)
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped({ prefix: "deepnote-extractive-sample-" }))
+    .pipe(
+      Effect.map(Home.layer)
+    )
+).pipe(Layer.provide(NodeContext.layer))
 
 const Indexed = Layer.effectDiscard(
   Effect.flatMap(Collections, (collections) => collections.index("sample", [corpus], { format: "documents" })).pipe(
