@@ -5,6 +5,14 @@ const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–")
 const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "–")
 const range = (s, f) => `${f(s.median)} (${f(s.min)}–${f(s.max)})`
 
+/** A phase measured in another invocation than the header's says when, and at what load. */
+const dated = (phase) =>
+  phase.measured === undefined
+    ? ""
+    : ` (measured ${phase.measured.at}, load ${f1(phase.measured.loadAverageAtStart)} → ${
+      f1(phase.measured.loadAverageAtEnd)
+    })`
+
 export const renderCitizen = (r) => {
   const out = [
     `# LLM client on shared servers: measured ${r.started}`,
@@ -18,7 +26,7 @@ export const renderCitizen = (r) => {
   ]
   if (r.solo) {
     out.push(
-      "## Solo: one client, 200 closed-loop workers, its own server (max_num_seqs 64)",
+      `## Solo: one client, 200 closed-loop workers, its own server (max_num_seqs 64)${dated(r.solo)}`,
       "",
       "| limit | generated tokens/s | occupancy | waiting p95 | final limit |",
       "|---|---|---|---|---|"
@@ -38,7 +46,7 @@ export const renderCitizen = (r) => {
   }
   if (r.shared) {
     out.push(
-      "## Shared: two clients (150 workers each) and a background client on one server",
+      `## Shared: two clients (150 workers each) and a background client on one server${dated(r.shared)}`,
       "",
       `Server: \`${r.shared.server}\`.`,
       "",
@@ -56,7 +64,7 @@ export const renderCitizen = (r) => {
   }
   if (r.priority) {
     out.push(
-      "## Priority: interactive calls while a batch backlog (200 workers) saturates the server",
+      `## Priority: interactive calls while a batch backlog (200 workers) saturates the server${dated(r.priority)}`,
       "",
       "| setup | interactive p95 latency (ms) |",
       "|---|---|"
@@ -72,7 +80,7 @@ export const renderCitizen = (r) => {
   }
   if (r.storm) {
     out.push(
-      "## Storm: 30% of requests answered 429, 503 or 529 (64 workers, 30 s)",
+      `## Storm: 30% of requests answered 429, 503 or 529 (64 workers, 30 s)${dated(r.storm)}`,
       "",
       "| | calls | lost | attempts | retries / attempts | retries / calls |",
       "|---|---|---|---|---|---|"
@@ -84,9 +92,27 @@ export const renderCitizen = (r) => {
     )
     out.push("")
   }
+  if (r.overload) {
+    out.push(
+      `## Overload: a storm the clients cause (200 workers, 30 s)${dated(r.overload)}`,
+      "",
+      `Server: \`${r.overload.server}\` — it answers 429, 503 or 529 to new requests while 8 wait beyond its batch.`,
+      "",
+      "| client | calls/s | lost | retries / calls | overload answers | final limit |",
+      "|---|---|---|---|---|---|"
+    )
+    for (const [name, s] of Object.entries(r.overload.summary)) {
+      out.push(
+        `| ${name} | ${range(s.callsPerSecond, f1)} | ${range(s.lost, f0)} | ${range(s.retriesPerCall, pct)} | ${
+          range(s.shed, f0)
+        } | ${range(s.finalLimit, f1)} |`
+      )
+    }
+    out.push("")
+  }
   if (r.outage) {
     out.push(
-      "## Outage: 100 questions of 8 calls, all at once; the server unavailable for 15 s",
+      `## Outage: 100 questions of 8 calls, all at once; the server unavailable for 15 s${dated(r.outage)}`,
       "",
       "| | failed questions | wall time (s) |",
       "|---|---|---|"

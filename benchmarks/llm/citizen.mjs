@@ -1,8 +1,9 @@
 // Is @deepnote/llm a good citizen on shared vLLM servers, and does it ride out outages? Against the simulator (a child
 // process), with closed-loop workers driving role-shaped calls through LlmClient.
 // Build first:  npx tsc -b apps/llm-sim packages/llm
-// Run:          node benchmarks/llm/citizen.mjs [--repeats 3] [--only solo,shared,priority,storm,outage]
-// Writes benchmarks/llm/citizen-results.json and citizen-results.md.
+// Run:          node benchmarks/llm/citizen.mjs [--repeats 3] [--only solo,shared,priority,storm,overload,outage]
+// Writes benchmarks/llm/citizen-results.json and citizen-results.md; with --only, the phases not run keep their
+// previous results (each phase is dated).
 import { LlmCallPolicy } from "@deepnote/llm"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
@@ -32,7 +33,7 @@ const arg = (name, fallback) => {
   return i >= 0 ? process.argv[i + 1] : fallback
 }
 const REPEATS = Number(arg("repeats", "3"))
-const ONLY = arg("only", "solo,shared,priority,storm,outage").split(",")
+const ONLY = arg("only", "solo,shared,priority,storm,overload,outage").split(",")
 const SEQS = 64
 // A 7–8B model decoding a batch of 64 on one GPU: ~20 ms steps, 4 tokens per step (speculative decoding) to keep the
 // runs short; reply lengths exponential around a mean per role (notes long, verdicts one word), as in run.mjs.
@@ -252,6 +253,55 @@ const storm = async () => {
   }
 }
 
+// == overload: a storm the clients cause. The server sheds load: while 8 requests wait beyond its batch it answers
+// 429, 503 or 529 (Retry-After: 1 s) to new ones, as a gateway or an overloaded server does. 200 closed-loop workers.
+const overloadServer = [...server, "--shed-at-waiting", "8", "--faults", "429,503,529", "--retry-after", "1"]
+const overloadOnce = (settings) =>
+  withSim(overloadServer, (sim) =>
+    run(Effect.gen(function*() {
+      const { client, ledger } = yield* buildClient(sim.url, settings)
+      const seconds = 30
+      const done = yield* closedLoop(client, 200, Date.now() + seconds * 1000, { tag: "o" })
+      const usage = yield* ledger.snapshot
+      const stats = yield* Effect.promise(() => getJson(`${sim.url}/sim/stats`))
+      const calls = done.length
+      const attempts = usage.total.attempts
+      return {
+        finalLimit: (yield* client.endpoints)[0].limit,
+        callsPerSecond: calls / seconds,
+        calls,
+        lost: done.filter((d) => !d.ok).length,
+        attempts,
+        retriesPerCall: (attempts - calls) / calls,
+        shed: Object.values(stats.faults).reduce((n, x) => n + x, 0)
+      }
+    })))
+
+const overload = async () => {
+  const clients = {
+    adaptive: {},
+    "static (max_num_seqs + 1/8)": { adaptiveConcurrency: false },
+    "static 200 (every worker in flight)": { perEndpointConcurrency: 200 }
+  }
+  const rounds = []
+  for (let r = 0; r < REPEATS; r++) {
+    const round = {}
+    for (const [name, settings] of Object.entries(clients)) round[name] = await overloadOnce(settings)
+    console.log("overload round", r, JSON.stringify(round))
+    rounds.push(round)
+  }
+  const summary = Object.fromEntries(
+    Object.keys(clients).map((name) => [name, {
+      callsPerSecond: spread(rounds.map((x) => x[name].callsPerSecond)),
+      lost: spread(rounds.map((x) => x[name].lost)),
+      retriesPerCall: spread(rounds.map((x) => x[name].retriesPerCall)),
+      shed: spread(rounds.map((x) => x[name].shed)),
+      finalLimit: spread(rounds.map((x) => x[name].finalLimit))
+    }])
+  )
+  return { server: overloadServer.join(" "), rounds, summary }
+}
+
 // == outage: 100 questions of 8 calls each, all at once; the server answers 503 to everything for 15 s
 // (/sim/down), or its process is killed and restarted on the same port 15 s later.
 const questions = (client) =>
@@ -302,16 +352,21 @@ const outage = async () => {
   return { rounds }
 }
 
+const resultsFile = Path.join(here, "citizen-results.json")
+const phases = { solo, shared, priority, storm, overload, outage }
+const previous = Fs.existsSync(resultsFile) ? JSON.parse(Fs.readFileSync(resultsFile, "utf8")) : {}
 const report = {
+  ...Object.fromEntries(Object.keys(phases).filter((p) => previous[p] !== undefined).map((p) => [p, previous[p]])),
   started: new Date().toISOString(),
   machine: { node: process.version, cpus: Os.cpus().length, loadAverageAtStart: Os.loadavg()[0] },
   repeats: REPEATS,
   server: server.join(" ")
 }
-const phases = { solo, shared, priority, storm, outage }
 for (const name of ONLY) {
-  report[name] = await phases[name]()
-  Fs.writeFileSync(Path.join(here, "citizen-results.json"), JSON.stringify(report, null, 2) + "\n")
+  const loadAverageAtStart = Os.loadavg()[0]
+  const result = await phases[name]()
+  report[name] = { ...result, measured: { at: new Date().toISOString(), loadAverageAtStart, loadAverageAtEnd: Os.loadavg()[0] } }
+  Fs.writeFileSync(resultsFile, JSON.stringify(report, null, 2) + "\n")
 }
 report.machine.loadAverageAtEnd = Os.loadavg()[0]
 Fs.writeFileSync(Path.join(here, "citizen-results.json"), JSON.stringify(report, null, 2) + "\n")

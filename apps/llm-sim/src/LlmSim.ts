@@ -29,8 +29,13 @@ export const start = (input: SimOptionsInput = {}): Effect.Effect<LlmSimService,
   Effect.gen(function*() {
     const options = yield* Schema.decodeUnknown(SimOptions)(input, { errors: "all" })
     const metrics = new SimMetrics(options.maxNumSeqs)
-    const faults = new FaultInjector(options.faultRate, options.faultSeed, options.faults)
     const scheduler = yield* makeScheduler({ ...options, policy: policyNamed(options.schedulingPolicy) }, metrics)
+    const faults = new FaultInjector(
+      options.faultRate,
+      options.faultSeed,
+      options.faults,
+      options.shedAtWaiting === undefined ? undefined : { atWaiting: options.shedAtWaiting, excess: scheduler.excess }
+    )
     if (options.backgroundLoad > 0) yield* Effect.forkScoped(runBackgroundLoad(scheduler, metrics, options))
     const state: SimState = {
       options,

@@ -87,7 +87,9 @@ export const makeScheduler = (config: SchedulerConfig, metrics: SimMetrics) =>
         batch.running.length + batch.waiting.length + queued
       )
     }
-    return { unsafeSubmit, submit: (seq: Sequence) => Effect.sync(() => unsafeSubmit(seq)) }
+    /** Requests beyond the batch right now: waiting ones plus arrivals the next step would not admit. */
+    const excess = () => Math.max(0, batch.running.length + batch.waiting.length + queued - config.maxNumSeqs)
+    return { unsafeSubmit, submit: (seq: Sequence) => Effect.sync(() => unsafeSubmit(seq)), excess }
   })
 
 export type Scheduler = Effect.Effect.Success<ReturnType<typeof makeScheduler>>

@@ -57,6 +57,11 @@ const SimOptionsFields = Schema.Struct({
   faultRate: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0 }),
   faultSeed: Schema.optionalWith(Schema.Int, { default: () => 1 }),
   faults: Schema.optionalWith(Schema.Array(FaultKind), { default: () => ["429", "503"] as const }),
+  /**
+   * Load shedding: while this many requests wait beyond the batch (`max_num_seqs`), new generation requests are refused
+   * with an overload answer (429, 503 or 529 from `faults`), as a gateway or an overloaded server does.
+   */
+  shedAtWaiting: Schema.optional(PositiveInt),
   /** Seconds sent in `Retry-After` with a 429 or a 529. */
   retryAfterSeconds: Schema.optionalWith(NonNegative, { default: () => 1 }),
   /** When false, `structured_outputs`, `guided_*` and `response_format` are rejected with 400 (an old or foreign server). */

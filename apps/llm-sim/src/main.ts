@@ -30,6 +30,7 @@ const command = Command.make("deepnote-llm-sim", flags, (o) =>
       faultSeed: o.faultSeed,
       faults: faults.right,
       retryAfterSeconds: o.retryAfter,
+      ...(o.shedAtWaiting !== 0 ? { shedAtWaiting: o.shedAtWaiting } : {}),
       reasoningMeanTokens: o.reasoningMeanTokens,
       reasoningMeanTokensByRole: reasoningMeanTokensByRole.right,
       structuredOutputs: !o.noStructuredOutputs,

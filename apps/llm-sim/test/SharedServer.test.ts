@@ -107,3 +107,39 @@ describe("several models, 529", () => {
       assert.include((yield* send("GET", `${always.url}/metrics`)).text, `kind="529"} 1`)
     }))
 })
+
+describe("load shedding", () => {
+  const busy = {
+    content: "lite",
+    maxNumSeqs: 2,
+    stepBaseMs: 1,
+    backgroundLoad: 4,
+    backgroundOutputTokens: 200
+  } as const
+
+  it.scopedLive(
+    "refuses a new request with an overload answer while the queue beyond the batch is at the limit",
+    () =>
+      Effect.gen(function*() {
+        // the other client keeps 4 in flight on 2 slots: 2 wait beyond the batch
+        const sim = yield* start({ ...busy, shedAtWaiting: 2, faults: ["stall", "529"], retryAfterSeconds: 2 })
+        yield* eventually(() => sim.metrics.running === 2 && sim.metrics.waiting === 2)
+        const refused = yield* post(`${sim.url}/v1/chat/completions`, question, answer)
+        assert.strictEqual(refused.status, 529, "an overload kind of --faults, never a stall")
+        assert.strictEqual(refused.headers["retry-after"], "2")
+        assert.strictEqual(sim.metrics.faults["529"], 1)
+        assert.strictEqual(sim.metrics.faults["stall"], undefined)
+
+        const roomier = yield* start({ ...busy, shedAtWaiting: 3, faults: ["529"] })
+        yield* eventually(() => roomier.metrics.running === 2 && roomier.metrics.waiting === 2)
+        const admitted = yield* post(`${roomier.url}/v1/chat/completions`, question, answer)
+        assert.strictEqual(
+          chatContent(admitted),
+          "Alpha beta gamma",
+          "below the limit the request queues and is served"
+        )
+        assert.deepStrictEqual(roomier.metrics.faults, {})
+      }),
+    30_000
+  )
+})

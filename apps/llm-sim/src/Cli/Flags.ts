@@ -56,6 +56,11 @@ export const flags = {
   faults: text("faults", "429,503").pipe(
     Options.withDescription("comma list of 429,503,529,stall,drop,malformed,garbage")
   ),
+  shedAtWaiting: int("shed-at-waiting", 0).pipe(
+    Options.withDescription(
+      "refuse new requests with 429/503/529 (of --faults) while this many wait beyond the batch (0 = never)"
+    )
+  ),
   retryAfter: num("retry-after", 1).pipe(Options.withDescription("seconds in Retry-After on a 429 or 529")),
   reasoningMeanTokens: num("reasoning-mean-tokens", 0).pipe(
     Options.withDescription("mean length of a reasoning part before each chat reply (exponential; 0 = none)")
