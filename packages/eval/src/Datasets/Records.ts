@@ -20,6 +20,7 @@ export const IrcotRecord = Schema.Struct({
   contexts: Schema.optionalWith(
     Schema.Array(Schema.Struct({
       title: Schema.String,
+      paragraph_text: Schema.optional(Schema.String),
       is_supporting: Schema.optionalWith(Schema.Boolean, { default: () => false })
     })),
     { default: () => [] }
@@ -34,6 +35,10 @@ export const HotpotRecord = Schema.Struct({
   supporting_facts: Schema.optionalWith(Schema.Array(Schema.Tuple(Schema.String, Schema.Number)), {
     default: () => []
   }),
+  /** `[title, sentences]`: a supporting paragraph's text is its sentences joined. */
+  context: Schema.optionalWith(Schema.Array(Schema.Tuple(Schema.String, Schema.Array(Schema.String))), {
+    default: () => []
+  }),
   type: Schema.optional(Schema.String)
 })
 
@@ -45,6 +50,7 @@ export const MusiqueRecord = Schema.Struct({
   answer_aliases: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
   paragraphs: Schema.Array(Schema.Struct({
     title: Schema.String,
+    paragraph_text: Schema.optional(Schema.String),
     is_supporting: Schema.optionalWith(Schema.Boolean, { default: () => false })
   }))
 })
@@ -66,5 +72,11 @@ export const PlainRecord = Schema.Struct({
   task: Schema.optional(TaskType),
   language: Schema.optional(Language),
   gold_titles: Schema.optional(Schema.Array(Schema.String)),
+  /** Gold passages by collection id, or by title and text. */
+  gold_passages: Schema.optional(Schema.Array(Schema.Struct({
+    id: Schema.optional(Schema.String),
+    title: Schema.optional(Schema.String),
+    text: Schema.optional(Schema.String)
+  }))),
   qa_pairs: Schema.optional(Schema.Array(QaPair))
 })

@@ -1,4 +1,4 @@
-import { Question, type TaskType } from "@deepnote/core"
+import { type GoldPassage, Question, type TaskType } from "@deepnote/core"
 import { detectLanguage } from "@deepnote/text"
 import { Either, ParseResult, Schema } from "effect"
 import type { QaPair } from "../Metrics/Asqa.js"
@@ -22,6 +22,8 @@ interface Draft {
   readonly text: string
   readonly answers: ReadonlyArray<string>
   readonly goldTitles: ReadonlyArray<string>
+  /** Absent when the record names its gold passages by title only. */
+  readonly goldPassages?: ReadonlyArray<GoldPassage> | undefined
   readonly task?: TaskType | undefined
   readonly language?: "en" | "zh" | undefined
   readonly qaPairs?: ReadonlyArray<QaPair> | undefined
@@ -44,7 +46,8 @@ const drafts: {
           ? [str(a.number)]
           : [[str(a.date?.day), str(a.date?.month), str(a.date?.year)].filter((s) => s).join(" ")]
       ),
-      goldTitles: r.contexts.filter((c) => c.is_supporting).map((c) => c.title)
+      goldTitles: r.contexts.filter((c) => c.is_supporting).map((c) => c.title),
+      goldPassages: byContent(r.contexts.filter((c) => c.is_supporting))
     })),
   hotpotqa: (u) => Either.map(Schema.decodeUnknownEither(HotpotRecord)(u), fromHotpot),
   "2wiki": (u) => Either.map(Schema.decodeUnknownEither(HotpotRecord)(u), fromHotpot),
@@ -53,14 +56,16 @@ const drafts: {
       id: r.id,
       text: r.question,
       answers: [r.answer, ...r.answer_aliases],
-      goldTitles: r.paragraphs.filter((p) => p.is_supporting).map((p) => p.title)
+      goldTitles: r.paragraphs.filter((p) => p.is_supporting).map((p) => p.title),
+      goldPassages: byContent(r.paragraphs.filter((p) => p.is_supporting))
     })),
   cmrc2018: (u) =>
     Either.map(Schema.decodeUnknownEither(CmrcRecord)(u), (r) => ({
       id: r.id,
       text: r.question,
       answers: r.answers,
-      goldTitles: r.paragraph_id === undefined ? [] : [r.paragraph_id]
+      goldTitles: r.paragraph_id === undefined ? [] : [r.paragraph_id],
+      goldPassages: r.paragraph_id === undefined ? undefined : [{ id: r.paragraph_id }]
     })),
   plain: (u, line) =>
     Either.map(Schema.decodeUnknownEither(PlainRecord)(u), (r) => ({
@@ -70,15 +75,34 @@ const drafts: {
         ...(r.answers ?? []),
         ...(r.answer === undefined ? [] : typeof r.answer === "string" ? [r.answer] : r.answer)
       ],
-      goldTitles: r.gold_titles ?? [],
+      goldTitles: r.gold_titles ?? r.gold_passages?.flatMap((g) => (g.title === undefined ? [] : [g.title])) ?? [],
+      goldPassages: r.gold_passages,
       task: r.task,
       language: r.language,
       qaPairs: r.qa_pairs
     }))
 }
 
+/** Supporting paragraphs with their text; undefined when any lacks it (then recall can only go by title). */
+const byContent = (
+  paragraphs: ReadonlyArray<{ readonly title: string; readonly paragraph_text?: string | undefined }>
+): ReadonlyArray<GoldPassage> | undefined =>
+  paragraphs.every((p) => p.paragraph_text !== undefined)
+    ? paragraphs.map((p) => ({ title: p.title, text: p.paragraph_text }))
+    : undefined
+
 function fromHotpot(r: typeof HotpotRecord.Type): Draft {
-  return { id: r._id, text: r.question, answers: [r.answer], goldTitles: r.supporting_facts.map(([title]) => title) }
+  const titles = unique(r.supporting_facts.map(([title]) => title))
+  const paragraphs = new Map(r.context.map(([title, sentences]) => [title, sentences.join(" ")]))
+  return {
+    id: r._id,
+    text: r.question,
+    answers: [r.answer],
+    goldTitles: titles,
+    goldPassages: titles.every((t) => paragraphs.has(t))
+      ? titles.map((title) => ({ title, text: paragraphs.get(title) }))
+      : undefined
+  }
 }
 
 const issue = (error: ParseResult.ParseError): RecordIssue => {
@@ -124,7 +148,8 @@ export const toDatasetItem = (
           answers: unique(d.answers),
           task: format === "plain" ? d.task : "multihop",
           language: d.language ?? detectLanguage(d.text),
-          goldTitles: unique(d.goldTitles)
+          goldTitles: unique(d.goldTitles),
+          ...(d.goldPassages === undefined || d.goldPassages.length === 0 ? {} : { goldPassages: d.goldPassages })
         }),
         (e) => {
           const found = issue(e)

@@ -1,9 +1,12 @@
-import { isCjk } from "@deepnote/text"
-import { asciiPunctuation } from "./Normalize.js"
 import { maxOverGolds } from "./Squad.js"
+import { wordTokenize } from "./WordTokenize.js"
 
-/** The CMRC 2018 script's own punctuation list (`sp_char`); we remove it together with every `\p{P}` and ASCII symbol. */
-const cmrcPunctuation = new Set([
+/**
+ * The CMRC 2018 script's punctuation list (`sp_char`), exactly: only these characters are removed — not ASCII "." or
+ * "," (so "1.5万" is not "15万"), and not a lone "…" (the script lists "……", two characters, which no single character
+ * equals).
+ */
+const scriptPunctuation = new Set([
   "-",
   ":",
   "_",
@@ -26,7 +29,6 @@ const cmrcPunctuation = new Set([
   "’",
   "《",
   "》",
-  "…",
   "·",
   "、",
   "「",
@@ -38,24 +40,25 @@ const cmrcPunctuation = new Set([
   "『",
   "』"
 ])
-const asciiSet = new Set(asciiPunctuation)
-const isPunctuation = (char: string) => cmrcPunctuation.has(char) || asciiSet.has(char) || /\p{P}/u.test(char)
+
+/** The script's test for a Chinese character: the CJK Unified Ideographs block only (`[\u4e00-\u9fa5]`). */
+const isScriptHan = (char: string) => char >= "\u4e00" && char <= "\u9fa5"
 
 /**
- * CMRC 2018 `mixed_segmentation` with punctuation removed: lower-cased; each CJK character is a segment; runs of
- * other characters are split on whitespace into words (the script uses NLTK's `word_tokenize`), so Latin words
- * stay whole tokens ("ω-force" → "ωforce").
+ * The script's `mixed_segmentation(text, rm_punc=True)`: lower-cased and trimmed, its punctuation removed; each Chinese
+ * character is a segment; runs of other characters are split by NLTK's word tokenizer ("1.5" stays whole, "50%" is
+ * "50" and "%").
  */
 export const mixedSegments = (text: string): Array<string> => {
   const segments: Array<string> = []
   let run = ""
   const flush = () => {
-    for (const word of run.split(/\s+/u)) if (word.length > 0) segments.push(word)
+    if (run.length > 0) segments.push(...wordTokenize(run))
     run = ""
   }
   for (const char of text.toLowerCase().trim()) {
-    if (isPunctuation(char)) continue
-    if (isCjk(char)) {
+    if (scriptPunctuation.has(char)) continue
+    if (isScriptHan(char)) {
       flush()
       segments.push(char)
     } else {
@@ -94,10 +97,10 @@ export const cmrcF1Single = (prediction: string, gold: string): number => {
   return (2 * precision * recall) / (precision + recall)
 }
 
-/** Lower-cased, without punctuation and whitespace: what CMRC EM compares. */
+/** The script's `remove_punctuation`: lower-cased and trimmed, its punctuation removed (spaces inside are kept). */
 export const cmrcNormalize = (text: string): string => {
   let out = ""
-  for (const char of text.toLowerCase()) if (!isPunctuation(char) && !/\s/u.test(char)) out += char
+  for (const char of text.toLowerCase().trim()) if (!scriptPunctuation.has(char)) out += char
   return out
 }
 
