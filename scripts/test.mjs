@@ -1,7 +1,8 @@
 // `npm test`: lint (ESLint with the formatter, Effect diagnostics), build and every package's tests through turbo —
 // a package whose inputs did not change is neither rebuilt nor retested (its report comes from turbo's cache) — then
 // one plain line "N passed, N failed" over every package's report. Exits non-zero when anything failed: a test, a
-// suite, the build or lint (then counted as one failure). Extra arguments go to turbo (e.g. `--force`).
+// suite, the build or lint (then counted as one failure). A failing package does not stop the others (`--continue`):
+// the summary counts every package that could run. Extra arguments go to turbo (e.g. `--force`).
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -15,7 +16,7 @@ for (const group of ["packages", "apps"]) {
 }
 const turbo = spawnSync(
   "npx",
-  ["turbo", "run", "lint", "diagnostics", "test", "--concurrency=2", "--log-order=grouped", "--output-logs=new-only", ...process.argv.slice(2)],
+  ["turbo", "run", "lint", "diagnostics", "test", "--continue", "--concurrency=2", "--log-order=grouped", "--output-logs=new-only", ...process.argv.slice(2)],
   { stdio: "inherit", cwd: root, env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" } }
 )
 const summary = spawnSync("node", [join(root, "scripts/test-summary.mjs"), ...(turbo.status === 0 ? [] : ["--pipeline-failed"])], {
