@@ -6,17 +6,7 @@
 // Writes benchmarks/llm/results.json and results.md.
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { answerQuestion, defaultRunConfig, RunConfig, samplingFor } from "@deepnote/core"
-import {
-  httpClientLayer,
-  LlmAnswerer,
-  LlmCache,
-  LlmClient,
-  LlmJudge,
-  LlmNoteWriter,
-  LlmQueryPlanner,
-  LlmSettings,
-  UsageLedger
-} from "@deepnote/llm"
+import { httpClientLayer, LlmCache, LlmClient, LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
 import { Context, Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -108,7 +98,7 @@ const retriever = retrieverLayer(passages)
 const phase = (label, drive, replies) =>
   withSim(["--step-base-ms", STEP_MS, "--tokens-per-step", TOKENS_PER_STEP, "--content", CONTENT, ...replies], (sim) =>
     Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const ctx = yield* Layer.build(Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer).pipe(Layer.provideMerge(clientStack(sim.url)), Layer.merge(retriever)))
+      const ctx = yield* Layer.build(LlmEngine.rolesLayer.pipe(Layer.provideMerge(clientStack(sim.url)), Layer.merge(retriever)))
       const limit = (yield* Context.get(ctx, LlmClient).endpoints)[0].limit
       const one = (q) => answerQuestion(q, config).pipe(Effect.provide(ctx), Effect.option, Effect.map((o) => (o._tag === "Some" ? o.value : undefined)))
       let unfinished = questions.length
