@@ -3,7 +3,7 @@ import { start } from "@deepnote/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { exportedResults, killAndCountInFlight, spawnCli, untilSimRequests } from "./CrashHarness.js"
-import { indexedHome, llmArgs, llmUrlArgs, runCli, sampleRunArgs } from "./RunCli.js"
+import { indexedHome, llmArgs, llmUrlArgs, resumeArgs, runCli, sampleRunArgs } from "./RunCli.js"
 
 const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
 
@@ -72,16 +72,9 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
         signal === "SIGINT" ? "interrupted" : "running",
         "SIGKILL leaves the run as it was; SIGINT marks it"
       )
-      child = spawnCli([
-        "resume",
-        runId!,
-        "--home",
-        home,
-        ...llmUrlArgs(`${sim.url}/v1`, { cache: false }),
-        "--concurrency",
-        "6",
-        "--quiet"
-      ])
+      child = spawnCli(
+        resumeArgs(runId!, home, ...llmUrlArgs(`${sim.url}/v1`, { cache: false }), "--concurrency", "6", "--quiet")
+      )
     }
     assert.strictEqual(
       yield* Effect.promise(() =>

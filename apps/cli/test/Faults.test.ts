@@ -3,7 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { journaledLlmCalls } from "./CrashHarness.js"
-import { indexedHome, llmArgs, main, repoRoot, runCli, sampleRunArgs } from "./RunCli.js"
+import { indexedHome, llmArgs, llmUrlArgs, main, repoRoot, resumeArgs, runCli, sampleRunArgs } from "./RunCli.js"
 
 /** Quick recovery, so that the run notices an outage's end within a second. */
 const quickLlm = {
@@ -133,7 +133,7 @@ describe("fault injection (the CLI in a child process, the LLM simulator faulted
         assert.notStrictEqual(runId, "")
 
         const resume = (extra: ReadonlyArray<string>) =>
-          spawnCli(["resume", runId, "--home", home, "--llm-url", sim.url, "--concurrency", "2", ...extra])
+          spawnCli(resumeArgs(runId, home, ...llmUrlArgs(sim.url), "--concurrency", "2", ...extra))
         const plain = yield* resume([])
         const waiting = yield* resume(["--wait"])
         const [plainCode, waitingCode] = yield* Effect.all([plain.exited, waiting.exited], { concurrency: 2 })

@@ -75,6 +75,15 @@ export const sampleRunArgs = (home: string, ...more: ReadonlyArray<string>) => [
   ...more
 ]
 
+/** `resume` the run `runId` of `home`, then `more` flags. */
+export const resumeArgs = (runId: string, home: string, ...more: ReadonlyArray<string>) => [
+  "resume",
+  runId,
+  "--home",
+  home,
+  ...more
+]
+
 /** `ask` a question of the collection `sample` of `home`, then `more` flags. */
 export const sampleAskArgs = (question: string, home: string, ...more: ReadonlyArray<string>) => [
   "ask",

@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { appendFileSync, existsSync, readFileSync } from "node:fs"
 import * as Path from "node:path"
 import { spawnCli } from "./CrashHarness.js"
-import { indexedHome, llmArgs, llmUrlArgs, runCli, sampleAskArgs, sampleRunArgs } from "./RunCli.js"
+import { indexedHome, llmArgs, llmUrlArgs, resumeArgs, runCli, sampleAskArgs, sampleRunArgs } from "./RunCli.js"
 
 const question =
   "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
@@ -298,17 +298,17 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
         assert.include(one.stdout, "LlmClient.attempt")
 
         // resume with --trace: the rest of the run goes to <home>/traces/<run-id>.jsonl; `trace RUN_ID` reads both files
-        const resumed = yield* runCli([
-          "resume",
-          runId!,
-          "--home",
-          home,
-          ...llmUrlArgs(`${sim.url}/v1`, { cache: false }),
-          "--concurrency",
-          "4",
-          "--quiet",
-          "--trace"
-        ])
+        const resumed = yield* runCli(
+          resumeArgs(
+            runId!,
+            home,
+            ...llmUrlArgs(`${sim.url}/v1`, { cache: false }),
+            "--concurrency",
+            "4",
+            "--quiet",
+            "--trace"
+          )
+        )
         assert.strictEqual(resumed.code, 0, resumed.stderr)
         assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.jsonl`)))
         const both = yield* runCli(["trace", runId!, "--home", home])
