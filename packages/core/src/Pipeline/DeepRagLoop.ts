@@ -3,8 +3,8 @@ import { Note } from "../Domain/Note.js"
 import type { ProfileRun, StopPolicy } from "../Profiles/ProfileDefinition.js"
 import { Answerer } from "../Services/Answerer.js"
 import { Judge } from "../Services/Judge.js"
-import { oneQueryLoop, queryAlone, type QueryStep } from "./OneQueryLoop.js"
-import { retrieveStage } from "./Stages.js"
+import { oneQueryLoop, type QueryStep } from "./OneQueryLoop.js"
+import { queryAlone, retrieveStage } from "./Stages.js"
 
 /** A DeepRAG step: the atomic decision on the follow-up subquery, then its intermediate answer (counted in `tally`). */
 const deepRagStep = (tally: { retrieved: number; parametric: number }): QueryStep =>

@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import type { CallContext } from "../Domain/CallContext.js"
 import type { PipelineError } from "../Domain/Errors.js"
 import { Note } from "../Domain/Note.js"
-import type { RunConfig } from "../Domain/RunConfig.js"
 import type { StopReason } from "../Domain/StopReason.js"
 import type { ProfileRoles, ProfileRun, StopPolicy } from "../Profiles/ProfileDefinition.js"
 import { loopState, stopAndAnswer } from "./NoteLoop.js"
@@ -20,15 +19,6 @@ export interface QueryStepInput {
 
 /** One step of a one-query loop: appends the step's lines to the note; returns how long writing them took (ms). */
 export type QueryStep = (input: QueryStepInput) => Effect.Effect<number, PipelineError, ProfileRoles>
-
-/** The retrieval of one query alone: the query is also the rerank query; nothing is excluded. */
-export const queryAlone = (query: string, config: RunConfig) => ({
-  queries: [query],
-  recallK: config.recallK,
-  topK: config.topK,
-  exclude: new Set<string>(),
-  rerankQuery: query
-})
 
 /**
  * The loop of one query per step (DeepRAG, ReNAct): no first note and no best note; each step the planner proposes

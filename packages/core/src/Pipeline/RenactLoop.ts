@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import { Note } from "../Domain/Note.js"
 import type { ProfileRun, StopPolicy } from "../Profiles/ProfileDefinition.js"
 import { NoteWriter } from "../Services/NoteWriter.js"
-import { oneQueryLoop, queryAlone, type QueryStep } from "./OneQueryLoop.js"
-import { retrieveStage } from "./Stages.js"
+import { oneQueryLoop, type QueryStep } from "./OneQueryLoop.js"
+import { queryAlone, retrieveStage } from "./Stages.js"
 
 const linesOf = (text: string) => text.split("\n").map((l) => l.trim()).filter((l) => l.length > 0)
 
