@@ -2,41 +2,12 @@
 import { defaultRunConfig, samplingFor } from "@deepnote/core"
 import { httpClientLayer, LlmCache, LlmCallPolicy, LlmClient, LlmSettings, UsageLedger } from "@deepnote/llm"
 import { Context, Effect, Layer, Logger, LogLevel } from "effect"
-import { spawn } from "node:child_process"
-import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import * as Bench from "../lib/bench.mjs"
 
-const here = Path.dirname(fileURLToPath(import.meta.url))
-const simMain = Path.resolve(here, "../../apps/llm-sim/dist/src/main.js")
-
-/** Starts the simulator in a child process (its CPU is not the client's) and resolves its URL. */
-export const startSim = (args) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [simMain, ...args], { stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout.on("data", (chunk) => {
-      out += chunk
-      const m = /listening on (http:\/\/\S+)/.exec(out)
-      if (m) resolve({ url: m[1], port: Number(new URL(m[1]).port), child })
-    })
-    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)))
-  })
-
-export const stopSim = (sim) =>
-  new Promise((resolve) => {
-    if (sim.child.exitCode !== null || sim.child.signalCode !== null) return resolve()
-    sim.child.once("exit", () => resolve())
-    sim.child.kill("SIGKILL")
-  })
-
-export const withSim = async (args, f) => {
-  const sim = await startSim(args)
-  try {
-    return await f(sim)
-  } finally {
-    await stopSim(sim)
-  }
-}
+export const startSim = Bench.startSim
+/** Stops the simulator at once (SIGKILL), as the phases here have always done. */
+export const stopSim = (sim) => Bench.stopSim(sim, "SIGKILL")
+export const withSim = (args, f) => Bench.withSim(args, f, "SIGKILL")
 
 export const getJson = (url) => fetch(url).then((r) => r.json())
 export const post = (url) => fetch(url, { method: "POST" })

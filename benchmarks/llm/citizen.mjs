@@ -25,13 +25,10 @@ import {
   windowOf,
   withSim
 } from "./citizen-lib.mjs"
+import { arg } from "../lib/bench.mjs"
 import { renderCitizen } from "./citizen-report.mjs"
 
 const here = Path.dirname(fileURLToPath(import.meta.url))
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : fallback
-}
 const REPEATS = Number(arg("repeats", "3"))
 const ONLY = arg("only", "solo,shared,priority,storm,overload,outage").split(",")
 const SEQS = 64

@@ -6,31 +6,17 @@
 // Writes benchmarks/llm/results.json and results.md.
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { answerQuestion, defaultRunConfig, RunConfig, samplingFor } from "@deepnote/core"
-import {
-  httpClientLayer,
-  LlmAnswerer,
-  LlmCache,
-  LlmClient,
-  LlmJudge,
-  LlmNoteWriter,
-  LlmQueryPlanner,
-  LlmSettings,
-  UsageLedger
-} from "@deepnote/llm"
+import { httpClientLayer, LlmCache, LlmClient, LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
 import { Context, Effect, Layer, Logger, LogLevel, Schema } from "effect"
-import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { arg, withSim as withSimArgs } from "../lib/bench.mjs"
 import { renderMarkdown } from "./report.mjs"
 import { makeWorkload, retrieverLayer } from "./workload.mjs"
 
 const here = Path.dirname(fileURLToPath(import.meta.url))
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : fallback
-}
 const N = Number(arg("questions", "500"))
 const SEQS = Number(arg("max-num-seqs", "64"))
 const CONTENT = arg("content", "extractive")
@@ -42,28 +28,8 @@ const REASONING = arg("reasoning-mean-tokens", "64")
 const REPLY_EXTRA = arg("reply-extra", "init=200,update=250,plan=30,judge=0,answer=10")
 // `--only overhead` measures the client's CPU per call and stops (for profiling: node --cpu-prof run.mjs --only overhead)
 const ONLY = arg("only", "all")
-const simMain = Path.resolve(here, "../../apps/llm-sim/dist/src/main.js")
-
-/** Starts the simulator in a child process and resolves its URL. */
-const startSim = (extra = []) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [simMain, "--port", "0", "--max-num-seqs", String(SEQS), ...extra], { stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout.on("data", (chunk) => {
-      out += chunk
-      const m = /listening on (http:\/\/\S+)/.exec(out)
-      if (m) resolve({ url: m[1], child })
-    })
-    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)))
-  })
-const withSim = async (extra, f) => {
-  const sim = await startSim(extra)
-  try {
-    return await f(sim)
-  } finally {
-    sim.child.kill("SIGTERM")
-  }
-}
+/** `f(sim)` with a simulator of `SEQS` sequences started with `extra`. */
+const withSim = (extra, f) => withSimArgs(["--port", "0", "--max-num-seqs", String(SEQS), ...extra], f)
 const getJson = (url) => Effect.promise(() => fetch(url).then((r) => r.json()))
 const cpuMs = (c) => (c.user + c.system) / 1000
 
@@ -132,7 +98,7 @@ const retriever = retrieverLayer(passages)
 const phase = (label, drive, replies) =>
   withSim(["--step-base-ms", STEP_MS, "--tokens-per-step", TOKENS_PER_STEP, "--content", CONTENT, ...replies], (sim) =>
     Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const ctx = yield* Layer.build(Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer).pipe(Layer.provideMerge(clientStack(sim.url)), Layer.merge(retriever)))
+      const ctx = yield* Layer.build(LlmEngine.rolesLayer.pipe(Layer.provideMerge(clientStack(sim.url)), Layer.merge(retriever)))
       const limit = (yield* Context.get(ctx, LlmClient).endpoints)[0].limit
       const one = (q) => answerQuestion(q, config).pipe(Effect.provide(ctx), Effect.option, Effect.map((o) => (o._tag === "Some" ? o.value : undefined)))
       let unfinished = questions.length

@@ -6,7 +6,7 @@
 // Writes results.json and results.md next to this script (or into --out DIR); --details FILE also writes one JSON line
 // per question (gold titles, each profile's answer, the deepnote loop's queries and passages by step).
 import { answerQuestion, defaultRunConfig, Home, Retriever } from "@deepnote/core"
-import { loadDataset, squadEm, squadF1, substringAccuracy } from "@deepnote/eval"
+import { loadDataset } from "@deepnote/eval"
 import { Extractive } from "@deepnote/extractive"
 import { Collections, FtsRetriever, passageId } from "@deepnote/retrieval"
 import { NodeFileSystem } from "@effect/platform-node"
@@ -16,6 +16,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { execFileSync } from "node:child_process"
 import { parseArgs } from "node:util"
+import { answerQuality, answerScores, mean, pct } from "../lib/scores.mjs"
 
 const { values: args } = parseArgs({
   options: {
@@ -51,8 +52,6 @@ const dataset = await runtime.runPromise(
 )
 const questions = dataset.questions
 
-const mean = (xs) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length)
-const pct = (x) => Math.round(x * 1000) / 10
 const goldIn = (id, passages) => [...goldIds.get(id)].filter((g) => passages.some((p) => p.id === g))
 const recallOf = (id, passages) => goldIn(id, passages).length / goldIds.get(id).size
 
@@ -107,9 +106,7 @@ const rows = profiles.map((profile) => {
     const initial = r.trace.passages.filter((e) => e.step === 0).map((e) => e.passage)
     const all = r.trace.passages.map((e) => e.passage)
     return {
-      em: squadEm(r.answer.text, golds),
-      f1: squadF1(r.answer.text, golds),
-      acc: substringAccuracy(r.answer.text, golds),
+      ...answerScores(r.answer.text, golds),
       recallInitial: recallOf(q.id, initial),
       recallAll: recallOf(q.id, all),
       passagesRead: all.length,
@@ -121,9 +118,7 @@ const rows = profiles.map((profile) => {
   return {
     profile,
     questions: results.length,
-    em: pct(pick("em")),
-    f1: pct(pick("f1")),
-    acc: pct(pick("acc")),
+    ...answerQuality(perQuestion),
     recallFirstRetrieval: pct(pick("recallInitial")),
     recallAllRead: pct(pick("recallAll")),
     bothGoldRead: pct(mean(perQuestion.map((s) => (s.recallAll === 1 ? 1 : 0)))),

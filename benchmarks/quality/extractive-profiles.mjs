@@ -6,7 +6,7 @@
 //   node benchmarks/quality/extractive-profiles.mjs [--data DIR] [--limit N] [--profiles a,b] [--out DIR]
 // Writes profiles.json and profiles.md next to this script (or into --out DIR).
 import { answerQuestion, defaultRunConfig, Home, Profile } from "@deepnote/core"
-import { goldRecall, loadDataset, squadEm, squadF1, substringAccuracy } from "@deepnote/eval"
+import { goldRecall, loadDataset } from "@deepnote/eval"
 import { Extractive } from "@deepnote/extractive"
 import { Collections, FtsRetriever } from "@deepnote/retrieval"
 import { NodeFileSystem } from "@effect/platform-node"
@@ -16,6 +16,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
+import { answerQuality, answerScores, mean, pct, r2 } from "../lib/scores.mjs"
 
 const { values: args } = parseArgs({
   options: {
@@ -32,9 +33,6 @@ const datasets = [
   { name: "2Wiki dev-84", file: "2wikimultihopqa/dev-84.2wiki.jsonl", format: "2wiki" }
 ]
 const home = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-profiles-bench-"))
-const mean = (xs) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length)
-const pct = (x) => Math.round(x * 1000) / 10
-const r2 = (x) => Math.round(x * 100) / 100
 
 const started = performance.now()
 const results = []
@@ -59,9 +57,7 @@ for (const [d, dataset] of datasets.entries()) {
       const golds = question.answers ?? []
       const recall = goldRecall(question, r)
       per.push({
-        em: squadEm(r.answer.text, golds),
-        f1: squadF1(r.answer.text, golds),
-        acc: substringAccuracy(r.answer.text, golds),
+        ...answerScores(r.answer.text, golds),
         recall: recall ?? 0,
         allGold: recall === 1 ? 1 : 0,
         read: r.counters.uniquePassages,
@@ -81,9 +77,7 @@ for (const [d, dataset] of datasets.entries()) {
       passages: ingest.passages ?? ingest.documents ?? undefined,
       profile,
       questions: per.length,
-      em: pct(pick("em")),
-      f1: pct(pick("f1")),
-      acc: pct(pick("acc")),
+      ...answerQuality(per),
       goldRecall: pct(pick("recall")),
       allGoldRead: pct(pick("allGold")),
       passagesRead: r2(pick("read")),

@@ -17,6 +17,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
+import { r2 } from "../lib/scores.mjs"
 
 const { values: args } = parseArgs({
   options: {
@@ -36,7 +37,6 @@ await setup.runPromise(Effect.flatMap(Collections, (c) => c.index(collection, [a
 const { questions } = await setup.runPromise(loadDataset(args.data, { format: "ircot", limit: Number(args.limit) }))
 await setup.dispose()
 
-const r2 = (x) => Math.round(x * 100) / 100
 const rows = []
 for (const profile of args.profiles.split(",")) {
   // A fresh simulator per profile, so its token counters are that profile's alone.

@@ -11,15 +11,8 @@ import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { arg, cliMain, root, startSim as startSimWith, stopSim, tempDir } from "../lib/bench.mjs"
 
-const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../..")
-const cli = Path.join(root, "apps/cli/dist/src/main.js")
-const simMain = Path.join(root, "apps/llm-sim/dist/src/main.js")
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 const questionsN = Number(arg("questions", "40"))
 const repeats = Number(arg("repeats", "3"))
 const skipUploads = process.argv.includes("--skip-uploads")
@@ -36,31 +29,13 @@ const llmEnv = {
 }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-const startSim = (extra = []) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [simMain, "--port", "0", "--content", "lite", ...extra], {
-      env: { NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let buffer = ""
-    child.stdout.on("data", (chunk) => {
-      buffer += chunk
-      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/u.exec(buffer)?.[1]
-      if (port !== undefined) resolve({ child, url: `http://127.0.0.1:${port}` })
-    })
-    child.on("exit", (code) => reject(new Error(`the simulator exited with ${code}`)))
-  })
-const stopSim = (sim) => new Promise((resolve) => {
-  if (sim.child.exitCode !== null) return resolve()
-  sim.child.on("exit", () => resolve())
-  sim.child.kill("SIGTERM")
-})
+const startSim = (extra = []) => startSimWith(["--port", "0", "--content", "lite", ...extra], { NO_COLOR: "1" })
 const simStats = async (sim) => (await fetch(`${sim.url}/sim/stats`)).json()
 const simPost = (sim, path) => fetch(`${sim.url}${path}`, { method: "POST" })
 
 /** A `deepnote` child: exit code, stdout and stderr. */
 const deepnote = (args, env = {}) => {
-  const child = spawn(process.execPath, [cli, ...args], {
+  const child = spawn(process.execPath, [cliMain, ...args], {
     cwd: root,
     env: { NO_COLOR: "1", ...llmEnv, ...env },
     stdio: ["ignore", "pipe", "pipe"]
@@ -73,10 +48,10 @@ const deepnote = (args, env = {}) => {
   return { child, exited, output: () => ({ stdout, stderr }) }
 }
 
-const baseHome = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-reliability-"))
-execFileSync(process.execPath, [cli, "index", corpus, "--collection", "wiki", "--home", baseHome], { stdio: "ignore" })
+const baseHome = tempDir("deepnote-reliability-")
+execFileSync(process.execPath, [cliMain, "index", corpus, "--collection", "wiki", "--home", baseHome], { stdio: "ignore" })
 const freshHome = () => {
-  const home = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-reliability-"))
+  const home = tempDir("deepnote-reliability-")
   Fs.cpSync(baseHome, home, { recursive: true })
   return home
 }
@@ -157,7 +132,7 @@ const resumers = async (two) => {
   const resume = (extra) => deepnote(["resume", runId, "--home", home, "--llm-url", sim.url, "--concurrency", "8", ...extra])
   const children = two ? [resume([]), resume(["--wait"])] : [resume([])]
   const codes = await Promise.all(children.map((c) => c.exited))
-  const status = execFileSync(process.execPath, [cli, "status", runId, "--home", home], { encoding: "utf8" })
+  const status = execFileSync(process.execPath, [cliMain, "status", runId, "--home", home], { encoding: "utf8" })
   const stats = await simStats(sim)
   await stopSim(sim)
   Fs.rmSync(home, { recursive: true, force: true })

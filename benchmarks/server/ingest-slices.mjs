@@ -8,28 +8,21 @@ import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Readline from "node:readline"
-import { fileURLToPath } from "node:url"
+import { arg, distinctCopies, root, tempDir } from "../lib/bench.mjs"
 
-const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../..")
 const require = createRequire(Path.join(root, "apps/server/package.json"))
 const { Collections } = await import(require.resolve("@deepnote/retrieval"))
 const { Home } = await import(require.resolve("@deepnote/core"))
 const { Effect, Layer, Scheduler } = await import(require.resolve("effect"))
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 const slice = Number(arg("slice", "50"))
 const copies = Number(arg("copies", "5"))
 const corpus = Path.resolve(arg("corpus", Path.join(root, "../shared/data/corpus/en-multihop.jsonl")))
 
-const home = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-bench-"))
+const home = tempDir()
 const lines = Fs.readFileSync(corpus, "utf8").split("\n").filter((l) => l.trim() !== "")
 const files = ["a", "b", "c"].map((t) => {
   const file = Path.join(home, `${t}.jsonl`)
-  const parts = []
-  for (let c = 0; c < copies; c++) for (const line of lines) parts.push(line.replace(/"id": ?"/u, (m) => `${m}${t}${c}-`))
-  Fs.writeFileSync(file, parts.join("\n") + "\n")
+  Fs.writeFileSync(file, distinctCopies(lines, t, copies))
   return { tenant: t, file }
 })
 

@@ -2,41 +2,25 @@
 // Bounded load test of POST /v1/ask (extractive engine, sample HotpotQA collection, API key auth).
 // Usage: npm run build && node benchmarks/server/load.mjs [--amount 500] [--connections 16] [--out benchmarks/server/results.json]
 import autocannon from "autocannon"
-import { execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { arg, cliMain, root, startServe, tempDir } from "../lib/bench.mjs"
 
-const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../..")
-const cli = Path.join(root, "apps/cli/dist/src/main.js")
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 const amount = Number(arg("amount", "500"))
 const connections = Number(arg("connections", "16"))
 const out = Path.resolve(arg("out", Path.join(root, "benchmarks/server/results.json")))
 
-const home = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-bench-"))
-const deepnote = (...args) => execFileSync(process.execPath, [cli, ...args, "--home", home], { encoding: "utf8" })
+const home = tempDir()
+const deepnote = (...args) => execFileSync(process.execPath, [cliMain, ...args, "--home", home], { encoding: "utf8" })
 deepnote("index", Path.join(root, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"), "--collection", "bench__sample")
 const { key } = JSON.parse(deepnote("keys", "create", "--tenant", "bench", "--json"))
 const questions = Fs.readFileSync(Path.join(root, "examples/sample/questions/hotpotqa.jsonl"), "utf8")
   .split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l).question)
 
-const server = spawn(process.execPath, [cli, "serve", "--port", "0", "--home", home], {
-  env: { ...process.env, DEEPNOTE_SERVER_REQUESTS_PER_MINUTE: "1000000" },
-  stdio: ["ignore", "pipe", "inherit"]
-})
-const url = await new Promise((resolve, reject) => {
-  let buffer = ""
-  server.stdout.on("data", (chunk) => {
-    buffer += chunk
-    const match = /Listening on (http:\/\/[^\s"]+)/u.exec(buffer)
-    if (match) resolve(match[1].replace("0.0.0.0", "127.0.0.1"))
-  })
-  server.on("exit", (code) => reject(new Error(`server exited with ${code}`)))
+const { server, url } = await startServe(["--port", "0", "--home", home], {
+  DEEPNOTE_SERVER_REQUESTS_PER_MINUTE: "1000000"
 })
 
 let next = 0

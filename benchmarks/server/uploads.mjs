@@ -3,46 +3,25 @@
 // Usage: npm run build && node benchmarks/server/uploads.mjs [--uploaders 3] [--copies 5] [--corpus FILE] [--out FILE]
 // Each uploader sends the corpus `copies` times (ids made distinct: 5 × the shared en-multihop corpus ≈ 32 MB,
 // 55,420 documents), all at once, while /readyz is probed sequentially every 10 ms until every job has ended.
-import { execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { arg, cliMain, distinctCopies, root, startServe, tempDir } from "../lib/bench.mjs"
 
-const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../..")
-const cli = Path.join(root, "apps/cli/dist/src/main.js")
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 const uploaders = Number(arg("uploaders", "3"))
 const copies = Number(arg("copies", "5"))
 const corpus = Path.resolve(arg("corpus", Path.join(root, "../shared/data/corpus/en-multihop.jsonl")))
 const out = arg("out", undefined)
 
-const home = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-bench-"))
-const deepnote = (...args) => execFileSync(process.execPath, [cli, ...args, "--home", home], { encoding: "utf8" })
+const home = tempDir()
+const deepnote = (...args) => execFileSync(process.execPath, [cliMain, ...args, "--home", home], { encoding: "utf8" })
 const tenants = Array.from({ length: uploaders }, (_, i) => `t${i}`)
 const keys = tenants.map((t) => JSON.parse(deepnote("keys", "create", "--tenant", t, "--json")).key)
 const lines = Fs.readFileSync(corpus, "utf8").split("\n").filter((l) => l.trim() !== "")
-const bodies = tenants.map((t) => {
-  const parts = []
-  for (let c = 0; c < copies; c++) for (const line of lines) parts.push(line.replace(/"id": ?"/u, (m) => `${m}${t}${c}-`))
-  return Buffer.from(parts.join("\n") + "\n")
-})
+const bodies = tenants.map((t) => Buffer.from(distinctCopies(lines, t, copies)))
 
-const server = spawn(process.execPath, [cli, "serve", "--engine", "extractive", "--port", "0", "--home", home], {
-  stdio: ["ignore", "pipe", "inherit"]
-})
-const url = await new Promise((resolve, reject) => {
-  let buffer = ""
-  server.stdout.on("data", (chunk) => {
-    buffer += chunk
-    const match = /Listening on (http:\/\/[^\s"]+)/u.exec(buffer)
-    if (match) resolve(match[1].replace("0.0.0.0", "127.0.0.1"))
-  })
-  server.on("exit", (code) => reject(new Error(`server exited with ${code}`)))
-})
+const { server, url } = await startServe(["--engine", "extractive", "--port", "0", "--home", home])
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const call = async (path, key, init = {}) => {
   const response = await fetch(`${url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } })

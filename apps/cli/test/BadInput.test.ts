@@ -5,9 +5,7 @@ import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
-
-const questions = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+import { llmArgs, main, runCli, sampleCorpus, sampleQuestions, tempHome } from "./RunCli.js"
 
 /** What a row may use: a home with the collection `s` and one finished run, a scratch directory, a simulator. */
 interface Context {
@@ -31,7 +29,7 @@ interface Row {
 const run = (home: string, ...more: ReadonlyArray<string>) => [
   "run",
   "--dataset",
-  questions,
+  sampleQuestions,
   "--collection",
   "s",
   "--home",
@@ -53,6 +51,18 @@ const corruptPage = (file: string, page: number) => {
   Fs.writeSync(fd, Buffer.alloc(4096, 0xab), 0, 4096, 4096 * (page - 1))
   Fs.closeSync(fd)
 }
+
+/** A run on a copy of the home whose store has page `page` (of the part `what`) overwritten: refused, the file named. */
+const corruptStore = (what: string, copy: string, page: number): Row => ({
+  name: `a page-corrupted store (${what})`,
+  argv: (c) => {
+    const home = copyHome(c, copy)
+    corruptPage(Path.join(home, "deepnote.sqlite"), page)
+    return run(home, "--limit", "1")
+  },
+  code: 1,
+  stderr: /deepnote\.sqlite is corrupted \(quick_check/
+})
 
 const rows: ReadonlyArray<Row> = [
   {
@@ -102,32 +112,14 @@ const rows: ReadonlyArray<Row> = [
     code: 1,
     stderr: /binary.jsonl looks binary/
   },
-  {
-    name: "a page-corrupted store (a table run writes)",
-    argv: (c) => {
-      const home = copyHome(c, "corrupt-items")
-      corruptPage(Path.join(home, "deepnote.sqlite"), 8)
-      return run(home, "--limit", "1")
-    },
-    code: 1,
-    stderr: /deepnote\.sqlite is corrupted \(quick_check/
-  },
-  {
-    name: "a page-corrupted store (the journal)",
-    argv: (c) => {
-      const home = copyHome(c, "corrupt-journal")
-      corruptPage(Path.join(home, "deepnote.sqlite"), 12)
-      return run(home, "--limit", "1")
-    },
-    code: 1,
-    stderr: /deepnote\.sqlite is corrupted \(quick_check/
-  },
+  corruptStore("a table run writes", "corrupt-items", 8),
+  corruptStore("the journal", "corrupt-journal", 12),
   {
     name: "a corrupt llm-cache.sqlite",
     argv: (c) => {
       const home = copyHome(c, "corrupt-cache")
       Fs.writeFileSync(Path.join(home, "llm-cache.sqlite"), Buffer.alloc(8192, 0x5a))
-      return run(home, "--limit", "1", "--engine", "llm", "--llm-url", c.llmUrl)
+      return run(home, "--limit", "1", ...llmArgs(c.llmUrl))
     },
     // a cache is disposable: the damaged file is named, set aside, and the run goes on with an empty one
     code: 0,
@@ -206,7 +198,6 @@ describe("bad input to the CLI: one clear line on stderr, the documented exit co
       yield* Effect.addFinalizer(() => Effect.sync(() => Fs.chmodSync(home, 0o755)))
       // root ignores permissions: run the CLI as `nobody` then
       const asRoot = process.getuid?.() === 0
-      const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
       const argv = [main, ...run(home, "--limit", "1")]
       const result = yield* Effect.async<{ code: number; stderr: string }>((resume) => {
         const [command, args] = asRoot

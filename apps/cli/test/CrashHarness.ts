@@ -3,14 +3,13 @@ import { Journal, Store } from "@deepnote/store"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Path from "node:path"
-import { repoRoot } from "./RunCli.js"
+import { main, repoRoot, runCli } from "./RunCli.js"
 
-const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
-
-/** A `deepnote` child process whose stdout is collected. */
+/** A `deepnote` child process whose stdout and stderr are collected. */
 export interface Child {
   readonly process: ChildProcess
   readonly stdout: () => string
+  readonly stderr: () => string
   readonly exited: Promise<number | null>
 }
 
@@ -20,12 +19,34 @@ export const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string
     env: { NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
-  let out = ""
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
-  child.stderr.on("data", () => {})
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-  return { process: child, stdout: () => out, exited }
+  return { process: child, stdout: () => stdout, stderr: () => stderr, exited }
 }
+
+interface ExportLine {
+  readonly itemId: string
+  readonly status: string
+  readonly answer?: string
+  readonly result?: { readonly bestNote?: { readonly text: string }; readonly trace: unknown }
+}
+
+/** A run's results as `export` prints them (`more`: e.g. `--store URL`), in the form two runs are compared in. */
+export const exportedResults = (home: string, runId: string, ...more: ReadonlyArray<string>) =>
+  runCli(["export", runId, "--home", home, ...more]).pipe(
+    Effect.map((out) =>
+      out.stdout.trim().split("\n").map((l) => JSON.parse(l) as ExportLine).map((l) => ({
+        id: l.itemId,
+        status: l.status,
+        answer: l.answer,
+        note: l.result?.bestNote?.text,
+        trace: JSON.stringify(l.result?.trace)
+      }))
+    )
+  )
 
 /** Waits (polling) until the simulator has received at least `n` generation requests, or the child exits. */
 export const untilSimRequests = (sim: LlmSimService, n: number, child: Child) =>

@@ -2,31 +2,8 @@ import { seededRandom } from "@deepnote/core"
 import { start } from "@deepnote/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Path from "node:path"
-import { killAndCountInFlight, spawnCli, untilSimRequests } from "./CrashHarness.js"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
-
-const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
-
-interface Line {
-  readonly itemId: string
-  readonly status: string
-  readonly answer?: string
-  readonly result?: { readonly bestNote?: { readonly text: string }; readonly trace: unknown }
-}
-
-const results = (home: string, runId: string) =>
-  runCli(["export", runId, "--home", home]).pipe(
-    Effect.map((out) =>
-      out.stdout.trim().split("\n").map((l) => JSON.parse(l) as Line).map((l) => ({
-        id: l.itemId,
-        status: l.status,
-        answer: l.answer,
-        note: l.result?.bestNote?.text,
-        trace: JSON.stringify(l.result?.trace)
-      }))
-    )
-  )
+import { exportedResults, killAndCountInFlight, spawnCli, untilSimRequests } from "./CrashHarness.js"
+import { indexedHome, llmArgs, llmUrlArgs, resumeArgs, runCli, sampleRunArgs } from "./RunCli.js"
 
 const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
 
@@ -38,32 +15,21 @@ const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
 const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
   Effect.gen(function*() {
     const sim = yield* start({ stepBaseMs: 6, maxNumSeqs: 16 })
-    const home = yield* tempHome
-    const indexed = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
-    assert.strictEqual(indexed.code, 0, indexed.stderr)
-    const common = [
-      "--dataset",
-      dataset,
-      "-c",
-      "sample",
-      "--home",
+    const home = yield* indexedHome
+    const common = sampleRunArgs(
       home,
-      "--engine",
-      "llm",
-      "--llm-url",
-      `${sim.url}/v1`,
-      "--no-llm-cache",
+      ...llmArgs(`${sim.url}/v1`, { cache: false }),
       "--concurrency",
       "6",
       "--quiet",
       "--limit",
       "16"
-    ]
+    )
 
-    const reference = yield* runCli(["run", ...common])
+    const reference = yield* runCli(common)
     assert.strictEqual(reference.code, 0, reference.stderr)
     const referenceCalls = sim.metrics.requests
-    const expected = yield* results(home, runIdOf(reference.stdout)!)
+    const expected = yield* exportedResults(home, runIdOf(reference.stdout)!)
     assert.strictEqual(expected.length, 16)
     // every journaled LLM call carries its tokens: the report's per-question means add up to the simulator's counters
     const evaluated = yield* runCli(["eval", runIdOf(reference.stdout)!, "--format", "json", "--home", home])
@@ -78,7 +44,7 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
     let runId: string | undefined
     let inFlightTotal = 0
     let before = { requests: sim.metrics.requests, journaled: 0 }
-    let child = spawnCli(["run", ...common])
+    let child = spawnCli(common)
     for (let k = 0; k < kills; k++) {
       // a random moment in the k-th slice of the work, and never before this process has sent its own first calls
       // (a signal during Node's start-up, before any handler exists, would just kill it)
@@ -106,18 +72,9 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
         signal === "SIGINT" ? "interrupted" : "running",
         "SIGKILL leaves the run as it was; SIGINT marks it"
       )
-      child = spawnCli([
-        "resume",
-        runId!,
-        "--home",
-        home,
-        "--llm-url",
-        `${sim.url}/v1`,
-        "--no-llm-cache",
-        "--concurrency",
-        "6",
-        "--quiet"
-      ])
+      child = spawnCli(
+        resumeArgs(runId!, home, ...llmUrlArgs(`${sim.url}/v1`, { cache: false }), "--concurrency", "6", "--quiet")
+      )
     }
     assert.strictEqual(
       yield* Effect.promise(() =>
@@ -125,7 +82,7 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
       ),
       0
     )
-    const actual = yield* results(home, runId!)
+    const actual = yield* exportedResults(home, runId!)
     assert.deepStrictEqual(
       actual.map(({ id: _, ...r }) =>
         r

@@ -2,12 +2,8 @@ import { type LlmSimService, start } from "@deepnote/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
-import * as Path from "node:path"
 import { journaledLlmCalls } from "./CrashHarness.js"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
-
-const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
-const questions = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+import { indexedHome, llmArgs, llmUrlArgs, main, repoRoot, resumeArgs, runCli, sampleRunArgs } from "./RunCli.js"
 
 /** Quick recovery, so that the run notices an outage's end within a second. */
 const quickLlm = {
@@ -19,27 +15,19 @@ const quickLlm = {
   DEEPNOTE_LLM_CACHE: "false"
 }
 
-const runArgs = (home: string, sim: LlmSimService, limit: number) => [
-  "run",
-  "--dataset",
-  questions,
-  "--limit",
-  String(limit),
-  "--collection",
-  "sample",
-  "--home",
-  home,
-  "--engine",
-  "llm",
-  "--llm-url",
-  sim.url,
-  "--max-step",
-  "1",
-  "--max-failure",
-  "1",
-  "--concurrency",
-  "2"
-]
+const runArgs = (home: string, sim: LlmSimService, limit: number) =>
+  sampleRunArgs(
+    home,
+    "--limit",
+    String(limit),
+    ...llmArgs(sim.url),
+    "--max-step",
+    "1",
+    "--max-failure",
+    "1",
+    "--concurrency",
+    "2"
+  )
 
 interface Child {
   readonly pid: number
@@ -85,13 +73,6 @@ const until = (condition: () => boolean, what: string, timeoutMs = 60_000) =>
   })
 
 const post = (url: string) => Effect.promise(() => fetch(url, { method: "POST" }))
-
-const indexedHome = Effect.gen(function*() {
-  const home = yield* tempHome
-  const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home])
-  assert.strictEqual(indexed.code, 0, indexed.stderr)
-  return home
-})
 
 const runIdOf = (stdout: string) => /run (r-[^\s:]+)/.exec(stdout)?.[1] ?? ""
 /** `(this execution: N calls made, …)` of a finished execution. */
@@ -152,7 +133,7 @@ describe("fault injection (the CLI in a child process, the LLM simulator faulted
         assert.notStrictEqual(runId, "")
 
         const resume = (extra: ReadonlyArray<string>) =>
-          spawnCli(["resume", runId, "--home", home, "--llm-url", sim.url, "--concurrency", "2", ...extra])
+          spawnCli(resumeArgs(runId, home, ...llmUrlArgs(sim.url), "--concurrency", "2", ...extra))
         const plain = yield* resume([])
         const waiting = yield* resume(["--wait"])
         const [plainCode, waitingCode] = yield* Effect.all([plain.exited, waiting.exited], { concurrency: 2 })

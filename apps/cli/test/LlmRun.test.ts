@@ -1,10 +1,7 @@
 import { start } from "@deepnote/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import * as Path from "node:path"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
-
-const questions = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+import { indexedHome, llmArgs, runCli, sampleRunArgs } from "./RunCli.js"
 
 const ExportLine = Schema.Struct({
   engine: Schema.Struct({
@@ -20,31 +17,18 @@ describe("an LLM run records the models and servers it used (child process, two 
       Effect.gen(function*() {
         const general = yield* start({ model: "general", maxModelLen: 16384 })
         const both = yield* start({ model: ["general", "judge-model"], maxModelLen: 32768 })
-        const home = yield* tempHome
-        const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home])
-        assert.strictEqual(indexed.code, 0, indexed.stderr)
-        const args = [
-          "run",
-          "--dataset",
-          questions,
+        const home = yield* indexedHome
+        const args = sampleRunArgs(
+          home,
           "--limit",
           "3",
-          "--collection",
-          "sample",
-          "--home",
-          home,
-          "--engine",
-          "llm",
-          "--llm-url",
-          general.url,
-          "--llm-url",
-          both.url,
+          ...llmArgs([general.url, both.url]),
           "--max-step",
           "1",
           "--max-failure",
           "1",
           "--quiet"
-        ]
+        )
         const run = yield* runCli([...args, "--role", "judge.model=judge-model"])
         assert.strictEqual(run.code, 0, run.stderr)
         const runId = /run (\S+):/.exec(run.stdout)?.[1] ?? ""

@@ -1,5 +1,6 @@
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
+import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
@@ -49,4 +50,63 @@ export const tempHome = Effect.flatMap(
 export const sampleCorpus = [
   Path.join(repoRoot, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"),
   Path.join(repoRoot, "examples/sample/corpus/cmrc2018-paragraphs.jsonl")
+]
+
+/** The sample's HotpotQA questions: the dataset of the tests' runs. */
+export const sampleQuestions = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+
+/** A fresh data directory (removed when the scope closes) with the sample corpus indexed as the collection `sample`. */
+export const indexedHome = Effect.gen(function*() {
+  const home = yield* tempHome
+  const indexed = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
+  assert.strictEqual(indexed.code, 0, indexed.stderr)
+  return home
+})
+
+/** `run` over the sample questions in the collection `sample` of `home`, then `more` flags. */
+export const sampleRunArgs = (home: string, ...more: ReadonlyArray<string>) => [
+  "run",
+  "--dataset",
+  sampleQuestions,
+  "-c",
+  "sample",
+  "--home",
+  home,
+  ...more
+]
+
+/** `resume` the run `runId` of `home`, then `more` flags. */
+export const resumeArgs = (runId: string, home: string, ...more: ReadonlyArray<string>) => [
+  "resume",
+  runId,
+  "--home",
+  home,
+  ...more
+]
+
+/** `ask` a question of the collection `sample` of `home`, then `more` flags. */
+export const sampleAskArgs = (question: string, home: string, ...more: ReadonlyArray<string>) => [
+  "ask",
+  question,
+  "-c",
+  "sample",
+  "--home",
+  home,
+  ...more
+]
+
+/**
+ * The flags that send the LLM calls to the servers at `urls` (simulators); `cache: false` adds `--no-llm-cache`, so
+ * that every call reaches a server and its counters.
+ */
+export const llmUrlArgs = (urls: string | ReadonlyArray<string>, options: { readonly cache?: boolean } = {}) => [
+  ...(typeof urls === "string" ? [urls] : urls).flatMap((url) => ["--llm-url", url]),
+  ...(options.cache === false ? ["--no-llm-cache"] : [])
+]
+
+/** `--engine llm` with the LLM servers at `urls` (see `llmUrlArgs`). */
+export const llmArgs = (urls: string | ReadonlyArray<string>, options: { readonly cache?: boolean } = {}) => [
+  "--engine",
+  "llm",
+  ...llmUrlArgs(urls, options)
 ]

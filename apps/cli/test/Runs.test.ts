@@ -2,16 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync, statSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
-
-const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
-
-const indexedHome = Effect.gen(function*() {
-  const home = yield* tempHome
-  const out = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
-  assert.strictEqual(out.code, 0, out.stderr)
-  return home
-})
+import { indexedHome, runCli, sampleRunArgs, tempHome } from "./RunCli.js"
 
 const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1] ?? ""
 
@@ -19,20 +10,7 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
   it.scopedLive("a run is scored with the paper's metrics; resuming a finished run is a no-op", () =>
     Effect.gen(function*() {
       const home = yield* indexedHome
-      const run = yield* runCli([
-        "run",
-        "--dataset",
-        dataset,
-        "-c",
-        "sample",
-        "--limit",
-        "6",
-        "--concurrency",
-        "3",
-        "--home",
-        home,
-        "--quiet"
-      ])
+      const run = yield* runCli(sampleRunArgs(home, "--limit", "6", "--concurrency", "3", "--quiet"))
       assert.strictEqual(run.code, 0, run.stderr)
       const runId = runIdOf(run.stdout)
       assert.include(run.stdout, `run ${runId} completed: 6/6 done, 0 failed`)
@@ -68,20 +46,7 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
       const home = yield* indexedHome
       const grid = Path.join(home, "grid.yaml")
       writeFileSync(grid, "grid:\n  maxStep: [1, 2]\n  maxFailure: [1, 2]\n")
-      const out = yield* runCli([
-        "run",
-        "--dataset",
-        dataset,
-        "-c",
-        "sample",
-        "--limit",
-        "2",
-        "--sweep",
-        grid,
-        "--home",
-        home,
-        "--quiet"
-      ])
+      const out = yield* runCli(sampleRunArgs(home, "--limit", "2", "--sweep", grid, "--quiet"))
       assert.strictEqual(out.code, 0, out.stderr)
       assert.include(out.stderr, "skipping cell {\"maxStep\":1,\"maxFailure\":2}")
       assert.strictEqual(out.stdout.match(/completed: 2\/2 done/g)?.length, 3)
@@ -93,22 +58,13 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
       const home = yield* indexedHome
       const bad = Path.join(home, "bad.jsonl")
       writeFileSync(bad, `{"id":"a","question":"Who?","answers":["x"]}\nnot json\n{"id":"c"}\n`)
-      const refused = yield* runCli(["run", "--dataset", bad, "-c", "sample", "--home", home, "--quiet"])
+      const badRun = ["run", "--dataset", bad, "-c", "sample", "--home", home, "--quiet"]
+      const refused = yield* runCli(badRun)
       assert.strictEqual(refused.code, 2)
       assert.include(refused.stderr, "bad.jsonl:2")
       const status = yield* runCli(["status", "--home", home])
       assert.include(status.stdout, "no runs yet")
-      const skipped = yield* runCli([
-        "run",
-        "--dataset",
-        bad,
-        "-c",
-        "sample",
-        "--home",
-        home,
-        "--quiet",
-        "--skip-bad-lines"
-      ])
+      const skipped = yield* runCli([...badRun, "--skip-bad-lines"])
       assert.strictEqual(skipped.code, 0, skipped.stderr)
       assert.include(skipped.stderr, "skipped ")
       assert.include(skipped.stdout, "1 questions")

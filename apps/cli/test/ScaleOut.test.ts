@@ -3,32 +3,10 @@ import { EventLog, Journal, Store } from "@deepnote/store"
 import { EmbeddedPostgres, PostgresDatabase } from "@deepnote/store/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import * as Path from "node:path"
-import { type Child, spawnCli, untilSimRequests } from "./CrashHarness.js"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
+import { type Child, exportedResults, spawnCli, untilSimRequests } from "./CrashHarness.js"
+import { indexedHome, llmUrlArgs, runCli, sampleQuestions } from "./RunCli.js"
 
-const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
 const questions = 24
-
-interface Line {
-  readonly itemId: string
-  readonly status: string
-  readonly answer?: string
-  readonly result?: { readonly bestNote?: { readonly text: string }; readonly trace: unknown }
-}
-
-const results = (home: string, store: string, runId: string) =>
-  runCli(["export", runId, "--home", home, "--store", store]).pipe(
-    Effect.map((out) =>
-      out.stdout.trim().split("\n").map((l) => JSON.parse(l) as Line).map((l) => ({
-        id: l.itemId,
-        status: l.status,
-        answer: l.answer,
-        note: l.result?.bestNote?.text,
-        trace: JSON.stringify(l.result?.trace)
-      }))
-    )
-  )
 
 /** In the shared store: LLM calls journaled for the run, and how many `Answered` events each question logged. */
 const storeFacts = (url: string, runId: string) =>
@@ -53,16 +31,15 @@ describe("queue workers on a shared Postgres store (child processes, simulator, 
       Effect.gen(function*() {
         const { url } = yield* PostgresDatabase
         const sim = yield* start({ stepBaseMs: 6, maxNumSeqs: 16 })
-        const home = yield* tempHome
-        assert.strictEqual((yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])).code, 0)
-        const llm = ["--llm-url", `${sim.url}/v1`, "--no-llm-cache"]
-        const knobs = ["--dataset", dataset, "-c", "sample", "--engine", "llm", "--limit", String(questions)]
+        const home = yield* indexedHome
+        const llm = llmUrlArgs(`${sim.url}/v1`, { cache: false })
+        const knobs = ["--dataset", sampleQuestions, "-c", "sample", "--engine", "llm", "--limit", String(questions)]
 
         // the reference: one process executes the run
         const reference = yield* runCli(["run", ...knobs, ...llm, "--home", home, "--store", url, "--quiet"])
         assert.strictEqual(reference.code, 0, reference.stderr)
         const referenceId = /run (r-[0-9a-z-]+)/.exec(reference.stdout)![1]!
-        const expected = yield* results(home, url, referenceId)
+        const expected = yield* exportedResults(home, referenceId, "--store", url)
         assert.strictEqual(expected.length, questions)
 
         // the same questions as jobs for two workers
@@ -92,7 +69,7 @@ describe("queue workers on a shared Postgres store (child processes, simulator, 
         const run = JSON.parse(status.stdout) as { status: string; counts: { done: number } }
         assert.strictEqual(run.status, "completed")
         assert.strictEqual(run.counts.done, questions)
-        const actual = yield* results(home, url, runId)
+        const actual = yield* exportedResults(home, runId, "--store", url)
         assert.deepStrictEqual(actual.map(({ id: _, ...r }) => r), expected.map(({ id: _, ...r }) => r))
         const facts = yield* storeFacts(url, runId)
         assert.strictEqual(facts.answered.size, questions)

@@ -2,7 +2,7 @@ import { start } from "@deepnote/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
-import { main, repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
+import { indexedHome, llmArgs, main, repoRoot, runCli, sampleAskArgs, sampleCorpus, tempHome } from "./RunCli.js"
 
 interface Timed {
   readonly text: string
@@ -28,23 +28,8 @@ describe("the terminal as things happen (child process)", () => {
       Effect.gen(function*() {
         // 10 ms per decode step: each step and each token of the answer takes visible time
         const sim = yield* start({ stepBaseMs: 10 })
-        const home = yield* tempHome
-        const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home])
-        assert.strictEqual(indexed.code, 0, indexed.stderr)
-        const args = [
-          "ask",
-          "Who directed Big Stone Gap?",
-          "--collection",
-          "sample",
-          "--home",
-          home,
-          "--engine",
-          "llm",
-          "--llm-url",
-          sim.url,
-          "--max-step",
-          "2"
-        ]
+        const home = yield* indexedHome
+        const args = sampleAskArgs("Who directed Big Stone Gap?", home, ...llmArgs(sim.url), "--max-step", "2")
         const asked = yield* runTimed(args)
         assert.strictEqual(asked.code, 0, asked.stderr.map((t) => t.text).join(""))
         const stderr = asked.stderr.map((t) => t.text).join("")

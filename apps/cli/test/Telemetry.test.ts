@@ -2,23 +2,13 @@ import { captureProxy, start } from "@deepnote/llm-sim"
 import { type ReceivedSpan, startOtlpReceiver } from "@deepnote/telemetry/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { spawn } from "node:child_process"
 import { appendFileSync, existsSync, readFileSync } from "node:fs"
 import * as Path from "node:path"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
+import { spawnCli } from "./CrashHarness.js"
+import { indexedHome, llmArgs, llmUrlArgs, resumeArgs, runCli, sampleAskArgs, sampleRunArgs } from "./RunCli.js"
 
 const question =
   "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
-const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
-const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
-
-const indexedHome = Effect.gen(function*() {
-  const home = yield* tempHome
-  const out = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
-  assert.strictEqual(out.code, 0, out.stderr)
-  return home
-})
-
 const parentOf = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan) =>
   spans.find((s) => s.spanId === span.parentSpanId)
 const ancestors = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan): Array<string> => {
@@ -29,21 +19,6 @@ const fileSpans = (file: string) =>
   readFileSync(file, "utf8").trim().split("\n").map((line) =>
     JSON.parse(line) as { spanId: string; parentSpanId?: string; name: string; attributes: Record<string, unknown> }
   )
-
-/** A `deepnote` child process with its own environment; stdout and stderr are collected. */
-const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const child = spawn(process.execPath, [main, ...args], {
-    cwd: repoRoot,
-    env: { NO_COLOR: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let stdout = ""
-  let stderr = ""
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()))
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-  return { child, exited, stdout: () => stdout, stderr: () => stderr }
-}
 
 const until = (condition: () => boolean, timeoutMs: number) =>
   Effect.gen(function*() {
@@ -62,25 +37,17 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       sim.faults.failNext(["503"])
       const traceFile = Path.join(home, "ask.jsonl")
       const out = yield* runCli(
-        [
-          "ask",
+        sampleAskArgs(
           question,
-          "-c",
-          "sample",
-          "--home",
           home,
-          "--engine",
-          "llm",
-          "--llm-url",
-          `${proxy.url}/v1`,
-          "--no-llm-cache",
+          ...llmArgs(`${proxy.url}/v1`, { cache: false }),
           "--max-step",
           "1",
           "--max-failure",
           "1",
           "--trace-file",
           traceFile
-        ],
+        ),
         { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: "deepnote-test" }
       )
       assert.strictEqual(out.code, 0, out.stderr)
@@ -230,23 +197,15 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
       // prompt and completion text only with the switch (here from the environment)
       const contentFile = Path.join(home, "content.jsonl")
       const withContent = yield* runCli(
-        [
-          "ask",
+        sampleAskArgs(
           "Who directed Jaws?",
-          "-c",
-          "sample",
-          "--home",
           home,
-          "--engine",
-          "llm",
-          "--llm-url",
-          `${sim.url}/v1`,
-          "--no-llm-cache",
+          ...llmArgs(`${sim.url}/v1`, { cache: false }),
           "--profile",
           "vanilla",
           "--trace-file",
           contentFile
-        ],
+        ),
         { DEEPNOTE_TRACE_CONTENT: "true" }
       )
       assert.strictEqual(withContent.code, 0, withContent.stderr)
@@ -271,19 +230,9 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
         const receiver = yield* startOtlpReceiver
         const traceFile = Path.join(home, "run-trace.jsonl")
         const cli = spawnCli(
-          [
-            "run",
-            "--dataset",
-            dataset,
-            "-c",
-            "sample",
-            "--home",
+          sampleRunArgs(
             home,
-            "--engine",
-            "llm",
-            "--llm-url",
-            `${sim.url}/v1`,
-            "--no-llm-cache",
+            ...llmArgs(`${sim.url}/v1`, { cache: false }),
             "--concurrency",
             "2",
             "--limit",
@@ -291,15 +240,15 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
             "--quiet",
             "--trace-file",
             traceFile
-          ],
+          ),
           { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
         )
-        yield* Effect.addFinalizer(() => Effect.sync(() => void cli.child.kill("SIGKILL")))
+        yield* Effect.addFinalizer(() => Effect.sync(() => void cli.process.kill("SIGKILL")))
         assert.isTrue(
           yield* until(() => sim.metrics.requests >= 12, 40_000),
           `the run made LLM calls; stderr: ${cli.stderr()}`
         )
-        cli.child.kill("SIGINT")
+        cli.process.kill("SIGINT")
         const code = yield* Effect.promise(() => cli.exited)
         assert.strictEqual(code, 130, cli.stderr())
         const runId = /run (\S+): 12 questions/.exec(cli.stdout())?.[1]
@@ -349,19 +298,17 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
         assert.include(one.stdout, "LlmClient.attempt")
 
         // resume with --trace: the rest of the run goes to <home>/traces/<run-id>.jsonl; `trace RUN_ID` reads both files
-        const resumed = yield* runCli([
-          "resume",
-          runId!,
-          "--home",
-          home,
-          "--llm-url",
-          `${sim.url}/v1`,
-          "--no-llm-cache",
-          "--concurrency",
-          "4",
-          "--quiet",
-          "--trace"
-        ])
+        const resumed = yield* runCli(
+          resumeArgs(
+            runId!,
+            home,
+            ...llmUrlArgs(`${sim.url}/v1`, { cache: false }),
+            "--concurrency",
+            "4",
+            "--quiet",
+            "--trace"
+          )
+        )
         assert.strictEqual(resumed.code, 0, resumed.stderr)
         assert.isTrue(existsSync(Path.join(home, "traces", `${runId}.jsonl`)))
         const both = yield* runCli(["trace", runId!, "--home", home])

@@ -132,10 +132,10 @@ export class SimMetrics {
 
   render(model: string): string {
     const l = `model_name="${model}"`
-    const gauge = (name: string, help: string, value: number) =>
-      `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${l}} ${value}`
-    const counter = (name: string, help: string, value: number) =>
-      `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name}{${l}} ${value}`
+    const metric = (type: "gauge" | "counter") => (name: string, help: string, value: number) =>
+      `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name}{${l}} ${value}`
+    const gauge = metric("gauge")
+    const counter = metric("counter")
     return [
       gauge("vllm:num_requests_running", "Number of requests in model execution batches.", this.running),
       gauge("vllm:num_requests_waiting", "Number of requests waiting to be processed.", this.waiting),

@@ -1,5 +1,6 @@
 export { type Captured, captureProxy } from "./CaptureProxy.js"
 export * from "./Content.js"
+export { deadUrl } from "./DeadUrl.js"
 export { extractiveEngine } from "./ExtractiveContent.js"
 export { FaultInjector } from "./Faults.js"
 export * as HashedEmbedding from "./HashedEmbedding.js"

@@ -9,7 +9,6 @@ import {
   UsageLedger
 } from "@deepnote/llm"
 import { Context, Effect, Layer } from "effect"
-import * as Net from "node:net"
 
 /** The client stack (LlmClient + UsageLedger) over a pooled undici client, built for the test's scope. */
 export const clientStack = (
@@ -56,15 +55,7 @@ export const request = (role: Role, questionId = "q1", extra: Partial<{ maxToken
   }
 })
 
-/** A URL nothing listens on (a port that was just free). */
-export const deadUrl = Effect.async<string>((resume) => {
-  const server = Net.createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const address = server.address()
-    const port = typeof address === "object" && address !== null ? address.port : 1
-    server.close(() => resume(Effect.succeed(`http://127.0.0.1:${port}`)))
-  })
-})
+export { deadUrl } from "../src/DeadUrl.js"
 
 /** Polls `read` every 20 ms until `condition` holds (the test's own timeout bounds it). */
 export const waitFor = <A>(read: Effect.Effect<A>, condition: (a: A) => boolean): Effect.Effect<A> =>

@@ -1,10 +1,9 @@
 import { defaultRunConfig } from "@deepnote/core"
 import { LlmSettings } from "@deepnote/llm"
-import { start } from "@deepnote/llm-sim"
+import { deadUrl, start } from "@deepnote/llm-sim"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
-import * as Net from "node:net"
 import { serverLayer } from "../src/index.js"
 import { homeWithTenant, loopbackTest, raw, settings } from "./Harness.js"
 
@@ -33,15 +32,13 @@ const readyzUntil = (status: number) =>
     Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => new Error(`/readyz never answered ${status}`) })
   )
 
-/** A 127.0.0.1 URL nothing listens on. */
-const deadUrl = Effect.async<string>((resume) => {
-  const server = Net.createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const address = server.address()
-    const port = typeof address === "object" && address !== null ? address.port : 1
-    server.close(() => resume(Effect.succeed(`http://127.0.0.1:${port}`)))
-  })
-})
+/** The HTTP app on the LLM engine with one LLM server at `url` (the test's loopback client is provided). */
+const llmServer = (home: string, url: string) =>
+  serverLayer({
+    home,
+    settings: settings({ defaults: { ...defaultRunConfig, engine: "llm" } }),
+    llmSettings: LlmSettings.layer({ endpoints: [{ url }], ...quick })
+  }).pipe(Layer.provideMerge(loopbackTest))
 
 const ask = (key: string) =>
   raw(
@@ -62,11 +59,7 @@ describe("the LLM servers' health over HTTP (/readyz, /v1/ask answering 502/503)
       Effect.gen(function*() {
         const sim = yield* start({ stepBaseMs: 1, content: "lite" })
         const { home, key } = yield* homeWithTenant("acme", "wiki")
-        const server = serverLayer({
-          home,
-          settings: settings({ defaults: { ...defaultRunConfig, engine: "llm" } }),
-          llmSettings: LlmSettings.layer({ endpoints: [{ url: `${sim.url}/v1` }], ...quick })
-        }).pipe(Layer.provideMerge(loopbackTest))
+        const server = llmServer(home, `${sim.url}/v1`)
         return yield* Effect.gen(function*() {
           const ready = yield* readyzUntil(200)
           assert.include(ready.text, "\"llm\":{\"state\":\"ok\"")
@@ -98,11 +91,7 @@ describe("the LLM servers' health over HTTP (/readyz, /v1/ask answering 502/503)
       Effect.gen(function*() {
         const dead = yield* deadUrl
         const { home, key } = yield* homeWithTenant("acme", "wiki")
-        const server = serverLayer({
-          home,
-          settings: settings({ defaults: { ...defaultRunConfig, engine: "llm" } }),
-          llmSettings: LlmSettings.layer({ endpoints: [{ url: `${dead}/v1` }], ...quick })
-        }).pipe(Layer.provideMerge(loopbackTest))
+        const server = llmServer(home, `${dead}/v1`)
         return yield* Effect.gen(function*() {
           const down = yield* readyzUntil(503)
           assert.include(down.text, "llm_unavailable")
@@ -120,11 +109,7 @@ describe("the LLM servers' health over HTTP (/readyz, /v1/ask answering 502/503)
       Effect.gen(function*() {
         const sim = yield* start({ stepBaseMs: 1, content: "lite", faultRate: 1, faults: ["malformed"] })
         const { home, key } = yield* homeWithTenant("acme", "wiki")
-        const server = serverLayer({
-          home,
-          settings: settings({ defaults: { ...defaultRunConfig, engine: "llm" } }),
-          llmSettings: LlmSettings.layer({ endpoints: [{ url: `${sim.url}/v1` }], ...quick })
-        }).pipe(Layer.provideMerge(loopbackTest))
+        const server = llmServer(home, `${sim.url}/v1`)
         return yield* Effect.gen(function*() {
           const answer = yield* ask(key)
           assert.strictEqual(answer.status, 502, answer.text)

@@ -1,18 +1,11 @@
-import { adaptiveNoteStop, answerQuestion, defaultRunConfig, Question, RunConfig } from "@deepnote/core"
+import { adaptiveNoteStop, defaultRunConfig, Question } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
-import { type Script, scripted } from "./Scripted.js"
+import { Effect } from "effect"
+import { scriptedRun } from "./Scripted.js"
 
 const question = new Question({ id: "q1", text: "Who directed the film that won the prize?" })
-const adaptive = (knobs: object) => Schema.decodeUnknownSync(RunConfig)({ profile: "adaptive-note", ...knobs })
 
-const run = (script: Script, knobs: object) => {
-  const { calls, layer } = scripted(script)
-  return answerQuestion(question, adaptive(knobs)).pipe(
-    Effect.provide(layer),
-    Effect.map((result) => ({ result, calls }))
-  )
-}
+const run = scriptedRun(question, { profile: "adaptive-note" })
 
 describe("adaptive-note stop rule (IU ≥ T_IU ∨ RP ≥ T_RP ∨ CI ≥ T_CI)", () => {
   it.effect("defaults (T_IU 1, T_CI 3, T_RP 15): one invalid update stops the loop", () =>

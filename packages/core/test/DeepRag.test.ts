@@ -1,18 +1,12 @@
-import { answerQuestion, deepRagStop, Question, RunConfig } from "@deepnote/core"
+import { answerQuestion, deepRagStop, Question } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
-import { type Script, scripted } from "./Scripted.js"
+import { Effect } from "effect"
+import { configOf, scripted, scriptedRun } from "./Scripted.js"
 
 const question = new Question({ id: "q1", text: "Who is the mother of the director of film Polish-Russian War?" })
-const deeprag = (knobs: object) => Schema.decodeUnknownSync(RunConfig)({ profile: "deeprag", ...knobs })
+const deeprag = (knobs: object) => configOf({ profile: "deeprag", ...knobs })
 
-const run = (script: Script, knobs: object) => {
-  const { calls, layer } = scripted(script)
-  return answerQuestion(question, deeprag(knobs)).pipe(
-    Effect.provide(layer),
-    Effect.map((result) => ({ result, calls }))
-  )
-}
+const run = scriptedRun(question, { profile: "deeprag" })
 
 describe("deeprag (inference)", () => {
   it.effect("subqueries, each retrieved or answered from the chain, until the final answer", () =>
@@ -65,7 +59,7 @@ describe("deeprag (inference)", () => {
 
   it.effect("other profiles report no subquery counts", () =>
     Effect.gen(function*() {
-      const { result } = yield* answerQuestion(question, Schema.decodeUnknownSync(RunConfig)({})).pipe(
+      const { result } = yield* answerQuestion(question, configOf({})).pipe(
         Effect.provide(scripted({ verdicts: [] }).layer),
         Effect.map((result) => ({ result }))
       )

@@ -1,21 +1,15 @@
-import { answerQuestion, Question, renactStop, RunConfig } from "@deepnote/core"
+import { Question, renactStop } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
-import { type Script, scripted } from "./Scripted.js"
+import { Effect } from "effect"
+import { configOf, scriptedRun } from "./Scripted.js"
 
 const question = new Question({
   id: "q1",
   text: "Which magazine was started first, Arthur's Magazine or First for Women?"
 })
-const renact = (knobs: object) => Schema.decodeUnknownSync(RunConfig)({ profile: "renact", ...knobs })
+const renact = (knobs: object) => configOf({ profile: "renact", ...knobs })
 
-const run = (script: Script, knobs: object) => {
-  const { calls, layer } = scripted(script)
-  return answerQuestion(question, renact(knobs)).pipe(
-    Effect.provide(layer),
-    Effect.map((result) => ({ result, calls }))
-  )
-}
+const run = scriptedRun(question, { profile: "renact" })
 
 describe("renact (NotesWriting + ReAct)", () => {
   it.effect("search, search, finish: a note per retrieved document, the answer from the notes, no judge", () =>

@@ -2,6 +2,7 @@ import {
   Answer,
   Answerer,
   type AnswerInput,
+  answerQuestion,
   type CompareInput,
   Judge,
   Note,
@@ -11,11 +12,13 @@ import {
   Passage,
   type PlanInput,
   QueryPlanner,
+  type Question,
   type RetrievalRequest,
   Retriever,
+  RunConfig,
   Verdict
 } from "@deepnote/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 
 /** What the scripted roles saw, in call order. */
 export interface Calls {
@@ -81,4 +84,19 @@ export const scripted = (script: Script) => {
     })
   )
   return { calls, layer }
+}
+
+/** The run configuration `knobs` decode to (defaults for the rest). */
+export const configOf = (knobs: object): RunConfig => Schema.decodeUnknownSync(RunConfig)(knobs)
+
+/**
+ * Answers `question` with roles that follow a script, under `defaults` (e.g. the profile) overridden by each call's
+ * `knobs`: the result and the calls the roles saw.
+ */
+export const scriptedRun = (question: Question, defaults: object = {}) => (script: Script, knobs: object) => {
+  const { calls, layer } = scripted(script)
+  return answerQuestion(question, configOf({ ...defaults, ...knobs })).pipe(
+    Effect.provide(layer),
+    Effect.map((result) => ({ result, calls }))
+  )
 }

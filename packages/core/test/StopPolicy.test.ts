@@ -1,18 +1,11 @@
-import { answerQuestion, Question, RunConfig } from "@deepnote/core"
+import { Question } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
-import { type Script, scripted } from "./Scripted.js"
+import { Effect } from "effect"
+import { scriptedRun } from "./Scripted.js"
 
 const question = new Question({ id: "q1", text: "Who directed the film that won the prize?" })
-const config = (input: object) => Schema.decodeUnknownSync(RunConfig)(input)
 
-const run = (script: Script, knobs: object) => {
-  const { calls, layer } = scripted(script)
-  return answerQuestion(question, config(knobs)).pipe(
-    Effect.provide(layer),
-    Effect.map((result) => ({ result, calls }))
-  )
-}
+const run = scriptedRun(question)
 
 describe("stop policy (the paper's case studies)", () => {
   it.effect("(max_step 3, max_failure 1) with True, False stops after step 2", () =>

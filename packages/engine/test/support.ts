@@ -1,10 +1,9 @@
 import { Home, Question, RunConfig } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
+import { localServer } from "@deepnote/retrieval/testing"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer, Schema } from "effect"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 
 /** Four passages about mines; "gold" is only in mine B, which the reranker of the tests prefers. */
 export const mines = [
@@ -32,29 +31,13 @@ export const config = (input: Record<string, unknown> = {}): RunConfig =>
 
 export const question = new Question({ id: "q1", text: "Which mine in Ghana was opened in 1897?" })
 
+const RerankRequest = Schema.Struct({ texts: Schema.Array(Schema.String) })
+
 /** A TEI-style reranker on 127.0.0.1 that scores a document by whether it says "gold"; records every request. */
-export const goldReranker = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly requests: Array<unknown>; readonly server: Http.Server }>((resume) => {
-    const requests: Array<unknown> = []
-    const server = Http.createServer((req, res) => {
-      const chunks: Array<Buffer> = []
-      req.on("data", (c: Buffer) => chunks.push(c))
-      req.on("end", () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { texts: Array<string> }
-        requests.push(body)
-        const scores = body.texts.map((text, index) => ({ index, score: text.includes("gold") ? 0.9 : 0.1 }))
-        res.writeHead(200, { "content-type": "application/json" })
-        res.end(JSON.stringify(scores))
-      })
-    })
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      resume(Effect.succeed({ url: `http://127.0.0.1:${port}`, requests, server }))
-    })
-  }),
-  ({ server }) =>
-    Effect.async<void>((resume) => {
-      server.closeAllConnections()
-      server.close(() => resume(Effect.void))
-    })
-)
+export const goldReranker = localServer((request) => ({
+  status: 200,
+  body: Schema.decodeUnknownSync(RerankRequest)(request.body).texts.map((text, index) => ({
+    index,
+    score: text.includes("gold") ? 0.9 : 0.1
+  }))
+}))

@@ -5,7 +5,7 @@ import { observeCall } from "./Client/CallTelemetry.js"
 import { streamOf } from "./Client/ChatStream.js"
 import type { EndpointStatus } from "./Client/Endpoint.js"
 import { EndpointPool } from "./Client/EndpointPool.js"
-import { makeExecutor } from "./Client/Executor.js"
+import { type Executed, makeExecutor } from "./Client/Executor.js"
 import { checkModels, type ModelPlacement } from "./Client/ModelCheck.js"
 import type { LlmHealth } from "./Client/PoolHealth.js"
 import { chatRequest, completionRequest } from "./Client/Requests.js"
@@ -13,7 +13,7 @@ import { cacheEntry, chatFromCache, chatResult, completionFromCache, completionR
 import type { StreamDelta } from "./Client/Sse.js"
 import type { ChatRequest, ChatResult, ChatStreamEvent, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
 import { LlmCallError } from "./Domain/LlmError.js"
-import { LlmCache } from "./LlmCache.js"
+import { type CachedReply, LlmCache } from "./LlmCache.js"
 import { currentLlmCallPolicy, resolve as resolvePolicy } from "./LlmCallPolicy.js"
 import { LlmSettings } from "./LlmSettings.js"
 import { UsageLedger } from "./UsageLedger.js"
@@ -70,6 +70,24 @@ const make = Effect.gen(function*() {
 
   const policyNow = Effect.map(FiberRef.get(currentLlmCallPolicy), (p) => resolvePolicy(settings, p))
 
+  /** A hit answers from the response cache; a miss runs `call`, times it into a result and stores what the cache keeps. */
+  const throughCache = <A extends Parameters<typeof cacheEntry>[1], E, R>(options: {
+    readonly key: string
+    readonly fromCache: (entry: CachedReply) => A
+    readonly call: Effect.Effect<Executed, E, R>
+    readonly toResult: (done: Executed, latencyMs: number) => A
+    readonly texts: (result: A) => Array<string>
+  }) =>
+    Effect.gen(function*() {
+      const hit = yield* cache.get(options.key)
+      if (Option.isSome(hit)) return options.fromCache(hit.value)
+      const start = yield* Clock.currentTimeMillis
+      const done = yield* options.call
+      const result = options.toResult(done, (yield* Clock.currentTimeMillis) - start)
+      yield* cache.put(options.key, cacheEntry(options.texts(result), result))
+      return result
+    })
+
   /** A chat call; with `onDelta`, streamed (SSE) with each delta handed over as it arrives. */
   const chatCall = (request: ChatRequest, onDelta?: (delta: StreamDelta) => void) =>
     Effect.gen(function*() {
@@ -96,21 +114,19 @@ const make = Effect.gen(function*() {
           sampleIndex: request.sampleIndex
         })
         : ""
-      return yield* Effect.gen(function*() {
-        const hit = yield* cache.get(key)
-        if (Option.isSome(hit)) return chatFromCache(hit.value)
-        const start = yield* Clock.currentTimeMillis
-        const done = yield* execute({
+      return yield* throughCache({
+        key,
+        fromCache: chatFromCache,
+        call: execute({
           tags: request,
           operation: "chat",
           model,
           policy,
           onDelta,
           build: chatRequest(request, model, policy)
-        })
-        const result = chatResult(request, model, done, (yield* Clock.currentTimeMillis) - start)
-        yield* cache.put(key, cacheEntry([result.content], result))
-        return result
+        }),
+        toResult: (done, latencyMs) => chatResult(request, model, done, latencyMs),
+        texts: (result) => [result.content]
       }).pipe(
         observeCall(
           ledger,
@@ -143,20 +159,18 @@ const make = Effect.gen(function*() {
         sampleIndex: request.sampleIndex
       })
       : ""
-    return yield* Effect.gen(function*() {
-      const hit = yield* cache.get(key)
-      if (Option.isSome(hit)) return completionFromCache(hit.value)
-      const start = yield* Clock.currentTimeMillis
-      const done = yield* execute({
+    return yield* throughCache({
+      key,
+      fromCache: completionFromCache,
+      call: execute({
         tags: request,
         operation: "text_completion",
         model,
         policy,
         build: completionRequest(request, model, policy)
-      })
-      const result = completionResult(request, model, done, (yield* Clock.currentTimeMillis) - start)
-      yield* cache.put(key, cacheEntry([...result.texts], result))
-      return result
+      }),
+      toResult: (done, latencyMs) => completionResult(request, model, done, latencyMs),
+      texts: (result) => [...result.texts]
     }).pipe(observeCall(ledger, { tags: request, model, input: request.prompts }, (r) => r.texts))
   })
 

@@ -39,14 +39,18 @@ export const clientLayer = LlmClient.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, cacheLayer(undefined), llmHttpClientLayer))
 )
 
-const roles = Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer)
+/**
+ * The four core role tags over the `LlmClient` in context: what `layer` puts over the pooled client, and what tests and
+ * benchmarks put over a client of their own (a fake server, a simulator with static sizing).
+ */
+export const rolesLayer = Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer)
 
 /**
  * The LLM engine: the four core role tags (NoteWriter, QueryPlanner, Judge, Answerer) backed by the LLM servers of
  * `LlmSettings`, with the LlmClient, UsageLedger, LlmCache and HttpClient they share (the client and the ledger stay
  * in the output, for status and usage reports). Reads `Home` when present, for the cache's default file.
  */
-export const layer = roles.pipe(Layer.provideMerge(client))
+export const layer = rolesLayer.pipe(Layer.provideMerge(client))
 
 /** The same, with the settings read from `Config` (`DEEPNOTE_LLM_URL`, …; see `LlmSettings.layerConfig`). */
 export const layerConfig = layer.pipe(Layer.provide(LlmSettings.layerConfig))

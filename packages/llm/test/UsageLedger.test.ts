@@ -1,22 +1,11 @@
 import { answerQuestion, defaultRunConfig, Passage, Question, Retriever } from "@deepnote/core"
-import {
-  collectCallUsage,
-  LlmAnswerer,
-  LlmCache,
-  LlmClient,
-  LlmJudge,
-  LlmNoteWriter,
-  LlmQueryPlanner,
-  LlmSettings,
-  sumCallUsage,
-  UsageLedger
-} from "@deepnote/llm"
+import { collectCallUsage, LlmCache, LlmClient, LlmEngine, LlmSettings, sumCallUsage, UsageLedger } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { fakeServer } from "./FakeServer.js"
 
 /** A server-style engine: roles built once, shared by every question, over the fake server. */
-const engine = Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer).pipe(
+const engine = LlmEngine.rolesLayer.pipe(
   Layer.provideMerge(LlmClient.layer),
   Layer.provideMerge(Layer.mergeAll(UsageLedger.layer, LlmCache.layerTest, fakeServer())),
   Layer.provide(LlmSettings.layer({ endpoints: [{ url: "http://fake:8000" }] })),

@@ -1,10 +1,10 @@
 import { Retriever } from "@deepnote/core"
+import { localServer, type Recorded, type Reply } from "@deepnote/retrieval/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { MeiliClient, meiliKey, MeiliRetriever } from "../src/index.js"
 import { enqueued, invalidDocumentError, searchReply, task } from "./fixtures/meilisearch.js"
 import { request } from "./support/Context.js"
-import { localServer, type Recorded, type Reply } from "./support/LocalServer.js"
 
 /** A stand-in Meilisearch that answers with the documented reply shapes and polls tasks through "processing". */
 const fakeMeili = (options: { failUploads?: boolean } = {}) => {

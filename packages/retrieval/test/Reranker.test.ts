@@ -1,10 +1,10 @@
 import { Retriever } from "@deepnote/core"
+import { localServer, type Recorded, type Reply } from "@deepnote/retrieval/testing"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { Collections, FtsRetriever, Reranker } from "../src/index.js"
 import { request } from "./support/Context.js"
-import { localServer, type Recorded, type Reply } from "./support/LocalServer.js"
 import { TempCollections } from "./support/TempHome.js"
 
 const RerankerTest = Reranker.layer({ timeout: "2 seconds", retries: 3, backoff: "10 millis" }).pipe(

@@ -1,26 +1,11 @@
 import { defaultRunConfig, Passage, Retriever } from "@deepnote/core"
-import {
-  LlmAnswerer,
-  LlmCache,
-  LlmClient,
-  LlmJudge,
-  LlmNoteWriter,
-  LlmQueryPlanner,
-  LlmSettings,
-  UsageLedger
-} from "@deepnote/llm"
-import { createRun, processOwner, RunEvents, RunExecutor } from "@deepnote/runs"
-import { Journal, RunStore, Store } from "@deepnote/store"
+import { LlmCache, LlmClient, LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
+import { processOwner, RunExecutor } from "@deepnote/runs"
+import { Journal, RunStore } from "@deepnote/store"
 import { HttpClient, HttpClientResponse } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Effect, Layer, Stream } from "effect"
-import { sampleQuestions } from "./Engine.js"
-
-const services = Layer.mergeAll(
-  RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layer({ url: "sqlite::memory:" }), RunEvents.layer))),
-  NodeContext.layer
-)
+import { memoryServices, newRun } from "./Runs.js"
 
 const replies: Record<string, string> = {
   init: "A note about the question.",
@@ -48,7 +33,7 @@ const fakeServer = Layer.succeed(
 )
 
 const engine = Layer.merge(
-  Layer.mergeAll(LlmNoteWriter.layer, LlmQueryPlanner.layer, LlmJudge.layer, LlmAnswerer.layer).pipe(
+  LlmEngine.rolesLayer.pipe(
     Layer.provideMerge(LlmClient.layer),
     Layer.provide(Layer.mergeAll(UsageLedger.layer, LlmCache.layerTest, fakeServer)),
     Layer.provide(LlmSettings.layer({ endpoints: [{ url: "http://fake:8000" }] }))
@@ -61,23 +46,17 @@ const engine = Layer.merge(
 describe("runs: each journaled LLM call records its own usage", () => {
   it.scopedLive("tokens, cached tokens, model and endpoint per role call, from the call's own collector", () =>
     Effect.gen(function*() {
-      const { run } = yield* createRun({
-        dataset: sampleQuestions,
-        limit: 6,
-        config: { ...defaultRunConfig, engine: "llm" },
-        collection: "sample",
-        promptSetHash: "llm@test"
-      })
-      const summary = yield* (yield* RunExecutor).execute(run.id, {
+      const runId = yield* newRun(6, { config: { ...defaultRunConfig, engine: "llm" }, promptSetHash: "llm@test" })
+      const summary = yield* (yield* RunExecutor).execute(runId, {
         engine,
         concurrency: 3,
         owner: processOwner("usage")
       })
       assert.strictEqual(summary.status, "completed")
       const journal = yield* Journal
-      const items = Chunk.toReadonlyArray(yield* Stream.runCollect((yield* RunStore).results(run.id)))
+      const items = Chunk.toReadonlyArray(yield* Stream.runCollect((yield* RunStore).results(runId)))
       for (const item of items) {
-        const entries = yield* journal.entries(run.id, item.itemId)
+        const entries = yield* journal.entries(runId, item.itemId)
         const llm = entries.filter((e) => e.kind !== "retrieve")
         assert.isAbove(llm.length, 2)
         for (const e of llm) {
@@ -92,5 +71,5 @@ describe("runs: each journaled LLM call records its own usage", () => {
         }
         assert.isTrue(entries.filter((e) => e.kind === "retrieve").every((e) => e.usage === undefined))
       }
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(memoryServices)))
 })

@@ -1,25 +1,10 @@
-import { defaultRunConfig } from "@deepnote/core"
-import { createRun, processOwner, RunEvents, RunExecutor } from "@deepnote/runs"
-import { RunLeases, RunStore, Store } from "@deepnote/store"
-import { NodeContext } from "@effect/platform-node"
+import { processOwner, RunEvents, RunExecutor } from "@deepnote/runs"
+import { RunLeases, RunStore } from "@deepnote/store"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Queue } from "effect"
+import { Effect, Fiber, Queue } from "effect"
 import { spawn } from "node:child_process"
-import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
-
-const services = Layer.mergeAll(
-  RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layer({ url: "sqlite::memory:" }), RunEvents.layer))),
-  NodeContext.layer
-)
-
-const newRun = (limit: number) =>
-  createRun({
-    dataset: sampleQuestions,
-    limit,
-    config: defaultRunConfig,
-    collection: "sample",
-    promptSetHash: "extractive@test"
-  }).pipe(Effect.map((r) => r.run.id))
+import { type CallCounter, countingEngine, sampleHome } from "./Engine.js"
+import { memoryServices, newRun } from "./Runs.js"
 
 describe("runs: one owner per run", () => {
   it.scopedLive("a second execution is refused naming the owner, or waits and then finds nothing left to do", () =>
@@ -56,7 +41,7 @@ describe("runs: one owner per run", () => {
       assert.isTrue(waited.nothingToDo)
       assert.strictEqual(second.calls, 0) // no call was made twice
       assert.strictEqual((yield* (yield* RunStore).getRun(runId)).counts.done, 8)
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(memoryServices)))
 
   it.scopedLive("a lease whose owner died expires and is taken over; the new owner finishes the run", () =>
     Effect.gen(function*() {
@@ -85,7 +70,7 @@ describe("runs: one owner per run", () => {
       assert.strictEqual(summary.counts.done, 4)
       const lease = yield* (yield* RunLeases).get(runId)
       assert.strictEqual(lease._tag, "None") // released at the end
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(memoryServices)))
 
   it.scopedLive("a lease held by a process of this machine that is gone is taken over at once", () =>
     Effect.gen(function*() {
@@ -107,5 +92,5 @@ describe("runs: one owner per run", () => {
         owner: processOwner("resume")
       })
       assert.strictEqual(summary.status, "completed")
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(memoryServices)))
 })

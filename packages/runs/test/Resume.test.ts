@@ -1,28 +1,12 @@
-import { Answerer, defaultRunConfig, RoleError } from "@deepnote/core"
-import { checkResumable, createRun, processOwner, RunEvents, RunExecutor, runReport } from "@deepnote/runs"
-import { EventLog, Journal, RunStore, Store } from "@deepnote/store"
-import { NodeContext } from "@effect/platform-node"
+import { Answerer, RoleError } from "@deepnote/core"
+import { checkResumable, processOwner, RunEvents, RunExecutor, runReport } from "@deepnote/runs"
+import { EventLog, Journal, RunStore } from "@deepnote/store"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
-import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
-
-const services = Layer.mergeAll(
-  RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layer({ url: "sqlite::memory:" }), RunEvents.layer))),
-  NodeContext.layer
-)
+import { type CallCounter, countingEngine, sampleHome } from "./Engine.js"
+import { memoryServices, newRun } from "./Runs.js"
 
 const owner = processOwner("test")
-
-const newRun = (limit: number) =>
-  createRun({
-    dataset: sampleQuestions,
-    limit,
-    config: defaultRunConfig,
-    collection: "sample",
-    promptSetHash: "extractive@test"
-  }).pipe(
-    Effect.map((r) => r.run.id)
-  )
 
 /** Answers and traces of a run, without timings. */
 const outcomes = (runId: string) =>
@@ -88,7 +72,7 @@ describe("runs: resume replays the journal", () => {
       const eventsOf = (runId: string) =>
         Effect.map(logged(runId), (items) => items.map((tags) => tags.join(",")).sort())
       assert.deepStrictEqual(yield* eventsOf(second), yield* eventsOf(first))
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(memoryServices)))
 
   it.scopedLive("an interrupted run is marked interrupted and resumes to completion; a finished run is a no-op", () =>
     Effect.gen(function*() {
@@ -145,7 +129,7 @@ describe("runs: resume replays the journal", () => {
       assert.isTrue(again.nothingToDo)
       const report = yield* runReport(runId)
       assert.strictEqual(report.counts.done, 10)
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(memoryServices)))
 
   it.scopedLive("a failing question is recorded with its error and does not stop the run", () =>
     Effect.gen(function*() {
@@ -177,7 +161,7 @@ describe("runs: resume replays the journal", () => {
       ])
       const run = yield* store.getRun(runId)
       assert.include(run.message ?? "", "1 question(s) failed")
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(memoryServices)))
 
   it.scopedLive("resume refuses a run made with other prompts", () =>
     Effect.gen(function*() {
@@ -187,5 +171,5 @@ describe("runs: resume replays the journal", () => {
       const refused = yield* Effect.flip(checkResumable(run, { promptSetHash: "llm:other" }))
       assert.include(refused.message, "--force-new-run")
       yield* checkResumable(run, { promptSetHash: "extractive@test" })
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(memoryServices)))
 })

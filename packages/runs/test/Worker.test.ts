@@ -1,12 +1,12 @@
-import { defaultRunConfig } from "@deepnote/core"
-import { createRun, enqueueRun, processOwner, RunEvents, RunExecutor, runWorker, WorkQueue } from "@deepnote/runs"
+import { enqueueRun, processOwner, RunEvents, RunExecutor, runWorker, WorkQueue } from "@deepnote/runs"
 import { EventLog, RunStore, Store } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
 import * as Path from "node:path"
-import { type CallCounter, countingEngine, sampleHome, sampleQuestions } from "./Engine.js"
+import { type CallCounter, countingEngine, sampleHome } from "./Engine.js"
+import { newRun } from "./Runs.js"
 
 /** A store file two workers share, as two processes would (each its own connection and queue worker id). */
 const storeFile = Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped({ prefix: "dn-worker-" }))
@@ -17,15 +17,7 @@ const workerServices = (url: string) =>
     Layer.provideMerge(Layer.merge(Store.layer({ url }), RunEvents.layer))
   )
 
-const newQueueRun = (limit: number) =>
-  createRun({
-    dataset: sampleQuestions,
-    limit,
-    config: defaultRunConfig,
-    collection: "sample",
-    promptSetHash: "extractive@test",
-    execution: "queue"
-  }).pipe(Effect.map((r) => r.run.id))
+const newQueueRun = (limit: number) => newRun(limit, { execution: "queue" })
 
 const answers = (runId: string) =>
   Effect.gen(function*() {
@@ -73,19 +65,13 @@ describe("queue workers", () => {
         assert.strictEqual(answered.length, 12)
         assert.strictEqual(new Set(answered).size, 12)
         // the same answers as one process executing the same questions
-        const local = yield* createRun({
-          dataset: sampleQuestions,
-          limit: 12,
-          config: defaultRunConfig,
-          collection: "sample",
-          promptSetHash: "extractive@test"
-        })
-        yield* (yield* RunExecutor).execute(local.run.id, {
+        const local = yield* newRun(12)
+        yield* (yield* RunExecutor).execute(local, {
           engine: countingEngine(home, { calls: 0 }),
           concurrency: 4,
           owner: processOwner("test")
         })
-        assert.deepStrictEqual(yield* answers(runId), yield* answers(local.run.id))
+        assert.deepStrictEqual(yield* answers(runId), yield* answers(local))
       }).pipe(Effect.provide(workerServices(url)))
     }).pipe(Effect.provide(NodeContext.layer)))
 

@@ -2,16 +2,15 @@ import { AnswerRecord } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Config, Console, Effect, Layer, Option, Schema } from "effect"
+import { Console, Effect, Layer, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
-import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions } from "../engine/LlmOptions.js"
 import { CommandFailed } from "../Errors.js"
 import { liveAskLayer } from "../render/LiveAsk.js"
 import { renderResult } from "../render/RenderResult.js"
 import { tracedAsk } from "../telemetry/Traced.js"
 import { askTraceOptions } from "../telemetry/TraceOptions.js"
-import { askOnce, collectionName } from "./AskSupport.js"
+import { askOnce, resolveConfigAndCollection } from "./AskSupport.js"
 import { collectionOption, configFileOption, homeLayer, homeOption, jsonOption } from "./Common.js"
 
 const question = Args.text({ name: "question" }).pipe(Args.withDescription("the question to answer (quote it)"))
@@ -36,13 +35,7 @@ export const askCommand = Command.make(
   },
   (opts) =>
     Effect.gen(function*() {
-      const { config, file } = yield* resolveRunConfig({
-        values: opts.knobs.values,
-        roles: opts.knobs.roles,
-        configFile: opts.configFile
-      })
-      const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
-      const collection = collectionName(opts.collection, file?.collection, envCollection)
+      const { collection, config, file } = yield* resolveConfigAndCollection(opts)
       // without --json, the steps and the answer's tokens show on stderr as they happen; stdout keeps the final block
       const live = opts.json ? undefined : liveAskLayer((text) => void process.stderr.write(text))
       const record = yield* askOnce({

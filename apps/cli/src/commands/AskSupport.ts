@@ -10,7 +10,8 @@ import {
 } from "@deepnote/core"
 import { adHocQuestion, Engine } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Config, Effect, Layer, Option, Schema } from "effect"
+import { type KnobInput, resolveRunConfig } from "../config/ResolveConfig.js"
 import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 
@@ -83,3 +84,18 @@ export const collectionName = (
     Option.orElse(flag, () => Option.orElse(Option.fromNullable(fromFile), () => fromEnv)),
     () => "default"
   )
+
+/**
+ * The effective configuration and collection of a command with knob flags, `--config` and `--collection`: flags >
+ * config file > environment (`DEEPNOTE_COLLECTION`) > defaults.
+ */
+export const resolveConfigAndCollection = (input: {
+  readonly knobs: Omit<KnobInput, "configFile">
+  readonly configFile: Option.Option<string>
+  readonly collection: Option.Option<string>
+}) =>
+  Effect.gen(function*() {
+    const { config, file } = yield* resolveRunConfig({ ...input.knobs, configFile: input.configFile })
+    const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
+    return { config, file, collection: collectionName(input.collection, file?.collection, envCollection) }
+  })

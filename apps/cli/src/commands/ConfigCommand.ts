@@ -1,10 +1,9 @@
 import { Home, RunConfig } from "@deepnote/core"
 import { Command } from "@effect/cli"
-import { Config, Console, Effect, Schema } from "effect"
+import { Console, Effect, Schema } from "effect"
 import { envName, knobs } from "../config/Knobs.js"
 import { knobOptions } from "../config/Knobs.js"
-import { resolveRunConfig } from "../config/ResolveConfig.js"
-import { collectionName } from "./AskSupport.js"
+import { resolveConfigAndCollection } from "./AskSupport.js"
 import { collectionOption, configFileOption, homeLayer, homeOption, jsonOption } from "./Common.js"
 
 /** `deepnote config`: the effective configuration after flags > config file > environment > defaults. */
@@ -19,16 +18,11 @@ export const configCommand = Command.make(
   },
   (opts) =>
     Effect.gen(function*() {
-      const { config, file } = yield* resolveRunConfig({
-        values: opts.knobs.values,
-        roles: opts.knobs.roles,
-        configFile: opts.configFile
-      })
+      const { collection, config } = yield* resolveConfigAndCollection(opts)
       const home = yield* Home
-      const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
       const effective = {
         home: home.root,
-        collection: collectionName(opts.collection, file?.collection, envCollection),
+        collection,
         config: Schema.encodeSync(RunConfig)(config)
       }
       if (opts.json) return yield* Console.log(JSON.stringify(effective, null, 2))

@@ -2,7 +2,7 @@ import { AnswerRecord } from "@deepnote/core"
 import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, ParseResult, Schema } from "effect"
-import { CommandFailed, UsageError } from "../Errors.js"
+import { CommandFailed, unreadable, UsageError } from "../Errors.js"
 import { renderTimeline } from "../render/RenderTimeline.js"
 
 const file = Args.text({ name: "file" }).pipe(
@@ -16,9 +16,7 @@ export const readAnswerRecord = (path: string) =>
     const text = yield* fs.readFileString(path).pipe(
       Effect.mapError((e) =>
         new CommandFailed({
-          message: `cannot read ${path}: ${
-            e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message
-          }`
+          message: `cannot read ${path}: ${unreadable(e)}`
         })
       )
     )

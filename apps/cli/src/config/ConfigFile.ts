@@ -1,7 +1,7 @@
 import { FileSystem } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import * as Yaml from "yaml"
-import { UsageError } from "../Errors.js"
+import { unreadable, UsageError } from "../Errors.js"
 import type { ConfigLayer } from "./Layering.js"
 
 const FileShape = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -16,9 +16,7 @@ export const readConfigFile = (path: string) =>
     const text = yield* fs.readFileString(path).pipe(
       Effect.mapError((e) =>
         new UsageError({
-          message: `config file ${path}: cannot read (${
-            e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message
-          })`
+          message: `config file ${path}: cannot read (${unreadable(e)})`
         })
       )
     )

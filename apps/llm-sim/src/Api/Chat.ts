@@ -7,6 +7,7 @@ import type { SimState } from "../SimState.js"
 import {
   cachedPrefix,
   countFault,
+  decodeBody,
   earlyFault,
   garbageReply,
   generate,
@@ -36,9 +37,8 @@ const usesStructured = (body: ChatBody) =>
 export const chatHandler = (state: SimState) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const decoded = yield* Effect.either(HttpServerRequest.schemaBodyJson(ChatBody))
-    if (decoded._tag === "Left") return jsonError(400, `invalid chat request: ${decoded.left.message}`)
-    const body = decoded.right
+    const body = yield* decodeBody(ChatBody, "chat")
+    if (HttpServerResponse.isServerResponse(body)) return body
     const role = noteRequest(state, request)
     if (!state.options.structuredOutputs && usesStructured(body)) {
       state.metrics.rejected++

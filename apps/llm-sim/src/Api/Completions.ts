@@ -7,6 +7,7 @@ import type { SimState } from "../SimState.js"
 import {
   cachedPrefix,
   countFault,
+  decodeBody,
   earlyFault,
   garbageReply,
   generate,
@@ -29,9 +30,8 @@ const instructionsOf = (prompt: string) => prompt.split(/\n### /)[0] ?? ""
 export const completionsHandler = (state: SimState) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const decoded = yield* Effect.either(HttpServerRequest.schemaBodyJson(CompletionBody))
-    if (decoded._tag === "Left") return jsonError(400, `invalid completion request: ${decoded.left.message}`)
-    const body = decoded.right
+    const body = yield* decodeBody(CompletionBody, "completion")
+    if (HttpServerResponse.isServerResponse(body)) return body
     const role = noteRequest(state, request)
     const prompts = typeof body.prompt === "string" ? [body.prompt] : body.prompt
     if (prompts.length === 0) return jsonError(400, "prompt must not be empty")

@@ -3,7 +3,8 @@ import { Effect } from "effect"
 import { embed, toBase64 } from "../HashedEmbedding.js"
 import type { SimState } from "../SimState.js"
 import { jsonError, modelOf } from "./Generate.js"
-import { decodeBody, EmbeddingBody, faultyReply, runPooling } from "./Pooling.js"
+import { decodeBody } from "./Generate.js"
+import { EmbeddingBody, faultyReply, runPooling } from "./Pooling.js"
 
 /**
  * `POST /v1/embeddings` in OpenAI's shape: `input` a string or a list of strings, optional `dimensions` (at most

@@ -1,14 +1,21 @@
 import { splitTokens } from "@deepnote/llm"
-import { HttpServerResponse } from "@effect/platform"
-import type { HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import type { FaultKind } from "../SimOptions.js"
 import type { SimState } from "../SimState.js"
 import { errorBody } from "./Wire.js"
 
 export const jsonError = (status: number, message: string, type?: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(errorBody(status, message, type), { status, headers })
+
+/** Decodes a request body; a failure is the 400 vLLM sends for an invalid request (`what`: the kind of request). */
+export const decodeBody = <A, I>(schema: Schema.Schema<A, I>, what: string) =>
+  Effect.either(HttpServerRequest.schemaBodyJson(schema)).pipe(
+    Effect.map((decoded) =>
+      decoded._tag === "Left" ? jsonError(400, `invalid ${what} request: ${decoded.left.message}`) : decoded.right
+    )
+  )
 
 /** Checks that every generation request passes: auth, model, context length. A response means "reject" (counted). */
 export const validate = (
@@ -18,31 +25,21 @@ export const validate = (
   promptTokens: number,
   maxTokens: number
 ): HttpServerResponse.HttpServerResponse | undefined => {
-  const refusal = refusalOf(state, request, model, promptTokens, maxTokens)
+  const refusal = accessRefusal(state, request, model) ??
+    lengthRefusal(state.options.maxModelLen, promptTokens, maxTokens)
   if (refusal !== undefined) state.metrics.rejected++
   return refusal
 }
 
-const refusalOf = (
-  state: SimState,
-  request: HttpServerRequest.HttpServerRequest,
-  model: string | undefined,
-  promptTokens: number,
-  maxTokens: number
-): HttpServerResponse.HttpServerResponse | undefined => {
-  const o = state.options
-  const early = accessRefusal(state, request, model)
-  if (early !== undefined) return early
-  if (promptTokens + maxTokens > o.maxModelLen) {
-    return jsonError(
+const lengthRefusal = (maxModelLen: number, promptTokens: number, maxTokens: number) =>
+  promptTokens + maxTokens > maxModelLen
+    ? jsonError(
       400,
-      `This model's maximum context length is ${o.maxModelLen} tokens. However, you requested ${
+      `This model's maximum context length is ${maxModelLen} tokens. However, you requested ${
         promptTokens + maxTokens
       } tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`
     )
-  }
-  return undefined
-}
+    : undefined
 
 /** Auth and model checks, shared by every /v1 route: 401 on a wrong key, 404 on a model not served. */
 export const accessRefusal = (

@@ -32,14 +32,6 @@ export const ScoreBody = Schema.Struct({ ...Common, text_1: OneOrMany, text_2: O
 
 export const documentText = (d: typeof Document.Type): string => (typeof d === "string" ? d : d.text)
 
-/** Decodes a pooling body; a failure is the 400 vLLM sends for an invalid request. */
-export const decodeBody = <A, I>(schema: Schema.Schema<A, I>, what: string) =>
-  Effect.either(HttpServerRequest.schemaBodyJson(schema)).pipe(
-    Effect.map((decoded) =>
-      decoded._tag === "Left" ? jsonError(400, `invalid ${what} request: ${decoded.left.message}`) : decoded.right
-    )
-  )
-
 /**
  * Runs pooling work the way vLLM runs it: auth and model checks, a length check per input, the fault draw (early
  * faults answer at once; `malformed` and `garbage` are returned for the handler to apply), then each input as its

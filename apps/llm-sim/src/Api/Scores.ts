@@ -3,7 +3,8 @@ import { Effect } from "effect"
 import { cosine, embed } from "../HashedEmbedding.js"
 import type { SimState } from "../SimState.js"
 import { jsonError, modelOf } from "./Generate.js"
-import { decodeBody, documentText, faultyReply, RerankBody, runPooling, ScoreBody } from "./Pooling.js"
+import { decodeBody } from "./Generate.js"
+import { documentText, faultyReply, RerankBody, runPooling, ScoreBody } from "./Pooling.js"
 
 const similarity = (state: SimState, a: string, b: string) =>
   cosine(embed(a, state.options.embeddingDim), embed(b, state.options.embeddingDim))

@@ -19,11 +19,14 @@ export const Retrieved = Schema.TaggedStruct("Retrieved", {
   durationMs: Schema.Number
 })
 
-export const NoteInitialised = Schema.TaggedStruct("NoteInitialised", {
+/** The two note events carry the same fields: the note written and how long the writer took. */
+const noteWritten = {
   ...common,
   note: Note,
   durationMs: Schema.Number
-})
+}
+
+export const NoteInitialised = Schema.TaggedStruct("NoteInitialised", noteWritten)
 
 export const QueriesPlanned = Schema.TaggedStruct("QueriesPlanned", {
   ...common,
@@ -33,11 +36,7 @@ export const QueriesPlanned = Schema.TaggedStruct("QueriesPlanned", {
   durationMs: Schema.Number
 })
 
-export const NoteUpdated = Schema.TaggedStruct("NoteUpdated", {
-  ...common,
-  note: Note,
-  durationMs: Schema.Number
-})
+export const NoteUpdated = Schema.TaggedStruct("NoteUpdated", noteWritten)
 
 export const Judged = Schema.TaggedStruct("Judged", {
   ...common,

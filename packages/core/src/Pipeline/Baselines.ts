@@ -1,21 +1,26 @@
 import { Effect } from "effect"
+import type { Answer } from "../Domain/Answer.js"
 import type { CallContext } from "../Domain/CallContext.js"
+import type { PipelineError } from "../Domain/Errors.js"
+import type { Note } from "../Domain/Note.js"
 import type { Passage } from "../Domain/Passage.js"
+import type { ProfileRoles, ProfileRun } from "../Profiles/ProfileDefinition.js"
 import type { Recorder } from "./Recorder.js"
-import { answerStage, initNoteStage, retrieveStage } from "./Stages.js"
+import { answerStage, initNoteStage, queryAlone, retrieveStage } from "./Stages.js"
 
 const firstRetrieval = (question: string, recorder: Recorder, context: CallContext) =>
-  retrieveStage(
-    recorder,
-    {
-      queries: [question],
-      recallK: context.config.recallK,
-      topK: context.config.topK,
-      exclude: new Set<string>(),
-      rerankQuery: question
-    },
-    context
-  )
+  retrieveStage(recorder, queryAlone(question, context.config), context)
+
+/** A one-shot baseline as a profile's run: everything at step 0, stopped for the reason `baseline`. */
+export const baselineRun = (
+  pipeline: (question: string, recorder: Recorder, context: CallContext) => Effect.Effect<
+    { readonly answer: Answer; readonly best: Note | undefined },
+    PipelineError,
+    ProfileRoles
+  >
+): ProfileRun =>
+(question, recorder, base) =>
+  pipeline(question, recorder, { ...base, step: 0 }).pipe(Effect.map((r) => ({ ...r, reason: "baseline" as const })))
 
 /** `no-retrieval`: the answerer sees the question only. */
 export const noRetrieval = (question: string, recorder: Recorder, context: CallContext) =>

@@ -2,6 +2,7 @@ import { Effect, Metric, Option } from "effect"
 import type { CallContext } from "../Domain/CallContext.js"
 import { Note } from "../Domain/Note.js"
 import type { Passage } from "../Domain/Passage.js"
+import type { RunConfig } from "../Domain/RunConfig.js"
 import type { Verdict } from "../Domain/Verdict.js"
 import { withTags } from "../Observability/MetricTags.js"
 import { PipelineMetrics } from "../Observability/PipelineMetrics.js"
@@ -14,6 +15,15 @@ import { type RetrievalRequest, Retriever } from "../Services/Retriever.js"
 import type { Recorder } from "./Recorder.js"
 
 /** The stages of a question, each recorded in the trace and published as an event. */
+
+/** The retrieval of one query alone: the query is also the rerank query; nothing is excluded. */
+export const queryAlone = (query: string, config: RunConfig): Omit<RetrievalRequest, "context"> => ({
+  queries: [query],
+  recallK: config.recallK,
+  topK: config.topK,
+  exclude: new Set<string>(),
+  rerankQuery: query
+})
 
 export const retrieveStage = (
   recorder: Recorder,

@@ -1,6 +1,5 @@
-import { Effect } from "effect"
 import { structuredFormats } from "../Domain/RoleFormats.js"
-import { initNoteOnly } from "../Pipeline/Baselines.js"
+import { baselineRun, initNoteOnly } from "../Pipeline/Baselines.js"
 import type { ProfileDefinition } from "./ProfileDefinition.js"
 
 /** `init-note`: one retrieval, the first note, then the answer from that note. */
@@ -11,8 +10,5 @@ export const initNote: ProfileDefinition = {
   formats: structuredFormats,
   stop: undefined,
   defaults: {},
-  run: (question, recorder, base) =>
-    initNoteOnly(question, recorder, { ...base, step: 0 }).pipe(
-      Effect.map((r) => ({ ...r, reason: "baseline" as const }))
-    )
+  run: baselineRun(initNoteOnly)
 }

@@ -1,6 +1,5 @@
-import { Effect } from "effect"
 import { structuredFormats } from "../Domain/RoleFormats.js"
-import { noRetrieval as answerAlone } from "../Pipeline/Baselines.js"
+import { baselineRun, noRetrieval as answerAlone } from "../Pipeline/Baselines.js"
 import type { ProfileDefinition } from "./ProfileDefinition.js"
 
 /** `no-retrieval`: the answerer sees the question only. */
@@ -11,8 +10,5 @@ export const noRetrieval: ProfileDefinition = {
   formats: structuredFormats,
   stop: undefined,
   defaults: {},
-  run: (question, recorder, base) =>
-    answerAlone(question, recorder, { ...base, step: 0 }).pipe(
-      Effect.map((r) => ({ ...r, reason: "baseline" as const }))
-    )
+  run: baselineRun(answerAlone)
 }

@@ -1,6 +1,5 @@
-import { Effect } from "effect"
 import { structuredFormats } from "../Domain/RoleFormats.js"
-import { vanilla as retrieveThenAnswer } from "../Pipeline/Baselines.js"
+import { baselineRun, vanilla as retrieveThenAnswer } from "../Pipeline/Baselines.js"
 import type { ProfileDefinition } from "./ProfileDefinition.js"
 
 /** `vanilla`: one retrieval, then the answer from the raw passages. */
@@ -11,8 +10,5 @@ export const vanilla: ProfileDefinition = {
   formats: structuredFormats,
   stop: undefined,
   defaults: {},
-  run: (question, recorder, base) =>
-    retrieveThenAnswer(question, recorder, { ...base, step: 0 }).pipe(
-      Effect.map((r) => ({ ...r, reason: "baseline" as const }))
-    )
+  run: baselineRun(retrieveThenAnswer)
 }

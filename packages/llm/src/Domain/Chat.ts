@@ -44,27 +44,25 @@ export interface Usage {
 /** How a structured-output constraint was carried out for this reply. */
 export type StructuredStatus = "none" | "enforced" | "unsupported"
 
-export interface ChatResult {
-  readonly content: string
-  readonly finishReason: string | undefined
+/** What every reply reports of its call: who answered, what it cost, how many attempts and how long it took. */
+export interface CallResult {
   readonly model: string
   readonly endpoint: string
   readonly usage: Usage
   readonly attempts: number
   readonly latencyMs: number
   readonly cached: boolean
+}
+
+export interface ChatResult extends CallResult {
+  readonly content: string
+  readonly finishReason: string | undefined
   readonly structured: StructuredStatus
 }
 
-export interface CompletionResult {
+export interface CompletionResult extends CallResult {
   /** One text per prompt, in prompt order. */
   readonly texts: ReadonlyArray<string>
-  readonly model: string
-  readonly endpoint: string
-  readonly usage: Usage
-  readonly attempts: number
-  readonly latencyMs: number
-  readonly cached: boolean
 }
 
 /** What `LlmClient.chatStream` emits: new text as it arrives, then the whole result (content joined, usage). */

@@ -1,6 +1,5 @@
 import type { Language } from "@deepnote/core"
-import type { ChatMessage } from "../Domain/Chat.js"
-import { renderQueries, section } from "./Sections.js"
+import { messages, renderQueries, section } from "./Sections.js"
 
 /**
  * DeepRAG's two inference prompts, written for this project from the method's description: the next follow-up
@@ -22,11 +21,6 @@ export const deepRagInstructions: Record<Language, { readonly decompose: string;
   en: { decompose: decomposeEn, decide: decideEn },
   zh: { decompose: decomposeZh, decide: decideZh }
 }
-
-const messages = (system: string, ...sections: ReadonlyArray<string>): Array<ChatMessage> => [
-  { role: "system", content: system },
-  { role: "user", content: sections.join("\n") }
-]
 
 /** The next follow-up: question, chain so far, follow-ups asked. */
 export const decomposePrompt = (

@@ -16,9 +16,19 @@ export interface InstructionSet {
   readonly judgeJson: string
   /** One word, True or False (the `deepnote` profile constrains it with a choice). */
   readonly judgeWord: string
-  readonly answer: Record<TaskType, Record<"note" | "passages" | "none", string>>
+  readonly answer: Record<TaskType, Record<Evidence, string>>
   /** The two words a yes/no answer must use in this language. */
   readonly yesNo: readonly [string, string]
+}
+
+/** What an answer is written from: the note, the passages, or nothing (parametric knowledge). */
+type Evidence = "note" | "passages" | "none"
+
+/** The answer instructions by task, then evidence, from a language's instructions by evidence, then task. */
+const answerTable = (byEvidence: (evidence: Evidence) => Record<TaskType, string>): InstructionSet["answer"] => {
+  const [note, passages, none] = [byEvidence("note"), byEvidence("passages"), byEvidence("none")]
+  const task = (t: TaskType) => ({ note: note[t], passages: passages[t], none: none[t] })
+  return { multihop: task("multihop"), longform: task("longform"), yesno: task("yesno") }
 }
 
 const judgeCriteria =
@@ -31,7 +41,7 @@ If Note 2 adds nothing meaningful, or only restates what Note 1 already contains
 
 const evidenceEn = { note: "the note", passages: "the passages" } as const
 
-const answerEn = (evidence: "note" | "passages" | "none"): Record<TaskType, string> => {
+const answerEn = (evidence: Evidence): Record<TaskType, string> => {
   const source = evidence === "none" ? "" : `Use only the information in ${evidenceEn[evidence]} below. `
   return {
     multihop:
@@ -55,19 +65,7 @@ export const english: InstructionSet = {
     `${judgeCriteria}\nReply with JSON only and no explanation: {"status": "True"} if Note 2 is a significant improvement, otherwise {"status": "False"}.`,
   judgeWord:
     `${judgeCriteria}\nReply with exactly one word: True if Note 2 is a significant improvement, otherwise False.`,
-  answer: {
-    multihop: {
-      note: answerEn("note").multihop,
-      passages: answerEn("passages").multihop,
-      none: answerEn("none").multihop
-    },
-    longform: {
-      note: answerEn("note").longform,
-      passages: answerEn("passages").longform,
-      none: answerEn("none").longform
-    },
-    yesno: { note: answerEn("note").yesno, passages: answerEn("passages").yesno, none: answerEn("none").yesno }
-  },
+  answer: answerTable(answerEn),
   yesNo: ["yes", "no"]
 }
 
@@ -78,7 +76,7 @@ const judgeCriteriaZh = `请判断笔记 2 相比笔记 1 在回答问题方面�
 4. 实用性：是否让正确回答问题变得更容易。
 如果笔记 2 没有增加有意义的内容，或只是重复了笔记 1 已有的信息，则不算提升。只有当笔记 2 明显且实质性地更好时才算提升，其他情况一律不算。`
 
-const answerZh = (evidence: "note" | "passages" | "none"): Record<TaskType, string> => {
+const answerZh = (evidence: Evidence): Record<TaskType, string> => {
   const source = evidence === "none" ? "" : `只能使用下面${evidence === "note" ? "笔记" : "参考段落"}中的信息。`
   return {
     multihop: `请回答问题。${source}只输出答案本身（实体、数字、日期或简短短语），不要解释，也不要输出其他内容。`,
@@ -99,18 +97,6 @@ export const chinese: InstructionSet = {
   judgeJson:
     `${judgeCriteriaZh}\n只输出 JSON，不要解释：如果笔记 2 有显著提升，输出 {"status": "True"}，否则输出 {"status": "False"}。`,
   judgeWord: `${judgeCriteriaZh}\n只输出一个词：如果笔记 2 有显著提升，输出 True，否则输出 False。`,
-  answer: {
-    multihop: {
-      note: answerZh("note").multihop,
-      passages: answerZh("passages").multihop,
-      none: answerZh("none").multihop
-    },
-    longform: {
-      note: answerZh("note").longform,
-      passages: answerZh("passages").longform,
-      none: answerZh("none").longform
-    },
-    yesno: { note: answerZh("note").yesno, passages: answerZh("passages").yesno, none: answerZh("none").yesno }
-  },
+  answer: answerTable(answerZh),
   yesNo: ["是", "否"]
 }

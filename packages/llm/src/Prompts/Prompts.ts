@@ -2,7 +2,7 @@ import type { AnswerEvidence, Language, Profile, TaskType } from "@deepnote/core
 import type { ChatMessage } from "../Domain/Chat.js"
 import { adaptiveNoteChinese, adaptiveNoteEnglish, type InstructionOverride } from "./AdaptiveNoteInstructions.js"
 import { chinese, english, type InstructionSet } from "./Instructions.js"
-import { type PromptPassage, renderPassages, renderQueries, section } from "./Sections.js"
+import { messages, type PromptPassage, renderPassages, renderQueries, section } from "./Sections.js"
 
 /**
  * Prompt builders. Layout for prefix caching: the fixed instructions (system message) first, then the question,
@@ -19,11 +19,6 @@ export const instructionsFor = (language: Language, profile?: Profile): Instruct
   const own = profile === undefined ? undefined : overrides[profile]?.[language]
   return own === undefined ? base : { ...base, ...own }
 }
-
-const messages = (system: string, ...sections: ReadonlyArray<string>): Array<ChatMessage> => [
-  { role: "system", content: system },
-  { role: "user", content: sections.join("\n") }
-]
 
 export const initPrompt = (
   language: Language,

@@ -1,6 +1,5 @@
 import type { Language } from "@deepnote/core"
-import type { ChatMessage } from "../Domain/Chat.js"
-import { type PromptPassage, renderPassages, renderQueries, section } from "./Sections.js"
+import { messages, type PromptPassage, renderPassages, renderQueries, section } from "./Sections.js"
 
 /**
  * ReNAct's two prompts (NotesWriting with ReAct), written for this project from the method's description: the main
@@ -23,11 +22,6 @@ export const renactInstructions: Record<Language, { readonly act: string; readon
   en: { act: actEn, notes: notesEn },
   zh: { act: actZh, notes: notesZh }
 }
-
-const messages = (system: string, ...sections: ReadonlyArray<string>): Array<ChatMessage> => [
-  { role: "system", content: system },
-  { role: "user", content: sections.join("\n") }
-]
 
 /** The main model's step: question, notes so far, searches made. */
 export const actPrompt = (language: Language, question: string, notes: string, searches: ReadonlyArray<string>) =>

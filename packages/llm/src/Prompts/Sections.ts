@@ -1,4 +1,5 @@
 import type { Language } from "@deepnote/core"
+import type { ChatMessage } from "../Domain/Chat.js"
 
 /**
  * The prompt format shared by the prompt builders and the simulator's parser: each input is a section that starts
@@ -33,6 +34,12 @@ export interface PromptPassage {
   readonly title: string
   readonly text: string
 }
+
+/** A role's messages: its fixed instructions as the system message (first, for prefix caching), then its sections. */
+export const messages = (system: string, ...sections: ReadonlyArray<string>): Array<ChatMessage> => [
+  { role: "system", content: system },
+  { role: "user", content: sections.join("\n") }
+]
 
 export const section = (language: Language, key: SectionKey, body: string): string =>
   `### ${headings[language][key]}\n${body.trim()}\n`

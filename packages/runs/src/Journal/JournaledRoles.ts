@@ -98,6 +98,15 @@ export const journaledRoles = (
     )
   }
 
+  /** A role's call through the journal: a role never fails with a retrieval error (one would be a defect). */
+  const roleCall = <A, I>(
+    kind: Role,
+    input: { readonly context: CallContext },
+    schema: Schema.Schema<A, I>,
+    execute: Effect.Effect<A, RoleError>
+  ): Effect.Effect<A, RoleError> =>
+    through(kind, input, schema, execute).pipe(Effect.catchTag("RetrievalError", Effect.die))
+
   return Layer.mergeAll(
     Layer.effect(
       Retriever,
@@ -109,31 +118,26 @@ export const journaledRoles = (
     Layer.effect(
       NoteWriter,
       Effect.map(NoteWriter, (inner) => ({
-        init: (input) =>
-          through("init", input, Note, inner.init(input)).pipe(Effect.catchTag("RetrievalError", Effect.die)),
-        update: (input) =>
-          through("update", input, Note, inner.update(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+        init: (input) => roleCall("init", input, Note, inner.init(input)),
+        update: (input) => roleCall("update", input, Note, inner.update(input))
       }))
     ),
     Layer.effect(
       QueryPlanner,
       Effect.map(QueryPlanner, (inner) => ({
-        plan: (input) =>
-          through("plan", input, PlanSchema, inner.plan(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+        plan: (input) => roleCall("plan", input, PlanSchema, inner.plan(input))
       }))
     ),
     Layer.effect(
       Judge,
       Effect.map(Judge, (inner) => ({
-        compare: (input) =>
-          through("judge", input, Verdict, inner.compare(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+        compare: (input) => roleCall("judge", input, Verdict, inner.compare(input))
       }))
     ),
     Layer.effect(
       Answerer,
       Effect.map(Answerer, (inner) => ({
-        answer: (input) =>
-          through("answer", input, Answer, inner.answer(input)).pipe(Effect.catchTag("RetrievalError", Effect.die))
+        answer: (input) => roleCall("answer", input, Answer, inner.answer(input))
       }))
     )
   )

@@ -118,20 +118,17 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
         ])
       } ORDER BY r.created_at${text} DESC, r.id${text} DESC LIMIT ${filter.limit}`
   })
-  const findRun = findOne({
-    table: "runs",
-    action: "reading a run",
-    Request: Schema.String,
-    Result: Id,
-    execute: (runId) => sql`SELECT id FROM runs WHERE id = ${runId}`
-  })
-  const findSweep = findOne({
-    table: "sweeps",
-    action: "reading a sweep",
-    Request: Schema.String,
-    Result: Id,
-    execute: (sweepId) => sql`SELECT id FROM sweeps WHERE id = ${sweepId}`
-  })
+  /** The id of the row of `table` with this id, if there is one. */
+  const findId = (table: "runs" | "sweeps", action: string) =>
+    findOne({
+      table,
+      action,
+      Request: Schema.String,
+      Result: Id,
+      execute: (id) => sql`SELECT id FROM ${sql(table)} WHERE id = ${id}`
+    })
+  const findRun = findId("runs", "reading a run")
+  const findSweep = findId("sweeps", "reading a sweep")
   const insert = findOne({
     table: "runs",
     action: "creating a run",
