@@ -19,6 +19,7 @@ import { CollectionsHandlers } from "./Http/Handlers/CollectionsHandlers.js"
 import { HealthHandlers } from "./Http/Handlers/HealthHandlers.js"
 import { OpenAiHandlers } from "./Http/Handlers/OpenAiHandlers.js"
 import { RunsHandlers } from "./Http/Handlers/RunsHandlers.js"
+import { InspectorRoute } from "./Http/InspectorRoute.js"
 import { Lifecycle } from "./Http/Lifecycle.js"
 import { RequestGuard } from "./Http/RequestGuard.js"
 import { exposedHeaders } from "./Http/ResponseHeaders.js"
@@ -80,8 +81,8 @@ const GracefulDrain = Layer.scopedDiscard(
 )
 
 /**
- * The DeepNote HTTP app: the API with its handlers, the request guard (limits and JSON errors), `/openapi.json`, and
- * the bundled Swagger UI at `/docs`. Provide an `HttpServer` (NodeHttpServer.layer, or a test server).
+ * The DeepNote HTTP app: the API with its handlers, the request guard (limits and JSON errors), `/openapi.json`, the
+ * bundled Swagger UI at `/docs` and the run inspector's pages at `/ui`. Provide an `HttpServer` (NodeHttpServer.layer, or a test server).
  */
 export const serverLayer = <E>(
   options: ServerOptions<E>
@@ -89,6 +90,7 @@ export const serverLayer = <E>(
   const corsOrigins = options.settings.corsOrigins ?? []
   const app = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+    Layer.provide(InspectorRoute),
     // CORS is off unless origins are allowed: a browser page elsewhere cannot use a tenant's key by default
     corsOrigins.length === 0 ? (self) => self : Layer.provide(HttpApiBuilder.middlewareCors({
       allowedOrigins: corsOrigins.includes("*") ? () => true : corsOrigins,
