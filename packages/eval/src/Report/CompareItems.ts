@@ -2,7 +2,7 @@ import type { PipelineResult, Question } from "@deepnote/core"
 import { detectLanguage } from "@deepnote/text"
 import { Data, Effect } from "effect"
 import { bootstrapMeanCi, type BootstrapOptions, mean } from "../Metrics/Bootstrap.js"
-import { defaultMetrics, type MetricName, metrics, scoreItem } from "../Metrics/Metric.js"
+import { defaultMetrics, type MetricName, scoreItem } from "../Metrics/Metric.js"
 import { type ComparedItem, type ComparedSide, Comparison, type MetricDifference } from "./Comparison.js"
 
 /** One question of a run as the comparison reads it (any status; only finished ones are scored). */
@@ -30,17 +30,23 @@ const finished = (side: CompareInput) => side.status === "done" || side.status =
 /** The metric that decides a question's change: F1 where the task reports it, else the task's first metric. */
 const primaryOf = (names: ReadonlyArray<MetricName>): MetricName | undefined => names.includes("f1") ? "f1" : names[0]
 
+/** A prediction's scores in [0, 1] by the named metrics (default: the question's task's) that apply to it. */
+export const scoreQuestion = (
+  question: Question,
+  prediction: string,
+  names: ReadonlyArray<MetricName> = defaultMetrics(question.task ?? "multihop")
+): Partial<Record<MetricName, number>> =>
+  scoreItem({
+    prediction,
+    golds: question.answers ?? [],
+    language: question.language ?? detectLanguage(question.text)
+  }, names)
+
 /** Scores of a finished side; a failed question scores 0 on every metric that applies (a crash is a regression). */
-const scoresOf = (side: CompareInput, names: ReadonlyArray<MetricName>): Partial<Record<MetricName, number>> => {
-  if (!finished(side)) return {}
-  const q = side.question
-  const scorable = {
-    prediction: side.status === "done" ? side.result?.answer.text ?? "" : "",
-    golds: q.answers ?? [],
-    language: q.language ?? detectLanguage(q.text)
-  }
-  return scoreItem(scorable, names.filter((n) => metrics[n].applies(scorable)))
-}
+const scoresOf = (side: CompareInput, names: ReadonlyArray<MetricName>): Partial<Record<MetricName, number>> =>
+  finished(side)
+    ? scoreQuestion(side.question, side.status === "done" ? side.result?.answer.text ?? "" : "", names)
+    : {}
 
 const sideOf = (side: CompareInput, scores: Partial<Record<MetricName, number>>): ComparedSide => ({
   seq: side.seq,
