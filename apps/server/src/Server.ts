@@ -16,15 +16,18 @@ import { TenantCollections } from "./Collections/TenantCollections.js"
 import { ServerEngine } from "./Engine/ServerEngine.js"
 import { AskHandlers } from "./Http/Handlers/AskHandlers.js"
 import { CollectionsHandlers } from "./Http/Handlers/CollectionsHandlers.js"
+import { CompareHandlers } from "./Http/Handlers/CompareHandlers.js"
 import { HealthHandlers } from "./Http/Handlers/HealthHandlers.js"
 import { OpenAiHandlers } from "./Http/Handlers/OpenAiHandlers.js"
 import { RunsHandlers } from "./Http/Handlers/RunsHandlers.js"
+import { SweepsHandlers } from "./Http/Handlers/SweepsHandlers.js"
 import { InspectorRoute } from "./Http/InspectorRoute.js"
 import { Lifecycle } from "./Http/Lifecycle.js"
 import { RequestGuard } from "./Http/RequestGuard.js"
 import { exposedHeaders } from "./Http/ResponseHeaders.js"
 import { RunManager } from "./Runs/RunManager.js"
 import { serverWorkersLayer } from "./Runs/ServerWorkers.js"
+import { TenantSweeps } from "./Runs/TenantSweeps.js"
 import { ServerSettings, type ServerSettingsData } from "./ServerSettings.js"
 import { serverStoreLayer } from "./ServerStore.js"
 
@@ -39,7 +42,15 @@ export interface ServerOptions<E> {
 }
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([HealthHandlers, AskHandlers, CollectionsHandlers, RunsHandlers, OpenAiHandlers]),
+  Layer.provide([
+    HealthHandlers,
+    AskHandlers,
+    CollectionsHandlers,
+    RunsHandlers,
+    SweepsHandlers,
+    CompareHandlers,
+    OpenAiHandlers
+  ]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -68,7 +79,7 @@ const services = <E>(options: ServerOptions<E>) => {
     RunManager.layer,
     serverWorkersLayer(options.llmSettings)
   ).pipe(Layer.provideMerge(engine))
-  return features
+  return TenantSweeps.layer.pipe(Layer.provideMerge(features))
 }
 
 /** On shutdown, before the listener closes: refuse new requests, end event streams, let in-flight requests finish. */
