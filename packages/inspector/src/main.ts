@@ -55,6 +55,7 @@ const show = (): void => {
   const target = h("div", { class: "page" }, h("p", { class: "sub" }, "loading…"))
   render(main, target)
   main.setAttribute("aria-busy", "true")
+  delete main.dataset["page"]
   const reload = () => {
     if (!controller.signal.aborted) show()
   }
