@@ -1,7 +1,13 @@
+import { defaultRunConfig, Home, RunConfig } from "@deepnote/core"
+import { promptSetHash } from "@deepnote/engine"
+import { createRun as createSweepRun } from "@deepnote/runs"
+import { Sweeps } from "@deepnote/store"
 import { HttpClientRequest } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Schedule } from "effect"
+import { Effect, Layer, Schedule, Schema } from "effect"
 import * as Fs from "node:fs"
+import { serverStoreLayer } from "../src/index.js"
 import { browserAvailable, launchBrowser, openPage, type Watched, watchedPage } from "./Browser.js"
 import { baseUrl, makeHome, raw, sampleQuestions, seedCollection, settings, testServer } from "./Harness.js"
 
@@ -62,6 +68,28 @@ const finished = (id: string) =>
     Effect.timeout("120 seconds")
   )
 
+/** A sweep of two cells whose runs are created in the store (not executed), as `deepnote run --sweep` leaves them. */
+const makeSweep = (home: string) =>
+  Effect.gen(function*() {
+    const sweep = yield* (yield* Sweeps).create({ grid: { maxStep: [2, 3] }, label: "steps" })
+    const runIds: Array<string> = []
+    for (const [index, maxStep] of [2, 3].entries()) {
+      const config = Schema.decodeUnknownSync(RunConfig)({ ...Schema.encodeSync(RunConfig)(defaultRunConfig), maxStep })
+      const { run } = yield* createSweepRun({
+        dataset: sampleQuestions,
+        limit: 2,
+        config,
+        collection: "sample",
+        promptSetHash: promptSetHash(config),
+        sweep: { sweepId: sweep.id, index, cell: { maxStep } }
+      })
+      runIds.push(run.id)
+    }
+    return { sweepId: sweep.id, runIds }
+  }).pipe(
+    Effect.provide(Layer.mergeAll(serverStoreLayer(undefined), NodeContext.layer).pipe(Layer.provide(Home.layer(home))))
+  )
+
 const noLeaks = (watched: Watched) => {
   assert.deepStrictEqual(watched.errors, [])
   assert.deepStrictEqual(watched.foreign, [])
@@ -79,11 +107,13 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
         const home = yield* makeHome
         yield* seedCollection(home, "sample")
         // a finished run, made by a server with workers; then a server without workers holds the next run's questions
-        const done = yield* Effect.gen(function*() {
-          const run = yield* createRun({ maxStep: 2 }, "finished")
-          return yield* finished(run.id)
+        const [done, other] = yield* Effect.gen(function*() {
+          const a = yield* createRun({ maxStep: 2 }, "finished")
+          const b = yield* createRun({ maxStep: 1, maxFailure: 1, topK: 2 }, "other")
+          return [yield* finished(a.id), yield* finished(b.id)] as const
         }).pipe(Effect.provide(testServer(home, settings({ auth: false }))), Effect.scoped)
         assert.strictEqual(done.counts.done, 4)
+        const sweep = yield* makeSweep(home)
 
         yield* Effect.gen(function*() {
           const url = yield* baseUrl
@@ -140,6 +170,25 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
             phone.page.evaluate("getComputedStyle(document.querySelector('table.questions thead')).display")
           )
           assert.strictEqual(display, "none")
+          // compare: the metric differences, then a question of both runs side by side
+          yield* openPage(watched, `${url}/ui/#/compare?base=${done.id}&candidate=${other.id}`, "compare")
+          assert.isAbove(yield* count(watched, "table.diff-metrics tbody tr"), 0)
+          yield* Effect.promise(() =>
+            watched.page.locator("details.unchanged").evaluateAll((els) =>
+              els.forEach((e) => e.setAttribute("open", ""))
+            )
+          )
+          yield* Effect.promise(() => watched.page.locator("td[data-label=question] a").first().click())
+          yield* Effect.promise(() => watched.page.waitForSelector(`main[data-page="pair"][aria-busy="false"]`))
+          assert.strictEqual(yield* count(watched, ".side-by-side .question-view"), 2)
+          assert.isAbove(yield* count(watched, ".side-by-side .timeline .step"), 1)
+
+          // a sweep: its cells with their runs, and the sweep grouped on the runs page
+          yield* openPage(watched, `${url}/ui/#/sweeps/${sweep.sweepId}`, "sweep")
+          assert.deepStrictEqual(yield* text(watched, "ul.cells li a"), sweep.runIds)
+          yield* openPage(watched, `${url}/ui/#/runs`, "runs")
+          assert.strictEqual(yield* count(watched, "section.sweep"), 1)
+
           noLeaks(watched)
           noLeaks(phone)
         }).pipe(Effect.provide(testServer(home, settings({ auth: false, workers: 0 }))))

@@ -97,7 +97,17 @@ export const comparePage = async (main: HTMLElement, base: string, candidate: st
         className: "changes",
         empty: "no question changed",
         rowClass: (i) => `change-${i.change}`
-      })
+      }),
+      same === 0 ? "" : h(
+        "details",
+        { class: "unchanged" },
+        h("summary", {}, `${same} unchanged questions`),
+        sortableTable(
+          itemColumns(comparison.base.id, comparison.candidate.id),
+          comparison.items.filter((i) => i.change === "same"),
+          { className: "same" }
+        )
+      )
     )
   )
 }
