@@ -12,6 +12,7 @@ import { runCommand } from "./commands/RunCommand.js"
 import { serveCommand } from "./commands/Serve.js"
 import { statusCommand } from "./commands/Status.js"
 import { traceCommand } from "./commands/Trace.js"
+import { uiCommand } from "./commands/Ui.js"
 import { workerCommand } from "./commands/Worker.js"
 
 export const version = "0.1.0"
@@ -32,6 +33,7 @@ export const deepnote = Command.make("deepnote").pipe(
     demoCommand,
     traceCommand,
     serveCommand,
+    uiCommand,
     workerCommand,
     keysCommand
   ])

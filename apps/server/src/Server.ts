@@ -16,14 +16,18 @@ import { TenantCollections } from "./Collections/TenantCollections.js"
 import { ServerEngine } from "./Engine/ServerEngine.js"
 import { AskHandlers } from "./Http/Handlers/AskHandlers.js"
 import { CollectionsHandlers } from "./Http/Handlers/CollectionsHandlers.js"
+import { CompareHandlers } from "./Http/Handlers/CompareHandlers.js"
 import { HealthHandlers } from "./Http/Handlers/HealthHandlers.js"
 import { OpenAiHandlers } from "./Http/Handlers/OpenAiHandlers.js"
 import { RunsHandlers } from "./Http/Handlers/RunsHandlers.js"
+import { SweepsHandlers } from "./Http/Handlers/SweepsHandlers.js"
+import { InspectorRoute } from "./Http/InspectorRoute.js"
 import { Lifecycle } from "./Http/Lifecycle.js"
 import { RequestGuard } from "./Http/RequestGuard.js"
 import { exposedHeaders } from "./Http/ResponseHeaders.js"
 import { RunManager } from "./Runs/RunManager.js"
 import { serverWorkersLayer } from "./Runs/ServerWorkers.js"
+import { TenantSweeps } from "./Runs/TenantSweeps.js"
 import { ServerSettings, type ServerSettingsData } from "./ServerSettings.js"
 import { serverStoreLayer } from "./ServerStore.js"
 
@@ -38,7 +42,15 @@ export interface ServerOptions<E> {
 }
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([HealthHandlers, AskHandlers, CollectionsHandlers, RunsHandlers, OpenAiHandlers]),
+  Layer.provide([
+    HealthHandlers,
+    AskHandlers,
+    CollectionsHandlers,
+    RunsHandlers,
+    SweepsHandlers,
+    CompareHandlers,
+    OpenAiHandlers
+  ]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -67,7 +79,7 @@ const services = <E>(options: ServerOptions<E>) => {
     RunManager.layer,
     serverWorkersLayer(options.llmSettings)
   ).pipe(Layer.provideMerge(engine))
-  return features
+  return TenantSweeps.layer.pipe(Layer.provideMerge(features))
 }
 
 /** On shutdown, before the listener closes: refuse new requests, end event streams, let in-flight requests finish. */
@@ -80,8 +92,8 @@ const GracefulDrain = Layer.scopedDiscard(
 )
 
 /**
- * The DeepNote HTTP app: the API with its handlers, the request guard (limits and JSON errors), `/openapi.json`, and
- * the bundled Swagger UI at `/docs`. Provide an `HttpServer` (NodeHttpServer.layer, or a test server).
+ * The DeepNote HTTP app: the API with its handlers, the request guard (limits and JSON errors), `/openapi.json`, the
+ * bundled Swagger UI at `/docs` and the run inspector's pages at `/ui`. Provide an `HttpServer` (NodeHttpServer.layer, or a test server).
  */
 export const serverLayer = <E>(
   options: ServerOptions<E>
@@ -89,6 +101,7 @@ export const serverLayer = <E>(
   const corsOrigins = options.settings.corsOrigins ?? []
   const app = HttpApiBuilder.serve().pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+    Layer.provide(InspectorRoute),
     // CORS is off unless origins are allowed: a browser page elsewhere cannot use a tenant's key by default
     corsOrigins.length === 0 ? (self) => self : Layer.provide(HttpApiBuilder.middlewareCors({
       allowedOrigins: corsOrigins.includes("*") ? () => true : corsOrigins,

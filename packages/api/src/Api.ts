@@ -11,9 +11,11 @@ import {
 } from "./Errors.js"
 import { AskApi } from "./Groups/AskApi.js"
 import { CollectionsApi } from "./Groups/CollectionsApi.js"
+import { CompareApi } from "./Groups/CompareApi.js"
 import { HealthApi } from "./Groups/HealthApi.js"
 import { OpenAiApi } from "./Groups/OpenAiApi.js"
 import { RunsApi } from "./Groups/RunsApi.js"
+import { SweepsApi } from "./Groups/SweepsApi.js"
 
 /** The DeepNote HTTP API: the server implements it, the typed client (`HttpApiClient.make(Api)`) and tests call it. */
 export class Api extends HttpApi.make("deepnote")
@@ -21,6 +23,8 @@ export class Api extends HttpApi.make("deepnote")
   .add(AskApi)
   .add(CollectionsApi)
   .add(RunsApi)
+  .add(SweepsApi)
+  .add(CompareApi)
   .add(OpenAiApi)
   .addError(ValidationError)
   .addError(MalformedBody)

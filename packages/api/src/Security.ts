@@ -9,6 +9,11 @@ export interface Tenant {
   readonly namespace: string
   readonly requestsPerMinute: number
   readonly maxConcurrentRuns: number
+  /**
+   * The local tenant of `deepnote serve --no-auth`: it sees every run and sweep of the home, the CLI's included (they
+   * have no owner); tenants with keys see only the runs they started.
+   */
+  readonly wholeHome?: boolean | undefined
 }
 
 /** Provided to every authenticated handler by the `Authentication` middleware. */

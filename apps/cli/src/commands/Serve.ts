@@ -1,4 +1,5 @@
-import { Home } from "@deepnote/core"
+import { Home, type RunConfig } from "@deepnote/core"
+import type { LlmSettings } from "@deepnote/llm"
 import { serverLayer, ServerSettings } from "@deepnote/server"
 import { Command, Options } from "@effect/cli"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -31,6 +32,56 @@ const listenFailure = (error: unknown, host: string, port: number): string => {
   }
   return `the server stopped: ${messageOf(error)}`
 }
+
+export interface HomeServerInput {
+  readonly host: string
+  readonly port: number
+  readonly noAuth: boolean
+  readonly workers: number
+  readonly corsOrigins: ReadonlyArray<string>
+  readonly home: Option.Option<string>
+  readonly store: Option.Option<string>
+  readonly defaults: RunConfig
+  readonly llmSettings: Layer.Layer<LlmSettings, unknown>
+}
+
+/**
+ * The HTTP app over a home as `deepnote serve` builds it (checked flags, limits and CORS from the environment), not yet
+ * listening: its layer (which provides the bound `HttpServer`), the home's directory, and how a failure to listen reads.
+ */
+export const homeServer = (input: HomeServerInput) =>
+  Effect.gen(function*() {
+    if (input.noAuth && !loopbackHosts.includes(input.host)) {
+      return yield* new UsageError({
+        message: `--no-auth is only allowed on 127.0.0.1 or localhost (got --host ${input.host})`
+      })
+    }
+    if (!Number.isInteger(input.port) || input.port < 0 || input.port > 65535) {
+      return yield* new UsageError({ message: `--port must be between 0 and 65535 (got ${input.port})` })
+    }
+    const home = yield* Effect.provide(Home, homeLayer(input.home)).pipe(
+      Effect.mapError((e) => new UsageError({ message: messageOf(e) }))
+    )
+    const limits = yield* ServerSettings.limitsConfig.pipe(
+      Effect.mapError((e) => new UsageError({ message: `server limits: ${messageOf(e)}` }))
+    )
+    const corsOrigins = input.corsOrigins.length > 0
+      ? input.corsOrigins
+      : yield* ServerSettings.corsOriginsConfig.pipe(
+        Effect.mapError((e) => new UsageError({ message: `server CORS origins: ${messageOf(e)}` }))
+      )
+    const layer = serverLayer({
+      home: home.root,
+      settings: { auth: !input.noAuth, defaults: input.defaults, limits, workers: input.workers, corsOrigins },
+      storeUrl: Option.getOrUndefined(input.store),
+      llmSettings: input.llmSettings
+    }).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: input.port, host: input.host })))
+    const failure = (e: unknown): Effect.Effect<never, UsageError | CommandFailed> =>
+      e instanceof UsageError
+        ? Effect.fail(e)
+        : Effect.fail(new CommandFailed({ message: listenFailure(e, input.host, input.port) }))
+    return { layer, home: home.root, failure }
+  })
 
 /**
  * `deepnote serve`: the HTTP app over the same home as the CLI (collections, run store, keys), or a shared store
@@ -74,45 +125,25 @@ export const serveCommand = Command.make(
   },
   (opts) =>
     Effect.gen(function*() {
-      if (opts.noAuth && !loopbackHosts.includes(opts.host)) {
-        return yield* new UsageError({
-          message: `--no-auth is only allowed on 127.0.0.1 or localhost (got --host ${opts.host})`
-        })
-      }
-      if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
-        return yield* new UsageError({ message: `--port must be between 0 and 65535 (got ${opts.port})` })
-      }
       const { config, file } = yield* resolveRunConfig({
         values: opts.knobs.values,
         roles: opts.knobs.roles,
         configFile: opts.configFile
       })
-      const home = yield* Effect.provide(Home, homeLayer(opts.home)).pipe(
-        Effect.mapError((e) => new UsageError({ message: messageOf(e) }))
-      )
-      const limits = yield* ServerSettings.limitsConfig.pipe(
-        Effect.mapError((e) => new UsageError({ message: `server limits: ${messageOf(e)}` }))
-      )
-      const corsOrigins = opts.corsOrigins.length > 0
-        ? opts.corsOrigins
-        : yield* ServerSettings.corsOriginsConfig.pipe(
-          Effect.mapError((e) => new UsageError({ message: `server CORS origins: ${messageOf(e)}` }))
-        )
-      const server = serverLayer({
-        home: home.root,
-        settings: { auth: !opts.noAuth, defaults: config, limits, workers: opts.workers, corsOrigins },
-        storeUrl: Option.getOrUndefined(opts.store),
+      const server = yield* homeServer({
+        host: opts.host,
+        port: opts.port,
+        noAuth: opts.noAuth,
+        workers: opts.workers,
+        corsOrigins: opts.corsOrigins,
+        home: opts.home,
+        store: opts.store,
+        defaults: config,
         llmSettings: llmSettingsLayer(opts.llm, file?.llm)
-      }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: opts.port, host: opts.host })))
+      })
       if (opts.noAuth) yield* Effect.logWarning("API keys are off (--no-auth): every request acts as the local tenant")
-      yield* Effect.logInfo(`home ${home.root} · engine ${config.engine} · profile ${config.profile}`)
-      return yield* Layer.launch(server).pipe(
-        Effect.catchAll((e): Effect.Effect<never, UsageError | CommandFailed> =>
-          e instanceof UsageError
-            ? Effect.fail(e)
-            : Effect.fail(new CommandFailed({ message: listenFailure(e, opts.host, opts.port) }))
-        )
-      )
+      yield* Effect.logInfo(`home ${server.home} · engine ${config.engine} · profile ${config.profile}`)
+      return yield* Layer.launch(server.layer).pipe(Effect.catchAll(server.failure))
     })
 ).pipe(
   Command.withDescription(

@@ -22,7 +22,8 @@ export const AuthenticationLive = Layer.effect(
       id: localTenantId,
       namespace: "",
       requestsPerMinute: defaults.requestsPerMinute,
-      maxConcurrentRuns: defaults.maxConcurrentRuns
+      maxConcurrentRuns: defaults.maxConcurrentRuns,
+      wholeHome: true
     }
     return {
       bearer: (token) =>

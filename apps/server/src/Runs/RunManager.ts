@@ -47,7 +47,9 @@ export interface RunManagerService {
   ) => Effect.Effect<RunView, InternalError | NotFound | ValidationError | RateLimited | BadGateway | Unavailable>
   readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<RunView>, InternalError>
   readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, InternalError | NotFound>
-  /** The stored run if the tenant owns it. */
+  /** Whether the tenant sees the run: it started it, or it is the `--no-auth` tenant (every run of the home). */
+  readonly sees: (tenant: Tenant, runId: string) => Effect.Effect<boolean, InternalError>
+  /** The stored run if the tenant sees it. */
   readonly owned: (tenant: Tenant, runId: string) => Effect.Effect<Run, InternalError | NotFound>
   /** Queues the run's unfinished questions again (a cancelled or failed run; `retryFailed` also its failed ones). */
   readonly resume: (
@@ -64,6 +66,9 @@ export interface RunManagerService {
 }
 
 const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
+
+/** Runs `GET /v1/runs` lists, newest first. */
+const listLimit = 100
 
 const tooMany = (e: TooManyRuns) => RateLimited.of(e.message, 30, "too_many_runs")
 
@@ -102,10 +107,17 @@ const make: Effect.Effect<
   const isActive = (runId: string) =>
     store.getRun(runId).pipe(Effect.map(isActiveRun), Effect.orElseSucceed(() => false))
 
+  const sees = Effect.fn("RunManager.sees")(function*(tenant: Tenant, runId: string) {
+    yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.tenant.id": tenant.id })
+    // `--no-auth`: the home's runs are the local tenant's, those the CLI made (no owner) included
+    if (tenant.wholeHome === true) return true
+    const owner = yield* owners.get(runId).pipe(Effect.mapError(storeFailure))
+    return Option.isSome(owner) && owner.value.tenantId === tenant.id
+  })
+
   /** The run if the tenant owns it; 404 for unknown ids and other tenants' ids alike. */
   const owned = Effect.fn("RunManager.owned")(function*(tenant: Tenant, runId: string) {
-    const owner = yield* owners.get(runId).pipe(Effect.mapError(storeFailure))
-    if (Option.isNone(owner) || owner.value.tenantId !== tenant.id) return yield* NotFound.of(`run ${runId} not found`)
+    if (!(yield* sees(tenant, runId))) return yield* NotFound.of(`run ${runId} not found`)
     return yield* store.getRun(runId).pipe(
       Effect.catchTags({ RunNotFound: () => NotFound.of(`run ${runId} not found`), StoreError: storeFailure })
     )
@@ -180,7 +192,9 @@ const make: Effect.Effect<
   })
 
   const list = Effect.fn("RunManager.list")(function*(tenant: Tenant) {
-    const ids = yield* owners.runsOf(tenant.id).pipe(Effect.mapError(storeFailure))
+    const ids = tenant.wholeHome === true
+      ? (yield* store.listRuns({ limit: listLimit }).pipe(Effect.mapError(storeFailure))).map((r) => r.id)
+      : yield* owners.runsOf(tenant.id, { limit: listLimit }).pipe(Effect.mapError(storeFailure))
     const runs = yield* Effect.forEach(ids, (id) => store.getRun(id).pipe(Effect.option))
     return yield* Effect.forEach(runs.flatMap((r) => Option.isSome(r) ? [r.value] : []), (run) => view(run, tenant))
   })
@@ -226,7 +240,7 @@ const make: Effect.Effect<
     return running.length + created.filter((r) => r.execution === "queue").length
   }).pipe(Effect.orElseSucceed(() => 0))
 
-  return RunManager.of({ create, list, get, owned, resume, cancel, isActive, activeCount })
+  return RunManager.of({ create, list, get, sees, owned, resume, cancel, isActive, activeCount })
 })
 
 /** The run manager of the HTTP app (every replica's is interchangeable: its state is the store's). */

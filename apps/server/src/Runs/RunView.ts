@@ -17,6 +17,7 @@ export const toRunView = (run: Run, tenant: Tenant): RunView => {
     active: isActiveRun(run),
     collection: stored.startsWith(tenant.namespace) ? stored.slice(tenant.namespace.length) : stored,
     ...(run.manifest.label === undefined ? {} : { label: run.manifest.label }),
+    ...(run.sweepId === undefined ? {} : { sweepId: run.sweepId }),
     ...(run.message === undefined ? {} : { message: run.message }),
     counts: run.counts,
     config: run.manifest.config,

@@ -70,6 +70,8 @@ export class RunView extends Schema.Class<RunView>("RunView")({
   active: Schema.Boolean,
   collection: Schema.String,
   label: Schema.optional(Schema.String),
+  /** The sweep the run is a cell of (`deepnote run --sweep`). */
+  sweepId: Schema.optional(Schema.String),
   message: Schema.optional(Schema.String),
   counts: RunCounts,
   config: RunConfig,
@@ -96,6 +98,17 @@ export const ItemView = Schema.Struct({
   result: Schema.optional(PipelineResult),
   error: Schema.optional(Schema.Struct({ tag: Schema.String, message: Schema.String }))
 })
+
+/**
+ * `GET /v1/runs/{id}/items/{itemId}`: one question with its result (trace included), its scores in [0, 1] by the
+ * task's metrics (when finished and gold answers exist) and the titles of its gold passages (when the dataset has them).
+ */
+export const ItemDetail = Schema.Struct({
+  ...ItemView.fields,
+  metrics: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  goldTitles: Schema.optional(Schema.Array(Schema.String))
+})
+export type ItemDetail = typeof ItemDetail.Type
 
 export const ResultsParams = Schema.Struct({
   /** Items after this `seq` (the previous page's `nextAfter`). */

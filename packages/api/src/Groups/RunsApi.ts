@@ -1,11 +1,20 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { EventStream, JsonLines } from "../Domain/Names.js"
-import { CreateRunParams, CreateRunRequest, ResultsParams, RunList, RunResults, RunView } from "../Domain/Runs.js"
+import {
+  CreateRunParams,
+  CreateRunRequest,
+  ItemDetail,
+  ResultsParams,
+  RunList,
+  RunResults,
+  RunView
+} from "../Domain/Runs.js"
 import { Conflict, RateLimited } from "../Errors.js"
 import { Authentication } from "../Security.js"
 
 const id = HttpApiSchema.param("id", Schema.String)
+const itemId = HttpApiSchema.param("itemId", Schema.String)
 
 /** Resumable evaluation runs, executed by the server in the background and kept in the same store as the CLI's. */
 export class RunsApi extends HttpApiGroup.make("runs")
@@ -38,6 +47,11 @@ export class RunsApi extends HttpApiGroup.make("runs")
       )
   )
   .add(HttpApiEndpoint.get("results")`/v1/runs/${id}/results`.setUrlParams(ResultsParams).addSuccess(RunResults))
+  .add(
+    HttpApiEndpoint.get("item")`/v1/runs/${id}/items/${itemId}`
+      .addSuccess(ItemDetail)
+      .annotate(OpenApi.Description, "One question of the run: its result with the trace, its scores, its gold titles.")
+  )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Runs")
 {}

@@ -3,7 +3,8 @@ import { Report } from "./Report.js"
 
 const fixed = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(2))
 
-const align = (rows: ReadonlyArray<ReadonlyArray<string>>, right: ReadonlySet<number>): Array<string> => {
+/** Rows of cells as aligned text columns (`right`: the right-aligned column indexes). */
+export const align = (rows: ReadonlyArray<ReadonlyArray<string>>, right: ReadonlySet<number>): Array<string> => {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? "")].length)))
   return rows.map((r) =>
     r.map((cell, c) => (right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd()
@@ -60,7 +61,8 @@ export const renderTable = (report: Report): string => {
 /** The report as JSON (its Schema encoding). */
 export const renderJson = (report: Report): string => JSON.stringify(Schema.encodeSync(Report)(report), null, 2)
 
-const csvCell = (value: string | number | undefined) => {
+/** One CSV cell, quoted when it holds a quote, comma or newline. */
+export const csvCell = (value: string | number | undefined) => {
   const text = value === undefined ? "" : String(value)
   return /[",\n]/u.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
 }

@@ -1,10 +1,11 @@
-import { Api, CurrentTenant, InternalError, type ItemView } from "@deepnote/api"
+import { Api, CurrentTenant, InternalError, NotFound } from "@deepnote/api"
 import { runReport } from "@deepnote/runs"
 import { RunStore } from "@deepnote/store"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { readRunRequest } from "../../Runs/CreateRunBody.js"
 import { datasetFile } from "../../Runs/DatasetSource.js"
+import { toItemDetail, toItemView } from "../../Runs/ItemView.js"
 import { runEventStream } from "../../Runs/RunEventStream.js"
 import { RunManager } from "../../Runs/RunManager.js"
 import { toRunView } from "../../Runs/RunView.js"
@@ -40,6 +41,19 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
           const events = yield* runEventStream(tenant, path.id, lastEventId(request.headers["last-event-id"]))
           return sseResponse(events)
         }))
+      .handle("item", ({ path }) =>
+        Effect.gen(function*() {
+          const tenant = yield* CurrentTenant
+          const run = yield* runs.owned(tenant, path.id)
+          const record = yield* store.getItem(run.id, path.itemId).pipe(
+            Effect.catchTags({
+              RunNotFound: () => NotFound.of(`run ${path.id} not found`),
+              ItemNotFound: () => NotFound.of(`question ${path.itemId} not found in run ${path.id}`),
+              StoreError: storeFailure
+            })
+          )
+          return toItemDetail(record)
+        }))
       .handle("results", ({ path, urlParams }) =>
         Effect.gen(function*() {
           const tenant = yield* CurrentTenant
@@ -52,15 +66,7 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
           }).pipe(
             Effect.mapError(storeFailure)
           )
-          const items = page.map((record): typeof ItemView.Type => ({
-            itemId: record.itemId,
-            seq: record.seq,
-            status: record.status,
-            question: record.question.text,
-            gold: record.question.answers ?? [],
-            ...(record.result === undefined ? {} : { answer: record.result.answer.text, result: record.result }),
-            ...(record.error === undefined ? {} : { error: record.error })
-          }))
+          const items = page.map(toItemView)
           const last = page[page.length - 1]
           // The report reads the whole run: by default it comes with the first page only, so paging stays linear.
           const wantsReport = urlParams.report === undefined

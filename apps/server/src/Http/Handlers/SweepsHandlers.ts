@@ -1,0 +1,12 @@
+import { Api, CurrentTenant } from "@deepnote/api"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { TenantSweeps } from "../../Runs/TenantSweeps.js"
+
+export const SweepsHandlers = HttpApiBuilder.group(Api, "sweeps", (handlers) =>
+  Effect.gen(function*() {
+    const sweeps = yield* TenantSweeps
+    return handlers
+      .handle("list", () => Effect.flatMap(CurrentTenant, sweeps.list).pipe(Effect.map((list) => ({ sweeps: list }))))
+      .handle("get", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => sweeps.get(tenant, path.id)))
+  }))

@@ -1,0 +1,166 @@
+import type { RunView } from "@deepnote/api"
+import { defaultRunConfig, Home, RunConfig } from "@deepnote/core"
+import { promptSetHash } from "@deepnote/engine"
+import { createRun } from "@deepnote/runs"
+import { Sweeps } from "@deepnote/store"
+import { HttpClientRequest } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Schedule, Schema } from "effect"
+import * as Fs from "node:fs"
+import { serverStoreLayer } from "../src/index.js"
+import {
+  clientWith,
+  createKey,
+  homeWithTenant,
+  makeHome,
+  raw,
+  sampleQuestions,
+  seedCollection,
+  settings,
+  testServer
+} from "./Harness.js"
+
+const records = Fs.readFileSync(sampleQuestions, "utf8").trim().split("\n").slice(0, 6)
+  .map((line) => JSON.parse(line) as { id: string; question: string; answers: Array<string> })
+const withTitles = records.map((r, i) => (i === 0 ? { ...r, gold_titles: ["Shirley Temple", "Kiss and Tell"] } : r))
+const jsonl = (rows: ReadonlyArray<object>) => rows.map((r) => JSON.stringify(r)).join("\n")
+/** The same questions under other ids: nothing pairs with the runs above. */
+const otherIds = jsonl(records.map((r) => ({ ...r, id: `other-${r.id}` })))
+
+const json = (text: string) => JSON.parse(text) as Record<string, unknown>
+
+/** Polls a run until it stops (the server's workers execute it). */
+const finished = (get: Effect.Effect<RunView, unknown>) =>
+  get.pipe(
+    Effect.repeat(
+      Schedule.identity<RunView>().pipe(Schedule.addDelay(() => "50 millis"), Schedule.whileInput((run) => run.active))
+    ),
+    Effect.tap((run) => Effect.sync(() => assert.strictEqual(run.status, "completed")))
+  )
+
+describe("the inspector's HTTP API: compare, one question, sweeps", () => {
+  it.scopedLive("compare pairs by question id with a paired bootstrap; items in detail; tenants see only theirs", () =>
+    Effect.gen(function*() {
+      const { home, key } = yield* homeWithTenant("acme", "wiki")
+      const other = yield* createKey(home, "beta")
+      return yield* Effect.gen(function*() {
+        const client = yield* clientWith(key)
+        const create = (body: string, maxStep: number) =>
+          client.runs.create({ payload: { collection: "wiki", jsonl: body, config: { maxStep } }, urlParams: {} })
+            .pipe(Effect.flatMap((run) => finished(client.runs.get({ path: { id: run.id } }))))
+        const a = yield* create(jsonl(withTitles), 2)
+        const b = yield* create(jsonl(withTitles), 4)
+        const c = yield* create(otherIds, 2)
+        assert.isUndefined(a.sweepId)
+
+        const compared = yield* client.compare.compare({ urlParams: { base: a.id, candidate: b.id, seed: 5 } })
+        assert.strictEqual(compared.base.id, a.id)
+        assert.strictEqual(compared.candidate.id, b.id)
+        assert.deepStrictEqual([compared.paired, compared.onlyBase, compared.onlyCandidate], [6, 0, 0])
+        assert.deepStrictEqual(compared.metrics.map((m) => m.metric), ["acc", "em", "f1"])
+        for (const m of compared.metrics) {
+          assert.isTrue(m.low <= m.difference && m.difference <= m.high, JSON.stringify(m))
+          assert.closeTo(m.difference, m.candidate - m.base, 0.02)
+        }
+        const rank = { regressed: 0, improved: 1, same: 2 }
+        const ranks = compared.items.map((i) => rank[i.change])
+        assert.deepStrictEqual(ranks, [...ranks].sort((x, y) => x - y), "regressed first, then improved")
+        const again = yield* client.compare.compare({ urlParams: { base: a.id, candidate: b.id, seed: 5 } })
+        assert.deepStrictEqual(again.metrics, compared.metrics, "the same seed gives the same intervals")
+        const self = yield* client.compare.compare({ urlParams: { base: a.id, candidate: a.id } })
+        assert.isTrue(self.metrics.every((m) => m.difference === 0 && m.low === 0 && m.high === 0))
+
+        const noPairs = yield* raw(HttpClientRequest.get(`/v1/compare?base=${a.id}&candidate=${c.id}`), key)
+        assert.strictEqual(noPairs.status, 400, noPairs.text)
+        assert.include(noPairs.text, "no question pairs")
+        assert.strictEqual((json(noPairs.text).error as { code: string }).code, "validation_error")
+        const unknown = yield* raw(HttpClientRequest.get(`/v1/compare?base=${a.id}&candidate=r-nope`), key)
+        assert.strictEqual(unknown.status, 404)
+        const missing = yield* raw(HttpClientRequest.get(`/v1/compare?base=${a.id}`), key)
+        assert.strictEqual(missing.status, 400)
+
+        const first = records[0]!.id
+        const item = yield* client.runs.item({ path: { id: a.id, itemId: first } })
+        assert.strictEqual(item.itemId, first)
+        assert.strictEqual(item.status, "done")
+        assert.isDefined(item.result?.trace)
+        assert.deepStrictEqual(Object.keys(item.metrics).sort(), ["acc", "em", "f1"])
+        assert.deepStrictEqual(item.goldTitles, ["Shirley Temple", "Kiss and Tell"])
+        const second = yield* client.runs.item({ path: { id: a.id, itemId: records[1]!.id } })
+        assert.isUndefined(second.goldTitles)
+        const noItem = yield* raw(HttpClientRequest.get(`/v1/runs/${a.id}/items/nope`), key)
+        assert.strictEqual(noItem.status, 404)
+
+        for (
+          const path of [
+            `/v1/compare?base=${a.id}&candidate=${b.id}`,
+            `/v1/runs/${a.id}/items/${first}`
+          ]
+        ) {
+          const response = yield* raw(HttpClientRequest.get(path), other)
+          assert.strictEqual(response.status, 404, path)
+          assert.strictEqual((json(response.text).error as { code: string }).code, "not_found")
+        }
+        assert.deepStrictEqual((yield* raw(HttpClientRequest.get("/v1/sweeps"), other)).text, `{"sweeps":[]}`)
+      }).pipe(Effect.provide(testServer(home)))
+    }))
+
+  it.scopedLive("--no-auth sees the runs and sweeps the CLI made in the home; a tenant with a key does not", () =>
+    Effect.gen(function*() {
+      const home = yield* makeHome
+      yield* seedCollection(home, "sample")
+      const key = yield* createKey(home, "acme")
+      // what `deepnote run --sweep` leaves when interrupted after its first cell was created: no owner, one cell
+      const made = yield* Effect.gen(function*() {
+        const sweep = yield* (yield* Sweeps).create({
+          grid: { cells: [{ maxStep: 2 }, { maxStep: 3 }], knobs: { maxStep: [2, 3] } },
+          label: "steps"
+        })
+        const config = Schema.decodeUnknownSync(RunConfig)({
+          ...Schema.encodeSync(RunConfig)(defaultRunConfig),
+          maxStep: 2
+        })
+        const { run } = yield* createRun({
+          dataset: sampleQuestions,
+          limit: 3,
+          config,
+          collection: "sample",
+          promptSetHash: promptSetHash(config),
+          sweep: { sweepId: sweep.id, index: 0, cell: { maxStep: 2 } }
+        })
+        return { sweepId: sweep.id, runId: run.id }
+      }).pipe(
+        Effect.provide(
+          Layer.mergeAll(serverStoreLayer(undefined), NodeContext.layer).pipe(Layer.provide(Home.layer(home)))
+        )
+      )
+
+      yield* Effect.gen(function*() {
+        const run = yield* raw(HttpClientRequest.get(`/v1/runs/${made.runId}`))
+        assert.strictEqual(run.status, 200, run.text)
+        assert.strictEqual(json(run.text).sweepId, made.sweepId)
+        const runs = json((yield* raw(HttpClientRequest.get("/v1/runs"))).text).runs as Array<{ id: string }>
+        assert.deepStrictEqual(runs.map((r) => r.id), [made.runId])
+        const list = json((yield* raw(HttpClientRequest.get("/v1/sweeps"))).text).sweeps as Array<{ id: string }>
+        assert.deepStrictEqual(list.map((s) => s.id), [made.sweepId])
+        const sweep = json((yield* raw(HttpClientRequest.get(`/v1/sweeps/${made.sweepId}`))).text)
+        assert.strictEqual(sweep.label, "steps")
+        assert.deepStrictEqual(sweep.grid, { maxStep: [2, 3] })
+        const cells = sweep.cells as Array<{ cell: object; runId?: string; run?: { id: string } }>
+        assert.deepStrictEqual(cells.map((c) => [c.cell, c.runId, c.run?.id]), [
+          [{ maxStep: 2 }, made.runId, made.runId],
+          [{ maxStep: 3 }, undefined, undefined]
+        ])
+        assert.strictEqual((yield* raw(HttpClientRequest.get("/v1/sweeps/s-nope"))).status, 404)
+      }).pipe(Effect.provide(testServer(home, settings({ auth: false }))))
+
+      yield* Effect.gen(function*() {
+        for (const path of [`/v1/runs/${made.runId}`, `/v1/sweeps/${made.sweepId}`]) {
+          assert.strictEqual((yield* raw(HttpClientRequest.get(path), key)).status, 404, path)
+        }
+        assert.strictEqual((yield* raw(HttpClientRequest.get("/v1/sweeps"), key)).text, `{"sweeps":[]}`)
+        assert.strictEqual((yield* raw(HttpClientRequest.get("/v1/runs"), key)).text, `{"runs":[]}`)
+      }).pipe(Effect.provide(testServer(home)))
+    }))
+})

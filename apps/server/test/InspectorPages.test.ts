@@ -1,0 +1,198 @@
+import { defaultRunConfig, Home, RunConfig } from "@deepnote/core"
+import { promptSetHash } from "@deepnote/engine"
+import { createRun as createSweepRun } from "@deepnote/runs"
+import { Sweeps } from "@deepnote/store"
+import { HttpClientRequest } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Schedule, Schema } from "effect"
+import * as Fs from "node:fs"
+import { serverStoreLayer } from "../src/index.js"
+import { browserAvailable, launchBrowser, openPage, type Watched, watchedPage } from "./Browser.js"
+import { baseUrl, makeHome, raw, sampleQuestions, seedCollection, settings, testServer } from "./Harness.js"
+
+interface Run {
+  readonly id: string
+  readonly active: boolean
+  readonly counts: { readonly total: number; readonly done: number }
+}
+interface Item {
+  readonly itemId: string
+  readonly result?: {
+    readonly trace: {
+      readonly passages: ReadonlyArray<{ readonly passage: { readonly title: string } }>
+      readonly notes: ReadonlyArray<{ readonly step: number; readonly verdict?: { readonly better: boolean } }>
+      readonly queries: ReadonlyArray<{ readonly step: number }>
+    }
+    readonly stopReason: string
+  }
+  readonly goldTitles?: ReadonlyArray<string>
+}
+
+/** Four sample questions as HotpotQA records; the first names its gold (supporting) passages. */
+const dataset = Fs.readFileSync(sampleQuestions, "utf8").split("\n").filter((l) => l.trim() !== "").slice(0, 4)
+  .map((line, i) => {
+    const q = JSON.parse(line) as { id: string; question: string; answers: Array<string> }
+    const gold = i === 0 ? [["Kiss and Tell (1945 film)", 0], ["Shirley Temple", 0]] : []
+    return JSON.stringify({
+      _id: q.id,
+      question: q.question,
+      answer: q.answers[0],
+      supporting_facts: gold,
+      context: [],
+      type: "bridge",
+      level: "hard"
+    })
+  }).join("\n")
+
+const json = <A>(path: string) =>
+  raw(HttpClientRequest.get(path)).pipe(Effect.map((r) => {
+    assert.strictEqual(r.status, 200, `${path}: ${r.text}`)
+    return JSON.parse(r.text) as A
+  }))
+
+const createRun = (config: Record<string, unknown>, label: string) =>
+  raw(
+    HttpClientRequest.post("/v1/runs").pipe(
+      HttpClientRequest.bodyUnsafeJson({ collection: "sample", jsonl: dataset, label, config })
+    )
+  ).pipe(Effect.map((r) => {
+    assert.strictEqual(r.status, 202, r.text)
+    return JSON.parse(r.text) as Run
+  }))
+
+const finished = (id: string) =>
+  json<Run>(`/v1/runs/${id}`).pipe(
+    Effect.filterOrFail((run) => !run.active, () => "still running"),
+    Effect.retry(Schedule.spaced("100 millis")),
+    Effect.timeout("120 seconds")
+  )
+
+/** A sweep of two cells whose runs are created in the store (not executed), as `deepnote run --sweep` leaves them. */
+const makeSweep = (home: string) =>
+  Effect.gen(function*() {
+    const sweep = yield* (yield* Sweeps).create({ grid: { maxStep: [2, 3] }, label: "steps" })
+    const runIds: Array<string> = []
+    for (const [index, maxStep] of [2, 3].entries()) {
+      const config = Schema.decodeUnknownSync(RunConfig)({ ...Schema.encodeSync(RunConfig)(defaultRunConfig), maxStep })
+      const { run } = yield* createSweepRun({
+        dataset: sampleQuestions,
+        limit: 2,
+        config,
+        collection: "sample",
+        promptSetHash: promptSetHash(config),
+        sweep: { sweepId: sweep.id, index, cell: { maxStep } }
+      })
+      runIds.push(run.id)
+    }
+    return { sweepId: sweep.id, runIds }
+  }).pipe(
+    Effect.provide(Layer.mergeAll(serverStoreLayer(undefined), NodeContext.layer).pipe(Layer.provide(Home.layer(home))))
+  )
+
+const noLeaks = (watched: Watched) => {
+  assert.deepStrictEqual(watched.errors, [])
+  assert.deepStrictEqual(watched.foreign, [])
+}
+
+const text = (watched: Watched, selector: string) =>
+  Effect.promise(() => watched.page.locator(selector).allTextContents())
+const count = (watched: Watched, selector: string) => Effect.promise(() => watched.page.locator(selector).count())
+
+describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
+  it.scopedLive(
+    "runs, a finished run, a running run and a question's timeline; no console error, nothing leaves 127.0.0.1",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* makeHome
+        yield* seedCollection(home, "sample")
+        // a finished run, made by a server with workers; then a server without workers holds the next run's questions
+        const [done, other] = yield* Effect.gen(function*() {
+          const a = yield* createRun({ maxStep: 2 }, "finished")
+          const b = yield* createRun({ maxStep: 1, maxFailure: 1, topK: 2 }, "other")
+          return [yield* finished(a.id), yield* finished(b.id)] as const
+        }).pipe(Effect.provide(testServer(home, settings({ auth: false }))), Effect.scoped)
+        assert.strictEqual(done.counts.done, 4)
+        const sweep = yield* makeSweep(home)
+
+        yield* Effect.gen(function*() {
+          const url = yield* baseUrl
+          const held = yield* createRun({ maxStep: 3 }, "held")
+          assert.isTrue(held.active)
+          const browser = yield* launchBrowser
+          const watched = yield* watchedPage(browser)
+
+          yield* openPage(watched, `${url}/ui`, "runs")
+          const names = yield* text(watched, "table.runs td[data-label=run] a")
+          assert.includeMembers(names, ["finished", "held"])
+
+          yield* openPage(watched, `${url}/ui/#/runs/${done.id}`, "run")
+          assert.strictEqual(yield* count(watched, "table.questions tbody tr"), 4)
+          assert.isAbove(yield* count(watched, "table.metrics tbody tr"), 0)
+          yield* Effect.promise(() => watched.page.selectOption("#filter", "failed"))
+          assert.deepStrictEqual(yield* text(watched, "table.questions td.empty"), ["no question matches"])
+
+          yield* openPage(watched, `${url}/ui/#/runs/${held.id}`, "run")
+          yield* Effect.promise(() => watched.page.waitForSelector("#live .progress-label"))
+          assert.deepStrictEqual(yield* text(watched, "#live .progress-label"), ["0/4"])
+
+          // the first question's timeline: its steps, verdicts and gold marks as the API reports them
+          const results = yield* json<{ items: ReadonlyArray<Item> }>(`/v1/runs/${done.id}/results`)
+          const first = results.items[0]!
+          const item = yield* json<Item>(`/v1/runs/${done.id}/items/${first.itemId}`)
+          const trace = item.result!.trace
+          yield* openPage(watched, `${url}/ui/#/runs/${done.id}/items/${first.itemId}`, "question")
+          const steps = [...new Set([...trace.queries, ...trace.notes].map((e) => e.step))].sort()
+          const shown = yield* Effect.promise(() =>
+            watched.page.locator(".timeline .step").evaluateAll((els) =>
+              els.map((e) => Number(e.getAttribute("data-step")))
+            )
+          )
+          assert.deepStrictEqual(shown, steps)
+          const verdicts = yield* Effect.promise(() =>
+            watched.page.locator("[data-verdict]").evaluateAll((els) => els.map((e) => e.getAttribute("data-verdict")))
+          )
+          assert.deepStrictEqual(
+            verdicts,
+            trace.notes.flatMap((n) => n.verdict === undefined ? [] : [n.verdict.better ? "better" : "worse"])
+          )
+          assert.deepStrictEqual(yield* text(watched, "[data-stop] code"), [item.result!.stopReason])
+          const gold = new Set(item.goldTitles ?? [])
+          assert.isAbove(gold.size, 0)
+          const goldRead = trace.passages.filter((p) => gold.has(p.passage.title)).length
+          assert.isAbove(goldRead, 0)
+          assert.strictEqual(yield* count(watched, ".passage[data-gold]"), goldRead)
+
+          // a phone-width screen: the question table becomes stacked cards
+          const phone = yield* watchedPage(browser, { width: 390, height: 844 })
+          yield* openPage(phone, `${url}/ui/#/runs/${done.id}`, "run")
+          const display = yield* Effect.promise(() =>
+            phone.page.evaluate("getComputedStyle(document.querySelector('table.questions thead')).display")
+          )
+          assert.strictEqual(display, "none")
+          // compare: the metric differences, then a question of both runs side by side
+          yield* openPage(watched, `${url}/ui/#/compare?base=${done.id}&candidate=${other.id}`, "compare")
+          assert.isAbove(yield* count(watched, "table.diff-metrics tbody tr"), 0)
+          yield* Effect.promise(() =>
+            watched.page.locator("details.unchanged").evaluateAll((els) =>
+              els.forEach((e) => e.setAttribute("open", ""))
+            )
+          )
+          yield* Effect.promise(() => watched.page.locator("td[data-label=question] a").first().click())
+          yield* Effect.promise(() => watched.page.waitForSelector(`main[data-page="pair"][aria-busy="false"]`))
+          assert.strictEqual(yield* count(watched, ".side-by-side .question-view"), 2)
+          assert.isAbove(yield* count(watched, ".side-by-side .timeline .step"), 1)
+
+          // a sweep: its cells with their runs, and the sweep grouped on the runs page
+          yield* openPage(watched, `${url}/ui/#/sweeps/${sweep.sweepId}`, "sweep")
+          assert.deepStrictEqual(yield* text(watched, "ul.cells li a"), sweep.runIds)
+          yield* openPage(watched, `${url}/ui/#/runs`, "runs")
+          assert.strictEqual(yield* count(watched, "section.sweep"), 1)
+
+          noLeaks(watched)
+          noLeaks(phone)
+        }).pipe(Effect.provide(testServer(home, settings({ auth: false, workers: 0 }))))
+      }),
+    { timeout: 240_000 }
+  )
+})

@@ -1,0 +1,55 @@
+// Makes the run inspector's screenshots (docs/screenshots/*.png) against a fresh demo home:
+// `npm run build && node docs/screenshots/make.mjs`. Needs Debian's chromium (`apt-get install -y chromium`).
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { createRequire } from "node:module"
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, "..", "..")
+const { chromium } = createRequire(join(root, "apps/server/package.json"))("playwright-core")
+const cli = join(root, "apps/cli/dist/src/main.js")
+const home = mkdtempSync(join(tmpdir(), "deepnote-shots-"))
+const deepnote = (...args) => execFileSync("node", [cli, ...args, "--home", home], { stdio: "pipe" }).toString()
+const questions = join(root, "examples/sample/questions/hotpotqa.jsonl")
+
+deepnote("demo")
+deepnote("run", "--dataset", questions, "--collection", "sample", "--limit", "12", "--label", "steps-3")
+deepnote("run", "--dataset", questions, "--collection", "sample", "--limit", "12", "--label", "steps-1", "--max-step", "1",
+  "--max-failure", "1")
+const ui = spawn("node", [cli, "ui", "--home", home], { stdio: ["ignore", "pipe", "inherit"] })
+const address = await new Promise((resolve) => {
+  let out = ""
+  ui.stdout.on("data", (chunk) => {
+    out += chunk
+    const match = /run inspector: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)
+    if (match) resolve(match[1])
+  })
+})
+const executablePath = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"].find((p) => existsSync(p))
+const browser = await chromium.launch({ executablePath, headless: true })
+try {
+  const shot = async (name, hash, pageName, width = 1280, height = 900) => {
+    const page = await browser.newPage({ viewport: { width, height } })
+    await page.goto(`${address}/ui/${hash}`)
+    await page.waitForSelector(`main[data-page="${pageName}"][aria-busy="false"]`)
+    await page.waitForLoadState("networkidle")
+    await page.screenshot({ path: join(here, `${name}.png`), fullPage: name !== "question" })
+    await page.close()
+  }
+  const runs = JSON.parse(execFileSync("curl", ["-s", `${address}/v1/runs`]).toString()).runs
+  const base = runs.find((r) => r.label === "steps-3")
+  const candidate = runs.find((r) => r.label === "steps-1")
+  const items = JSON.parse(execFileSync("curl", ["-s", `${address}/v1/runs/${base.id}/results?limit=1`]).toString()).items
+  await shot("runs", "#/runs", "runs")
+  await shot("run", `#/runs/${base.id}`, "run")
+  await shot("question", `#/runs/${base.id}/items/${items[0].itemId}`, "question", 1280, 1400)
+  await shot("compare", `#/compare?base=${base.id}&candidate=${candidate.id}`, "compare")
+  await shot("run-phone", `#/runs/${base.id}`, "run", 390, 844)
+} finally {
+  await browser.close()
+  ui.kill("SIGINT")
+  rmSync(home, { recursive: true, force: true })
+}

@@ -1,0 +1,32 @@
+import { ComparedItem, MetricDifference } from "@deepnote/eval"
+import { Schema } from "effect"
+import { IntParam } from "./Names.js"
+import { RunView } from "./Runs.js"
+
+/** `GET /v1/compare` query: the two runs and the bootstrap's resamples and seed. */
+export const CompareParams = Schema.Struct({
+  base: Schema.String.pipe(Schema.minLength(1)),
+  candidate: Schema.String.pipe(Schema.minLength(1)),
+  /** Bootstrap resamples (default 1000). */
+  resamples: Schema.optional(IntParam(100, 100_000)),
+  /** The bootstrap's PRNG seed (default 20241011): the same seed gives the same interval. */
+  seed: Schema.optional(IntParam(0, 2 ** 31 - 1))
+})
+
+/**
+ * Two runs compared question by question (paired by question id): per metric the means (percent) and the paired
+ * bootstrap 95% interval of `candidate − base`; per question its scores (in [0, 1]) on both sides and its change by
+ * `primaryMetric`, regressed first.
+ */
+export class Comparison extends Schema.Class<Comparison>("Comparison")({
+  base: RunView,
+  candidate: RunView,
+  paired: Schema.Int,
+  onlyBase: Schema.Int,
+  onlyCandidate: Schema.Int,
+  primaryMetric: Schema.String,
+  resamples: Schema.Int,
+  seed: Schema.Int,
+  metrics: Schema.Array(MetricDifference),
+  items: Schema.Array(ComparedItem)
+}) {}
