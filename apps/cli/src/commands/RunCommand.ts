@@ -122,7 +122,8 @@ export const runCommand = Command.make(
           const sweep = expanded !== undefined
             ? yield* (yield* Sweeps).create({
               grid: { cells: cells.map((c) => c.cell), knobs: expanded.grid },
-              ...(Option.isSome(opts.label) ? { label: opts.label.value } : {})
+              // --label, else the sweep file's `label`
+              label: Option.getOrUndefined(opts.label) ?? expanded.label
             })
             : undefined
           const finished: Array<
