@@ -7,14 +7,14 @@ import { runOrSweep } from "../runs/RunOrSweep.js"
 import { runServices } from "../runs/RunServices.js"
 import { homeOption, jsonOption, storeOption } from "./Common.js"
 
-const describe = (run: Run, state: RunStateView) => {
+const describe = (run: Run, state: RunStateView, withSweep = true) => {
   const c = run.counts
   const cfg = run.manifest.config
   return `${run.id}  ${state.state.padEnd(23)} ${String(c.done).padStart(5)}/${c.total} done ${
     String(c.failed).padStart(4)
   } failed  ` +
     `${cfg.profile}/${cfg.engine} step ${cfg.maxStep} fail ${cfg.maxFailure} k ${cfg.topK}  ${run.manifest.dataset.path}${
-      run.sweepId ? `  sweep ${run.sweepId}` : ""
+      run.sweepId && withSweep ? `  sweep ${run.sweepId}` : ""
     }${run.execution === "queue" ? "  (queue)" : ""}`
 }
 
@@ -58,7 +58,7 @@ const showSweep = (sweep: SweepState, json: boolean) =>
       const state = states[i]
       yield* Console.log(
         `  cell ${c.index + 1}/${sweep.cells.length} ${JSON.stringify(c.cell)}  ${
-          c.run === undefined || state === undefined ? "not created" : describe(c.run, state)
+          c.run === undefined || state === undefined ? "not created" : describe(c.run, state, false)
         }`
       )
     }
