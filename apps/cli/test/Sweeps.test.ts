@@ -52,6 +52,10 @@ describe("sweeps as objects and run comparison (child processes)", () => {
         )
         assert.strictEqual(ran.code, 0, ran.stderr)
         const sweepId = sweepIdOf(ran.stdout)
+        assert.include(
+          ran.stdout,
+          `sweep ${sweepId}: 2 cells (if stopped, \`deepnote resume ${sweepId}\` continues every cell)`
+        )
 
         const status = yield* runCli(["status", sweepId, "--home", home])
         assert.strictEqual(status.code, 0, status.stderr)

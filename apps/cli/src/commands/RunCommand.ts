@@ -135,6 +135,11 @@ export const runCommand = Command.make(
               Effect.mapError((e) => new CommandFailed({ message: e.message }))
             )
           if (opts.enqueue && sweep !== undefined) yield* Console.log(sweep.id)
+          else if (sweep !== undefined) {
+            yield* Console.log(
+              `sweep ${sweep.id}: ${cells.length} cells (if stopped, \`deepnote resume ${sweep.id}\` continues every cell)`
+            )
+          }
           for (const [i, cell] of cells.entries()) {
             const { badLines, run } = yield* createRun({
               dataset: opts.dataset,
