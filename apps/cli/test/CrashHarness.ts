@@ -11,6 +11,7 @@ const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
 export interface Child {
   readonly process: ChildProcess
   readonly stdout: () => string
+  readonly stderr: () => string
   readonly exited: Promise<number | null>
 }
 
@@ -21,10 +22,11 @@ export const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string
     stdio: ["ignore", "pipe", "pipe"]
   })
   let out = ""
+  let err = ""
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
-  child.stderr.on("data", () => {})
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-  return { process: child, stdout: () => out, exited }
+  return { process: child, stdout: () => out, stderr: () => err, exited }
 }
 
 /** Waits (polling) until the simulator has received at least `n` generation requests, or the child exits. */
