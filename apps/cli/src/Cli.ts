@@ -1,5 +1,6 @@
 import { Command } from "@effect/cli"
 import { askCommand } from "./commands/Ask.js"
+import { compareCommand } from "./commands/Compare.js"
 import { configCommand } from "./commands/ConfigCommand.js"
 import { demoCommand } from "./commands/Demo.js"
 import { evalCommand } from "./commands/Eval.js"
@@ -28,6 +29,7 @@ export const deepnote = Command.make("deepnote").pipe(
     resumeCommand,
     statusCommand,
     evalCommand,
+    compareCommand,
     exportCommand,
     configCommand,
     demoCommand,

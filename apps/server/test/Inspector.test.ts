@@ -77,8 +77,13 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
         assert.strictEqual((json(noPairs.text).error as { code: string }).code, "validation_error")
         const unknown = yield* raw(HttpClientRequest.get(`/v1/compare?base=${a.id}&candidate=r-nope`), key)
         assert.strictEqual(unknown.status, 404)
-        const missing = yield* raw(HttpClientRequest.get(`/v1/compare?base=${a.id}`), key)
-        assert.strictEqual(missing.status, 400)
+        for (
+          const query of [`base=${a.id}`, `base=${a.id}&candidate=${b.id}&resamples=abc`, `base=&candidate=${b.id}`]
+        ) {
+          const bad = yield* raw(HttpClientRequest.get(`/v1/compare?${query}`), key)
+          assert.strictEqual(bad.status, 400, query)
+          assert.isString((json(bad.text).error as { message: string }).message)
+        }
 
         const first = records[0]!.id
         const item = yield* client.runs.item({ path: { id: a.id, itemId: first } })

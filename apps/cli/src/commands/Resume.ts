@@ -1,25 +1,28 @@
-import { promptSetHash } from "@deepnote/engine"
-import { checkResumable, collectionOf, createRunFromRun, enqueueRun, resumeConcurrency } from "@deepnote/runs"
-import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Option } from "effect"
+import { Effect } from "effect"
 import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
-import { CommandFailed, UsageError } from "../Errors.js"
-import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
-import { runEngineLayer } from "../runs/RunEngine.js"
+import { CommandFailed } from "../Errors.js"
+import { failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
+import { resumeRun } from "../runs/ResumeRun.js"
+import { resumeSweep } from "../runs/ResumeSweep.js"
+import { runOrSweep } from "../runs/RunOrSweep.js"
 import { queueServices } from "../runs/RunServices.js"
-import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
 import { boundedInteger, homeOption, maxConcurrency, storeOption } from "./Common.js"
 import { defaultConcurrency, quietOption } from "./RunCommand.js"
 
 export const runIdArg = Args.text({ name: "run-id" }).pipe(Args.withDescription("a run id (see `deepnote status`)"))
 
-/** `deepnote resume RUN_ID`: continue a run exactly where it stopped; finished calls are replayed, not re-sent. */
+/**
+ * `deepnote resume ID`: continue a run exactly where it stopped (finished calls are replayed, not re-sent), or a sweep:
+ * its unfinished cells resumed and the cells an interruption left uncreated created and run.
+ */
 export const resumeCommand = Command.make(
   "resume",
   {
-    runId: runIdArg,
+    id: Args.text({ name: "id" }).pipe(
+      Args.withDescription("a run id, or a sweep id (every cell not completed; see `deepnote status`)")
+    ),
     concurrency: boundedInteger("concurrency", 1, maxConcurrency).pipe(
       Options.withDescription(
         `questions in flight at once (default: what the run was started with, else ${defaultConcurrency})`
@@ -45,47 +48,11 @@ export const resumeCommand = Command.make(
   },
   (opts) =>
     Effect.gen(function*() {
-      const store = yield* RunStore
-      const run = yield* store.getRun(opts.runId)
-      if (run.manifest.config.engine === "llm") yield* resolveLlmSettings(opts.llm, undefined)
-      if (run.execution === "queue") {
-        // a queue run is resumed by queueing what is left again; `deepnote worker` processes execute it
-        const { jobs, run: queued } = yield* enqueueRun(run.id, { retryFailed: opts.retryFailed }).pipe(
-          Effect.mapError((e) => new CommandFailed({ message: e.message }))
-        )
-        return yield* Console.log(
-          jobs === 0
-            ? `run ${run.id}: nothing to queue (${queued.counts.done} done, ${queued.counts.failed} failed, ` +
-              `${queued.counts.running} running under workers)`
-            : `run ${run.id}: ${jobs} question(s) queued again for the workers (\`deepnote worker\`)`
-        )
-      }
-      const current = { promptSetHash: promptSetHash(run.manifest.config) }
-      const target = yield* checkResumable(run, current).pipe(
-        Effect.as(run),
-        Effect.catchTag(
-          "ResumeRefused",
-          (refused): Effect.Effect<Run, UsageError | RunNotFound | StoreError | SweepNotFound, RunStore> =>
-            opts.forceNewRun
-              ? createRunFromRun(run, current).pipe(
-                Effect.tap((fresh) =>
-                  Console.log(`started new run ${fresh.id} from ${run.id} (${refused.message.split(":")[0]})`)
-                )
-              )
-              : Effect.fail(new UsageError({ message: refused.message }))
-        )
-      )
-      const engine = runEngineLayer(target.manifest.config, collectionOf(target), opts.llm, undefined, opts.home)
-      yield* executeWithProgress(target.id, engine, {
-        quiet: opts.quiet,
-        concurrency: resumeConcurrency(target, Option.getOrUndefined(opts.concurrency), defaultConcurrency),
-        retryFailed: opts.retryFailed,
-        wait: opts.wait,
-        label: "cli resume"
-      }).pipe(
-        tracedRun(opts.tracing, target.id),
-        Effect.flatMap((ended) => failOnFailedQuestions([{ runId: target.id, counts: ended.counts }]))
-      )
+      const target = yield* runOrSweep(opts.id)
+      if (target._tag === "sweep") return yield* failOnFailedQuestions(yield* resumeSweep(target.state, opts))
+      if (target.run.manifest.config.engine === "llm") yield* resolveLlmSettings(opts.llm, undefined)
+      const ended = yield* resumeRun(target.run, opts)
+      yield* failOnFailedQuestions(ended === undefined ? [] : [ended])
     }).pipe(
       Effect.catchTags({
         RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}" (see \`deepnote status\`)` }),
@@ -96,6 +63,7 @@ export const resumeCommand = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "Resume an interrupted or crashed run: only unfinished calls go to the engine; a finished run is a no-op."
+    "Resume an interrupted or crashed run (only unfinished calls go to the engine; a finished run is a no-op), or a " +
+      "sweep (its unfinished cells, and the cells an interruption left uncreated)."
   )
 )

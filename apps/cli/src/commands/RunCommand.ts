@@ -97,9 +97,9 @@ export const runCommand = Command.make(
           const collection = collectionName(opts.collection, file?.collection, envCollection)
           if (profiles[config.profile].retrieves) yield* requireCollection(collection)
           const fs = yield* FileSystem.FileSystem
-          const cells = Option.isNone(opts.sweep)
-            ? [{ index: 0, cell: {}, config }]
-            : (yield* expandSweep(
+          const expanded = Option.isNone(opts.sweep)
+            ? undefined
+            : yield* expandSweep(
               yield* fs.readFileString(opts.sweep.value).pipe(Effect.orDie),
               opts.sweep.value,
               Schema.encodeSync(RunConfig)(config)
@@ -108,7 +108,8 @@ export const runCommand = Command.make(
                 Effect.forEach(s.skipped, (k) => Console.error(`skipping cell ${JSON.stringify(k.cell)}: ${k.reason}`))
               ),
               Effect.mapError((e) => new UsageError({ message: e.message }))
-            )).cells
+            )
+          const cells = expanded?.cells ?? [{ index: 0, cell: {}, config }]
           // bad LLM settings are a usage error, and a model no server serves a failure, before any run is created
           const llmSettings = cells.some((c) => c.config.engine === "llm")
             ? yield* resolveLlmSettings(opts.llm, file?.llm)
@@ -117,10 +118,12 @@ export const runCommand = Command.make(
             c.config.engine === "llm" && llmSettings !== undefined
               ? llmEngineFacts(llmSettings, c.config)
               : Effect.succeed(undefined))
-          const sweep = Option.isSome(opts.sweep)
+          // every valid cell is recorded before the first run: `resume SWEEP_ID` creates those an interruption left
+          const sweep = expanded !== undefined
             ? yield* (yield* Sweeps).create({
-              grid: { cells: cells.map((c) => c.cell) },
-              ...(Option.isSome(opts.label) ? { label: opts.label.value } : {})
+              grid: { cells: cells.map((c) => c.cell), knobs: expanded.grid },
+              // --label, else the sweep file's `label`
+              label: Option.getOrUndefined(opts.label) ?? expanded.label
             })
             : undefined
           const finished: Array<
@@ -132,6 +135,11 @@ export const runCommand = Command.make(
               Effect.mapError((e) => new CommandFailed({ message: e.message }))
             )
           if (opts.enqueue && sweep !== undefined) yield* Console.log(sweep.id)
+          else if (sweep !== undefined) {
+            yield* Console.log(
+              `sweep ${sweep.id}: ${cells.length} cells (if stopped, \`deepnote resume ${sweep.id}\` continues every cell)`
+            )
+          }
           for (const [i, cell] of cells.entries()) {
             const { badLines, run } = yield* createRun({
               dataset: opts.dataset,

@@ -1,19 +1,20 @@
-import { describeRunState, runState, type RunStateView } from "@deepnote/runs"
-import { Run, RunStore } from "@deepnote/store"
+import { describeRunState, runState, type RunStateView, type SweepState } from "@deepnote/runs"
+import { Run, RunStore, Sweep } from "@deepnote/store"
 import { Args, Command } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
 import { CommandFailed } from "../Errors.js"
+import { runOrSweep } from "../runs/RunOrSweep.js"
 import { runServices } from "../runs/RunServices.js"
 import { homeOption, jsonOption, storeOption } from "./Common.js"
 
-const describe = (run: Run, state: RunStateView) => {
+const describe = (run: Run, state: RunStateView, withSweep = true) => {
   const c = run.counts
   const cfg = run.manifest.config
   return `${run.id}  ${state.state.padEnd(23)} ${String(c.done).padStart(5)}/${c.total} done ${
     String(c.failed).padStart(4)
   } failed  ` +
     `${cfg.profile}/${cfg.engine} step ${cfg.maxStep} fail ${cfg.maxFailure} k ${cfg.topK}  ${run.manifest.dataset.path}${
-      run.sweepId ? `  sweep ${run.sweepId}` : ""
+      run.sweepId && withSweep ? `  sweep ${run.sweepId}` : ""
     }${run.execution === "queue" ? "  (queue)" : ""}`
 }
 
@@ -24,11 +25,58 @@ const toJson = (run: Run, state: RunStateView) => ({
   ...(state.owner === undefined ? {} : { owner: state.owner })
 })
 
+/** A sweep: one line per cell, in order (`not created` for the cells an interruption left uncreated). */
+const showSweep = (sweep: SweepState, json: boolean) =>
+  Effect.gen(function*() {
+    const states = yield* Effect.forEach(
+      sweep.cells,
+      (c) => (c.run === undefined ? Effect.succeed(undefined) : runState(c.run))
+    )
+    if (json) {
+      return yield* Console.log(JSON.stringify(
+        {
+          ...Schema.encodeSync(Sweep)(sweep.sweep),
+          knobs: sweep.knobs,
+          cells: sweep.cells.map((c, i) => ({
+            index: c.index,
+            cell: c.cell,
+            ...(c.run === undefined || states[i] === undefined ? {} : { run: toJson(c.run, states[i]) })
+          }))
+        },
+        null,
+        2
+      ))
+    }
+    const missing = sweep.cells.filter((c) => c.run === undefined).length
+    const unfinished = sweep.cells.filter((c) => c.run !== undefined && c.run.status !== "completed").length
+    yield* Console.log(
+      `sweep ${sweep.sweep.id}${
+        sweep.sweep.label === undefined ? "" : ` (${sweep.sweep.label})`
+      } · ${sweep.cells.length} cells · created ${sweep.sweep.createdAt.toISOString()}`
+    )
+    for (const [i, c] of sweep.cells.entries()) {
+      const state = states[i]
+      yield* Console.log(
+        `  cell ${c.index + 1}/${sweep.cells.length} ${JSON.stringify(c.cell)}  ${
+          c.run === undefined || state === undefined ? "not created" : describe(c.run, state, false)
+        }`
+      )
+    }
+    if (missing + unfinished > 0) {
+      yield* Console.log(
+        `  ${missing} cell(s) not created, ${unfinished} not completed: deepnote resume ${sweep.sweep.id}`
+      )
+    }
+  })
+
 /** `deepnote status [RUN_ID]`: every run newest first, or one run in detail. */
 export const statusCommand = Command.make(
   "status",
   {
-    runId: Args.text({ name: "run-id" }).pipe(Args.optional),
+    runId: Args.text({ name: "id" }).pipe(
+      Args.withDescription("a run id, or a sweep id (one line per cell)"),
+      Args.optional
+    ),
     json: jsonOption,
     home: homeOption,
     store: storeOption
@@ -46,7 +94,9 @@ export const statusCommand = Command.make(
         for (const [i, run] of runs.entries()) yield* Console.log(describe(run, states[i]!))
         return
       }
-      const run = yield* store.getRun(opts.runId.value)
+      const target = yield* runOrSweep(opts.runId.value)
+      if (target._tag === "sweep") return yield* showSweep(target.state, opts.json)
+      const run = target.run
       const state = yield* runState(run)
       if (opts.json) return yield* Console.log(JSON.stringify(toJson(run, state), null, 2))
       yield* Console.log(describe(run, state))
@@ -69,4 +119,4 @@ export const statusCommand = Command.make(
       }),
       Effect.provide(runServices(opts.home, opts.store))
     )
-).pipe(Command.withDescription("List runs (newest first) or show one run's status and counts."))
+).pipe(Command.withDescription("List runs (newest first), or show one run's status and counts, or a sweep's cells."))

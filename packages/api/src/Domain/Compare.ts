@@ -7,8 +7,8 @@ import { RunView } from "./Runs.js"
 export const CompareParams = Schema.Struct({
   base: Schema.String.pipe(Schema.minLength(1)),
   candidate: Schema.String.pipe(Schema.minLength(1)),
-  /** Bootstrap resamples (default 1000). */
-  resamples: Schema.optional(IntParam(100, 100_000)),
+  /** Bootstrap resamples (default 1000; at most 10000: the work grows with resamples × questions × metrics). */
+  resamples: Schema.optional(IntParam(100, 10_000)),
   /** The bootstrap's PRNG seed (default 20241011): the same seed gives the same interval. */
   seed: Schema.optional(IntParam(0, 2 ** 31 - 1))
 })

@@ -1,0 +1,71 @@
+import { promptSetHash } from "@deepnote/engine"
+import { checkResumable, collectionOf, createRunFromRun, enqueueRun, resumeConcurrency } from "@deepnote/runs"
+import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
+import { Console, Effect, Option } from "effect"
+import { defaultConcurrency } from "../commands/RunCommand.js"
+import type { LlmOptionValues } from "../engine/LlmOptions.js"
+import { CommandFailed, UsageError } from "../Errors.js"
+import { tracedRun } from "../telemetry/Traced.js"
+import type { TraceFlags } from "../telemetry/TraceOptions.js"
+import { executeWithProgress } from "./ExecuteWithProgress.js"
+import { runEngineLayer } from "./RunEngine.js"
+
+/** The flags of `deepnote resume` that say how a run continues. */
+export interface ResumeFlags {
+  readonly concurrency: Option.Option<number>
+  readonly quiet: boolean
+  readonly retryFailed: boolean
+  readonly forceNewRun: boolean
+  readonly wait: boolean
+  readonly home: Option.Option<string>
+  readonly llm: LlmOptionValues
+  readonly tracing: TraceFlags
+}
+
+/** How a resumed run ended when this process executed it (`undefined`: queued for workers instead). */
+export type Resumed = { readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }
+
+/**
+ * Continues one run exactly where it stopped: a queue run's unfinished questions are queued again for workers; a
+ * local run is executed here (finished calls replayed, not re-sent), or — prompts or code changed — refused unless
+ * `--force-new-run` starts a new run with its settings and questions.
+ */
+export const resumeRun = (run: Run, flags: ResumeFlags) =>
+  Effect.gen(function*() {
+    if (run.execution === "queue") {
+      const { jobs, run: queued } = yield* enqueueRun(run.id, { retryFailed: flags.retryFailed }).pipe(
+        Effect.mapError((e) => new CommandFailed({ message: e.message }))
+      )
+      yield* Console.log(
+        jobs === 0
+          ? `run ${run.id}: nothing to queue (${queued.counts.done} done, ${queued.counts.failed} failed, ` +
+            `${queued.counts.running} running under workers)`
+          : `run ${run.id}: ${jobs} question(s) queued again for the workers (\`deepnote worker\`)`
+      )
+      return undefined
+    }
+    const current = { promptSetHash: promptSetHash(run.manifest.config) }
+    const target = yield* checkResumable(run, current).pipe(
+      Effect.as(run),
+      Effect.catchTag(
+        "ResumeRefused",
+        (refused): Effect.Effect<Run, UsageError | RunNotFound | StoreError | SweepNotFound, RunStore> =>
+          flags.forceNewRun
+            ? createRunFromRun(run, current).pipe(
+              Effect.tap((fresh) =>
+                Console.log(`started new run ${fresh.id} from ${run.id} (${refused.message.split(":")[0]})`)
+              )
+            )
+            : Effect.fail(new UsageError({ message: refused.message }))
+      )
+    )
+    const engine = runEngineLayer(target.manifest.config, collectionOf(target), flags.llm, undefined, flags.home)
+    const ended = yield* executeWithProgress(target.id, engine, {
+      quiet: flags.quiet,
+      concurrency: resumeConcurrency(target, Option.getOrUndefined(flags.concurrency), defaultConcurrency),
+      retryFailed: flags.retryFailed,
+      wait: flags.wait,
+      label: "cli resume"
+    }).pipe(tracedRun(flags.tracing, target.id))
+    return { runId: target.id, counts: ended.counts } satisfies Resumed
+  })
