@@ -212,18 +212,21 @@ const priority = async () => {
 }
 
 // == storm: 30% of requests answered 429, 503 or 529 (Retry-After: 1 s for 429 and 529).
-const stormOnce = () =>
-  withSim([...server, "--fault-rate", "0.3", "--faults", "429,503,529", "--retry-after", "1"], (sim) =>
+/** 30 s of closed-loop calls from `workers` workers against a server answering with faults: calls, losses, retries. */
+const underFaults = (serverArgs, settings, workers, tag) =>
+  withSim(serverArgs, (sim) =>
     run(Effect.gen(function*() {
-      const { client, ledger } = yield* buildClient(sim.url, {})
-      const done = yield* closedLoop(client, 64, Date.now() + 30000, { tag: "s" })
+      const { client, ledger } = yield* buildClient(sim.url, settings)
+      const seconds = 30
+      const done = yield* closedLoop(client, workers, Date.now() + seconds * 1000, { tag })
       const usage = yield* ledger.snapshot
       const stats = yield* Effect.promise(() => getJson(`${sim.url}/sim/stats`))
       const calls = done.length
       const attempts = usage.total.attempts
+      const faults = Object.values(stats.faults).reduce((n, x) => n + x, 0)
       return {
         finalLimit: (yield* client.endpoints)[0].limit,
-        callsPerSecond: calls / 30,
+        callsPerSecond: calls / seconds,
         calls,
         lost: done.filter((d) => !d.ok).length,
         attempts,
@@ -231,9 +234,13 @@ const stormOnce = () =>
         retriesPerAttempt: (attempts - calls) / attempts,
         retriesPerCall: (attempts - calls) / calls,
         faults: stats.faults,
-        faultShareOfRequests: Object.values(stats.faults).reduce((n, x) => n + x, 0) / stats.requests
+        shed: faults,
+        faultShareOfRequests: faults / stats.requests
       }
     })))
+
+const stormOnce = () =>
+  underFaults([...server, "--fault-rate", "0.3", "--faults", "429,503,529", "--retry-after", "1"], {}, 64, "s")
 
 const storm = async () => {
   const rounds = []
@@ -253,26 +260,7 @@ const storm = async () => {
 // == overload: a storm the clients cause. The server sheds load: while 8 requests wait beyond its batch it answers
 // 429, 503 or 529 (Retry-After: 1 s) to new ones, as a gateway or an overloaded server does. 200 closed-loop workers.
 const overloadServer = [...server, "--shed-at-waiting", "8", "--faults", "429,503,529", "--retry-after", "1"]
-const overloadOnce = (settings) =>
-  withSim(overloadServer, (sim) =>
-    run(Effect.gen(function*() {
-      const { client, ledger } = yield* buildClient(sim.url, settings)
-      const seconds = 30
-      const done = yield* closedLoop(client, 200, Date.now() + seconds * 1000, { tag: "o" })
-      const usage = yield* ledger.snapshot
-      const stats = yield* Effect.promise(() => getJson(`${sim.url}/sim/stats`))
-      const calls = done.length
-      const attempts = usage.total.attempts
-      return {
-        finalLimit: (yield* client.endpoints)[0].limit,
-        callsPerSecond: calls / seconds,
-        calls,
-        lost: done.filter((d) => !d.ok).length,
-        attempts,
-        retriesPerCall: (attempts - calls) / calls,
-        shed: Object.values(stats.faults).reduce((n, x) => n + x, 0)
-      }
-    })))
+const overloadOnce = (settings) => underFaults(overloadServer, settings, 200, "o")
 
 const overload = async () => {
   const clients = {

@@ -82,6 +82,19 @@ export const engineFacts = (config: RunConfig): Effect.Effect<EngineFacts, LlmCa
 export class ResumeRefused extends Data.TaggedError("ResumeRefused")<{ readonly message: string }> {}
 
 /** Loads the dataset, writes the manifest and the items (one transaction). Bad dataset lines fail or are skipped. */
+/** The manifest fields a configuration decides: the config and its hash, the prompt set, models and servers. */
+export const configFacts = (input: {
+  readonly config: RunConfig
+  readonly promptSetHash: string
+  readonly llm?: EngineFacts | undefined
+}) => ({
+  config: input.config,
+  configHash: configHash(input.config),
+  promptSetHash: input.promptSetHash,
+  models: input.llm?.models ?? (input.config.sampling.model === undefined ? {} : { "*": input.config.sampling.model }),
+  servers: input.llm?.servers ?? []
+})
+
 export const createRun = (input: NewRun) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
@@ -93,12 +106,7 @@ export const createRun = (input: NewRun) =>
     })
     const bytes = yield* fs.readFile(input.dataset).pipe(Effect.orDie)
     const manifest = new RunManifest({
-      config: input.config,
-      configHash: configHash(input.config),
-      promptSetHash: input.promptSetHash,
-      models: input.llm?.models ??
-        (input.config.sampling.model === undefined ? {} : { "*": input.config.sampling.model }),
-      servers: input.llm?.servers ?? [],
+      ...configFacts(input),
       indexId: `collection:${input.collection}`,
       ...(input.collectionFingerprint === undefined ? {} : { collectionFingerprint: input.collectionFingerprint }),
       codeVersion,

@@ -7,8 +7,8 @@ import {
 import { compareRuns } from "@deepnote/runs"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { CommandFailed, UsageError } from "../Errors.js"
-import { runServices } from "../runs/RunServices.js"
+import { UsageError } from "../Errors.js"
+import { runServices, storeFailed, unknownRun } from "../runs/RunServices.js"
 import { boundedInteger, homeOption, storeOption } from "./Common.js"
 
 /** `deepnote compare BASE CANDIDATE`: per-metric differences with paired-bootstrap intervals, and what changed. */
@@ -60,8 +60,8 @@ export const compareCommand = Command.make(
       Effect.catchTags({
         NothingToCompare: (e) =>
           new UsageError({ message: `cannot compare ${opts.base} and ${opts.candidate}: ${e.message}` }),
-        RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}" (see \`deepnote status\`)` }),
-        StoreError: (e) => new CommandFailed({ message: e.message })
+        RunNotFound: unknownRun,
+        StoreError: storeFailed
       }),
       Effect.provide(runServices(opts.home, opts.store))
     )

@@ -11,9 +11,8 @@ import { runReport, type SweepState } from "@deepnote/runs"
 import type { Run } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { CommandFailed } from "../Errors.js"
 import { runOrSweep } from "../runs/RunOrSweep.js"
-import { runServices } from "../runs/RunServices.js"
+import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
 
 type Format = "table" | "json" | "csv"
@@ -91,10 +90,7 @@ export const evalCommand = Command.make(
         runs: sideBySideJson(rows)
       }))
     }).pipe(
-      Effect.catchTags({
-        RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}"` }),
-        StoreError: (e) => new CommandFailed({ message: e.message })
-      }),
+      Effect.catchTags(storeFailures),
       Effect.provide(runServices(opts.home, opts.store))
     )
 ).pipe(

@@ -5,7 +5,7 @@ import { NodeSink } from "@effect/platform-node"
 import { Console, Effect, Option, Stream } from "effect"
 import * as Path from "node:path"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { runServices } from "../runs/RunServices.js"
+import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
 import { runIdArg } from "./Resume.js"
 
@@ -73,10 +73,7 @@ export const exportCommand = Command.make(
       const count = yield* writeLinesTo(opts.output.value, lines)
       yield* Console.error(`wrote ${count} lines to ${opts.output.value}`)
     }).pipe(
-      Effect.catchTags({
-        RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}"` }),
-        StoreError: (e) => new CommandFailed({ message: e.message })
-      }),
+      Effect.catchTags(storeFailures),
       Effect.provide(runServices(opts.home, opts.store))
     )
 ).pipe(

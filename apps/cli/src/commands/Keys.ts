@@ -3,6 +3,7 @@ import { ApiKeyRecord, ApiKeys } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { storeFailed } from "../runs/RunServices.js"
 import { homeLayer, homeOption, jsonOption, storeOption } from "./Common.js"
 
 const keysLayer = (home: Option.Option<string>, store: Option.Option<string>) =>
@@ -57,7 +58,7 @@ const createCommand = Command.make(
     }).pipe(
       Effect.catchTags({
         InvalidTenant: (e) => new UsageError({ message: e.message }),
-        StoreError: (e) => new CommandFailed({ message: e.message })
+        StoreError: storeFailed
       }),
       Effect.provide(keysLayer(opts.home, opts.store))
     )
@@ -84,7 +85,7 @@ const listCommand = Command.make(
         )
       }
     }).pipe(
-      Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }),
+      Effect.catchTags({ StoreError: storeFailed }),
       Effect.provide(keysLayer(opts.home, opts.store))
     )
 ).pipe(Command.withDescription("List API keys (ids, tenants, status; never the keys)."))
@@ -100,7 +101,7 @@ const revokeCommand = Command.make(
     }).pipe(
       Effect.catchTags({
         KeyNotFound: (e) => new UsageError({ message: e.message }),
-        StoreError: (e) => new CommandFailed({ message: e.message })
+        StoreError: storeFailed
       }),
       Effect.provide(keysLayer(opts.home, opts.store))
     )

@@ -6,7 +6,7 @@ import { failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { resumeRun } from "../runs/ResumeRun.js"
 import { resumeSweep } from "../runs/ResumeSweep.js"
 import { runOrSweep } from "../runs/RunOrSweep.js"
-import { queueServices } from "../runs/RunServices.js"
+import { queueServices, storeFailed, unknownRun } from "../runs/RunServices.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
 import { boundedInteger, homeOption, maxConcurrency, storeOption } from "./Common.js"
 import { defaultConcurrency, quietOption } from "./RunCommand.js"
@@ -55,8 +55,8 @@ export const resumeCommand = Command.make(
       yield* failOnFailedQuestions(ended === undefined ? [] : [ended])
     }).pipe(
       Effect.catchTags({
-        RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}" (see \`deepnote status\`)` }),
-        StoreError: (e) => new CommandFailed({ message: e.message }),
+        RunNotFound: unknownRun,
+        StoreError: storeFailed,
         SweepNotFound: (e) => new CommandFailed({ message: `unknown sweep ${e.sweepId}` })
       }),
       Effect.provide(queueServices(opts.home, opts.store))

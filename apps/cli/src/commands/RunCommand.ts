@@ -5,18 +5,18 @@ import { createRun, enqueueRun, expandSweep } from "@deepnote/runs"
 import { Sweeps } from "@deepnote/store"
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Config, Console, Effect, Option, Schema } from "effect"
+import { Console, Effect, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
-import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmEngineFacts } from "../engine/LlmFacts.js"
 import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
 import { queueServices, storeChoice } from "../runs/RunServices.js"
+import { storeFailed } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
-import { collectionName, requireCollection } from "./AskSupport.js"
+import { requireCollection, resolveConfigAndCollection } from "./AskSupport.js"
 import {
   boundedInteger,
   collectionOption,
@@ -86,15 +86,9 @@ export const runCommand = Command.make(
   (opts) =>
     // the config file is read once: its knobs, and its `store` before the store is opened
     Effect.flatMap(
-      resolveRunConfig({
-        values: opts.knobs.values,
-        roles: opts.knobs.roles,
-        configFile: opts.configFile
-      }),
-      ({ config, file }) =>
+      resolveConfigAndCollection(opts),
+      ({ collection, config, file }) =>
         Effect.gen(function*() {
-          const envCollection = yield* Config.option(Config.string("DEEPNOTE_COLLECTION")).pipe(Effect.orDie)
-          const collection = collectionName(opts.collection, file?.collection, envCollection)
           if (profiles[config.profile].retrieves) yield* requireCollection(collection)
           const fs = yield* FileSystem.FileSystem
           const expanded = Option.isNone(opts.sweep)
@@ -194,7 +188,7 @@ export const runCommand = Command.make(
           yield* failOnFailedQuestions(finished)
         }).pipe(
           Effect.catchTags({
-            StoreError: (e) => new CommandFailed({ message: e.message })
+            StoreError: storeFailed
           }),
           Effect.provide(queueServices(opts.home, storeChoice(opts.store, file?.store)))
         )

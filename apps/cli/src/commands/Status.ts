@@ -2,9 +2,8 @@ import { describeRunState, runState, type RunStateView, type SweepState } from "
 import { Run, RunStore, Sweep } from "@deepnote/store"
 import { Args, Command } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
-import { CommandFailed } from "../Errors.js"
 import { runOrSweep } from "../runs/RunOrSweep.js"
-import { runServices } from "../runs/RunServices.js"
+import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, jsonOption, storeOption } from "./Common.js"
 
 const describe = (run: Run, state: RunStateView, withSweep = true) => {
@@ -113,10 +112,7 @@ export const statusCommand = Command.make(
         } · ${run.manifest.codeVersion}`
       )
     }).pipe(
-      Effect.catchTags({
-        RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}"` }),
-        StoreError: (e) => new CommandFailed({ message: e.message })
-      }),
+      Effect.catchTags(storeFailures),
       Effect.provide(runServices(opts.home, opts.store))
     )
 ).pipe(Command.withDescription("List runs (newest first), or show one run's status and counts, or a sweep's cells."))

@@ -5,6 +5,7 @@ import type { Layer } from "effect"
 import { Console, Effect, Ref } from "effect"
 import { CommandFailed, QuestionsFailed, RunIsBusy } from "../Errors.js"
 import { watchLlmHealth } from "./LlmWaitNote.js"
+import { storeFailed, unknownRun } from "./RunServices.js"
 
 /** Fails with `QuestionsFailed` (exit 3) when any of the runs ended with failed questions. */
 export const failOnFailedQuestions = (
@@ -99,8 +100,8 @@ export const executeWithProgress = (
   }).pipe(
     Effect.catchTags({
       RunBusy: (e) => new RunIsBusy({ message: e.message }),
-      RunNotFound: (e) => new CommandFailed({ message: `unknown run id "${e.runId}" (see \`deepnote status\`)` }),
+      RunNotFound: unknownRun,
       EngineFailed: (e) => new CommandFailed({ message: e.message }),
-      StoreError: (e) => new CommandFailed({ message: e.message })
+      StoreError: storeFailed
     })
   )

@@ -1,6 +1,6 @@
 import { Collections } from "@deepnote/retrieval"
 import { RunEvents, RunExecutor, WorkQueue } from "@deepnote/runs"
-import { Store } from "@deepnote/store"
+import { type RunNotFound, Store, type StoreError } from "@deepnote/store"
 import { Layer, Option } from "effect"
 import { homeLayer } from "../commands/Common.js"
 import { CommandFailed, UsageError } from "../Errors.js"
@@ -32,3 +32,13 @@ export const queueServices = (home: Option.Option<string>, store: Option.Option<
     Layer.mapError((e) => new CommandFailed({ message: e.message })),
     Layer.provideMerge(runServices(home, store))
   )
+
+/** The one line a run command prints for an id the store does not know. */
+export const unknownRun = (e: RunNotFound) =>
+  new CommandFailed({ message: `unknown run id "${e.runId}" (see \`deepnote status\`)` })
+
+/** The one line a run command prints when the store fails (its message names the store and what failed). */
+export const storeFailed = (e: StoreError) => new CommandFailed({ message: e.message })
+
+/** `Effect.catchTags(storeFailures)`: the store's two failures as the lines above. */
+export const storeFailures = { RunNotFound: unknownRun, StoreError: storeFailed } as const

@@ -1,4 +1,4 @@
-import { ComparedItem, MetricDifference } from "@deepnote/eval"
+import { Comparison as ItemsComparison } from "@deepnote/eval"
 import { Schema } from "effect"
 import { IntParam } from "./Names.js"
 import { RunView } from "./Runs.js"
@@ -18,15 +18,7 @@ export const CompareParams = Schema.Struct({
  * bootstrap 95% interval of `candidate − base`; per question its scores (in [0, 1]) on both sides and its change by
  * `primaryMetric`, regressed first.
  */
-export class Comparison extends Schema.Class<Comparison>("Comparison")({
+export class Comparison extends ItemsComparison.extend<Comparison>("Comparison")({
   base: RunView,
-  candidate: RunView,
-  paired: Schema.Int,
-  onlyBase: Schema.Int,
-  onlyCandidate: Schema.Int,
-  primaryMetric: Schema.String,
-  resamples: Schema.Int,
-  seed: Schema.Int,
-  metrics: Schema.Array(MetricDifference),
-  items: Schema.Array(ComparedItem)
+  candidate: RunView
 }) {}

@@ -1,7 +1,7 @@
 import { RunConfig } from "@deepnote/core"
 import { type Run, RunManifest, RunStore } from "@deepnote/store"
 import { Chunk, Effect, ParseResult, Schema, Stream } from "effect"
-import { configHash, type EngineFacts } from "../RunSetup.js"
+import { configFacts, type EngineFacts } from "../RunSetup.js"
 import { SweepError } from "./SweepGrid.js"
 
 /**
@@ -48,12 +48,7 @@ export const createSweepCell = Effect.fn("createSweepCell")(function*(input: New
   )
   const manifest = new RunManifest({
     ...template.manifest,
-    config: input.config,
-    configHash: configHash(input.config),
-    promptSetHash: input.promptSetHash,
-    models: input.llm?.models ??
-      (input.config.sampling.model === undefined ? {} : { "*": input.config.sampling.model }),
-    servers: input.llm?.servers ?? [],
+    ...configFacts(input),
     ...(sweepId === undefined ? {} : { sweep: { sweepId, index: input.index, cell: input.cell } })
   })
   return yield* store.createRun({

@@ -29,18 +29,10 @@ export const CompareHandlers = HttpApiBuilder.group(Api, "compare", (handlers) =
             StoreError: storeFailure
           })
         )
-        const { comparison } = compared
         return new Comparison({
+          ...compared.comparison,
           base: toRunView(compared.base, tenant),
-          candidate: toRunView(compared.candidate, tenant),
-          paired: comparison.paired,
-          onlyBase: comparison.onlyBase,
-          onlyCandidate: comparison.onlyCandidate,
-          primaryMetric: comparison.primaryMetric,
-          resamples: comparison.resamples,
-          seed: comparison.seed,
-          metrics: comparison.metrics,
-          items: comparison.items
+          candidate: toRunView(compared.candidate, tenant)
         })
       }))
   }))
