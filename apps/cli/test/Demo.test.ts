@@ -5,8 +5,10 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { runCli, tempHome } from "./RunCli.js"
+import * as Path from "node:path"
+import { indexedHome, runCli, sampleRunArgs, tempHome } from "./RunCli.js"
 
 interface Item {
   readonly itemId: string
@@ -32,7 +34,7 @@ const get = <A>(path: string) =>
     return (yield* Effect.promise(() => response.json())) as A
   })
 
-describe("deepnote demo", () => {
+describe("deepnote demo and the inspector", () => {
   it.scopedLive(
     "leaves its questions as a run labelled demo that the inspector's API lists with their notes",
     () =>
@@ -60,6 +62,32 @@ describe("deepnote demo", () => {
             assert.isAbove(item.result?.trace.notes.length ?? 0, 0, item.itemId)
             assert.isAbove(item.result?.trace.notes[0]?.note.text.length ?? 0, 0, item.itemId)
           }
+        }).pipe(Effect.provide(server(home)))
+      }),
+    { timeout: 120_000 }
+  )
+
+  it.scopedLive(
+    "a question's stored trace id is a trace of `deepnote run --trace`, and the item names its command",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* indexedHome
+        const ran = yield* runCli(sampleRunArgs(home, "--limit", "1", "--trace", "--quiet"))
+        assert.strictEqual(ran.code, 0, ran.stderr)
+        const runId = /run (r-[0-9a-z-]+): 1 questions/.exec(ran.stdout)?.[1] ?? ""
+        yield* Effect.gen(function*() {
+          const { items } = yield* get<{ items: ReadonlyArray<{ itemId: string }> }>(`/v1/runs/${runId}/results`)
+          const itemId = items[0]!.itemId
+          const item = yield* get<{ traceId?: string; traceCommand?: string }>(`/v1/runs/${runId}/items/${itemId}`)
+          assert.strictEqual(item.traceCommand, `deepnote trace ${runId} --item ${itemId}`)
+          const spans = readFileSync(Path.join(home, "traces", `${runId}.jsonl`), "utf8").trim().split("\n")
+            .map((line) => JSON.parse(line) as { traceId: string; attributes: Record<string, unknown> })
+          const ofItem = spans.filter((s) => s.attributes["deepnote.item.id"] === itemId)
+          assert.isAbove(ofItem.length, 0)
+          assert.isTrue(ofItem.every((s) => s.traceId === item.traceId), "the item's spans are in its stored trace")
+          const shown = yield* runCli(["trace", runId, "--item", itemId, "--home", home])
+          assert.strictEqual(shown.code, 0, shown.stderr)
+          assert.include(shown.stdout, item.traceId!)
         }).pipe(Effect.provide(server(home)))
       }),
     { timeout: 120_000 }
