@@ -8,6 +8,7 @@ import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schedule, Schema } from "effect"
 import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { serverStoreLayer } from "../src/index.js"
 import {
   clientWith,
@@ -92,8 +93,37 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
         assert.isDefined(item.result?.trace)
         assert.deepStrictEqual(Object.keys(item.metrics).sort(), ["acc", "em", "f1"])
         assert.deepStrictEqual(item.goldTitles, ["Shirley Temple", "Kiss and Tell"])
+        // gold marks by passage id: the read passages `isGold` accepts (here title-only gold, the legacy field)
+        const read = new Map(item.result!.trace.passages.map((p) => [p.passage.id, p.passage.title]))
+        assert.isAbove(item.goldPassageIds.length, 0)
+        for (const id of item.goldPassageIds) assert.include(["Shirley Temple", "Kiss and Tell"], read.get(id), id)
+        assert.strictEqual(
+          item.goldPassageIds.length,
+          [...read.values()].filter((t) => t === "Shirley Temple" || t === "Kiss and Tell").length
+        )
         const second = yield* client.runs.item({ path: { id: a.id, itemId: records[1]!.id } })
         assert.isUndefined(second.goldTitles)
+        assert.deepStrictEqual(second.goldPassageIds, [])
+        // the question's trace id is stored with its result; the command to show it only once a trace file exists
+        assert.match(item.traceId ?? "", /^[0-9a-f]{32}$/)
+        assert.isUndefined(item.traceCommand)
+        Fs.mkdirSync(Path.join(home, "traces"), { recursive: true })
+        Fs.writeFileSync(Path.join(home, "traces", `${a.id}.jsonl`), "")
+        const traced = yield* client.runs.item({ path: { id: a.id, itemId: first } })
+        assert.strictEqual(traced.traceCommand, `deepnote trace ${a.id} --item ${first}`)
+
+        // the manifest: no models or servers for the extractive engine, the prompt-set and collection hashes
+        assert.deepStrictEqual([a.manifest?.models, a.manifest?.servers], [{}, []])
+        assert.match(a.manifest?.promptSetHash ?? "", /\S/)
+        assert.match(a.manifest?.collectionFingerprint ?? "", /\S/)
+        // per-question scores with the results: the comparison's own (a run against itself), no second scoring
+        const scored = yield* client.runs.results({ path: { id: a.id }, urlParams: { scores: "true" } })
+        assert.deepStrictEqual(
+          Object.fromEntries(scored.items.map((i) => [i.itemId, i.metrics])),
+          Object.fromEntries(self.items.map((i) => [i.itemId, i.base.metrics]))
+        )
+        const unscored = yield* client.runs.results({ path: { id: a.id }, urlParams: {} })
+        assert.isTrue(unscored.items.every((i) => i.metrics === undefined))
         const noItem = yield* raw(HttpClientRequest.get(`/v1/runs/${a.id}/items/nope`), key)
         assert.strictEqual(noItem.status, 404)
 

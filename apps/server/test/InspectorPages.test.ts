@@ -1,6 +1,6 @@
 import { defaultRunConfig, Home, RunConfig } from "@deepnote/core"
 import { promptSetHash } from "@deepnote/engine"
-import { createRun as createSweepRun } from "@deepnote/runs"
+import { createRun as createSweepRun, enqueueRun, WorkQueue } from "@deepnote/runs"
 import { Sweeps } from "@deepnote/store"
 import { HttpClientRequest } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
@@ -20,13 +20,14 @@ interface Item {
   readonly itemId: string
   readonly result?: {
     readonly trace: {
-      readonly passages: ReadonlyArray<{ readonly passage: { readonly title: string } }>
+      readonly passages: ReadonlyArray<{ readonly passage: { readonly id: string; readonly title: string } }>
       readonly notes: ReadonlyArray<{ readonly step: number; readonly verdict?: { readonly better: boolean } }>
       readonly queries: ReadonlyArray<{ readonly step: number }>
     }
     readonly stopReason: string
   }
   readonly goldTitles?: ReadonlyArray<string>
+  readonly goldPassageIds: ReadonlyArray<string>
 }
 
 /** Four sample questions as HotpotQA records; the first names its gold (supporting) passages. */
@@ -68,27 +69,51 @@ const finished = (id: string) =>
     Effect.timeout("120 seconds")
   )
 
-/** A sweep of two cells whose runs are created in the store (not executed), as `deepnote run --sweep` leaves them. */
+/**
+ * A sweep of two cells whose runs are queued for workers, as `deepnote run --sweep --enqueue` leaves them: the next
+ * server's workers execute them.
+ */
 const makeSweep = (home: string) =>
   Effect.gen(function*() {
-    const sweep = yield* (yield* Sweeps).create({ grid: { maxStep: [2, 3] }, label: "steps" })
+    const sweep = yield* (yield* Sweeps).create({
+      grid: { cells: [{ maxStep: 2 }, { maxStep: 3 }], knobs: { maxStep: [2, 3] } },
+      label: "steps"
+    })
     const runIds: Array<string> = []
     for (const [index, maxStep] of [2, 3].entries()) {
       const config = Schema.decodeUnknownSync(RunConfig)({ ...Schema.encodeSync(RunConfig)(defaultRunConfig), maxStep })
       const { run } = yield* createSweepRun({
         dataset: sampleQuestions,
-        limit: 2,
+        limit: 3,
         config,
         collection: "sample",
         promptSetHash: promptSetHash(config),
-        sweep: { sweepId: sweep.id, index, cell: { maxStep } }
+        sweep: { sweepId: sweep.id, index, cell: { maxStep } },
+        execution: "queue"
       })
+      yield* enqueueRun(run.id)
       runIds.push(run.id)
     }
     return { sweepId: sweep.id, runIds }
   }).pipe(
-    Effect.provide(Layer.mergeAll(serverStoreLayer(undefined), NodeContext.layer).pipe(Layer.provide(Home.layer(home))))
+    Effect.provide(
+      WorkQueue.layerConfig.pipe(
+        Layer.provideMerge(Layer.mergeAll(serverStoreLayer(undefined), NodeContext.layer)),
+        Layer.provide(Home.layer(home))
+      )
+    )
   )
+
+/** The timeline's steps as the page shows them, and as the API's trace has them. */
+const timelineSteps = (watched: Watched, item: Item) =>
+  Effect.gen(function*() {
+    const trace = item.result!.trace
+    const expected = [...new Set([...trace.queries, ...trace.notes].map((e) => e.step))].sort()
+    const shown = yield* Effect.promise(() =>
+      watched.page.locator(".timeline .step").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-step"))))
+    )
+    return { shown, expected }
+  })
 
 const noLeaks = (watched: Watched) => {
   assert.deepStrictEqual(watched.errors, [])
@@ -107,13 +132,20 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
         const home = yield* makeHome
         yield* seedCollection(home, "sample")
         // a finished run, made by a server with workers; then a server without workers holds the next run's questions
-        const [done, other] = yield* Effect.gen(function*() {
+        // an executed sweep: its cells' runs are queued for the workers of the server that executes the runs below
+        const sweep = yield* makeSweep(home)
+        const [done, other, renact] = yield* Effect.gen(function*() {
+          // the sweep's two runs count against the tenant's limit of runs in flight (2): they finish first
+          for (const id of sweep.runIds) yield* finished(id)
           const a = yield* createRun({ maxStep: 2 }, "finished")
           const b = yield* createRun({ maxStep: 1, maxFailure: 1, topK: 2 }, "other")
-          return [yield* finished(a.id), yield* finished(b.id)] as const
+          const ended = [yield* finished(a.id), yield* finished(b.id)] as const
+          // another profile: the pages have no profile-specific code
+          const c = yield* createRun({ profile: "renact", maxStep: 2 }, "renact")
+          return [...ended, yield* finished(c.id)] as const
         }).pipe(Effect.provide(testServer(home, settings({ auth: false }))), Effect.scoped)
         assert.strictEqual(done.counts.done, 4)
-        const sweep = yield* makeSweep(home)
+        assert.strictEqual(renact.counts.done, 4)
 
         yield* Effect.gen(function*() {
           const url = yield* baseUrl
@@ -129,6 +161,17 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           yield* openPage(watched, `${url}/ui/#/runs/${done.id}`, "run")
           assert.strictEqual(yield* count(watched, "table.questions tbody tr"), 4)
           assert.isAbove(yield* count(watched, "table.metrics tbody tr"), 0)
+          // the manifest: engine, models (none for the extractive engine), prompt-set and collection hashes
+          assert.deepStrictEqual(yield* text(watched, "[data-manifest=models]"), ["none (no language model)"])
+          assert.strictEqual((yield* text(watched, "[data-manifest=prompt-set] code"))[0]?.length, 12)
+          assert.strictEqual((yield* text(watched, "[data-manifest=collection-fingerprint] code"))[0]?.length, 12)
+          // per-question scores from the results endpoint: one column per metric, a "wrong" filter
+          assert.includeMembers(yield* text(watched, "table.questions thead th"), ["f1", "em", "acc"])
+          const wrong = (yield* text(watched, "#filter option[value=wrong]"))[0] ?? ""
+          assert.match(wrong, /^wrong: f1 = 0 \(\d\)$/)
+          yield* Effect.promise(() => watched.page.selectOption("#filter", "wrong"))
+          const wrongRows = Number(/\((\d)\)/.exec(wrong)?.[1])
+          if (wrongRows > 0) assert.strictEqual(yield* count(watched, "table.questions tbody tr"), wrongRows)
           yield* Effect.promise(() => watched.page.selectOption("#filter", "failed"))
           assert.deepStrictEqual(yield* text(watched, "table.questions td.empty"), ["no question matches"])
 
@@ -142,13 +185,8 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           const item = yield* json<Item>(`/v1/runs/${done.id}/items/${first.itemId}`)
           const trace = item.result!.trace
           yield* openPage(watched, `${url}/ui/#/runs/${done.id}/items/${first.itemId}`, "question")
-          const steps = [...new Set([...trace.queries, ...trace.notes].map((e) => e.step))].sort()
-          const shown = yield* Effect.promise(() =>
-            watched.page.locator(".timeline .step").evaluateAll((els) =>
-              els.map((e) => Number(e.getAttribute("data-step")))
-            )
-          )
-          assert.deepStrictEqual(shown, steps)
+          const steps = yield* timelineSteps(watched, item)
+          assert.deepStrictEqual(steps.shown, steps.expected)
           const verdicts = yield* Effect.promise(() =>
             watched.page.locator("[data-verdict]").evaluateAll((els) => els.map((e) => e.getAttribute("data-verdict")))
           )
@@ -157,11 +195,24 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
             trace.notes.flatMap((n) => n.verdict === undefined ? [] : [n.verdict.better ? "better" : "worse"])
           )
           assert.deepStrictEqual(yield* text(watched, "[data-stop] code"), [item.result!.stopReason])
-          const gold = new Set(item.goldTitles ?? [])
-          assert.isAbove(gold.size, 0)
-          const goldRead = trace.passages.filter((p) => gold.has(p.passage.title)).length
+          // gold marks by the ids the server's `isGold` accepted, never by title alone
+          assert.isAbove((item.goldTitles ?? []).length, 0)
+          const gold = new Set(item.goldPassageIds)
+          const goldRead = trace.passages.filter((p) => gold.has(p.passage.id)).length
           assert.isAbove(goldRead, 0)
           assert.strictEqual(yield* count(watched, ".passage[data-gold]"), goldRead)
+          // the stored trace id (no trace file in this home: no command to open it)
+          assert.strictEqual((yield* text(watched, "[data-trace] code"))[0]?.length, 32)
+          assert.strictEqual(yield* count(watched, ".trace-command"), 0)
+
+          // a renact run's question: the same timeline, steps as its trace has them
+          const renactItems = yield* json<{ items: ReadonlyArray<Item> }>(`/v1/runs/${renact.id}/results`)
+          const renactItem = yield* json<Item>(`/v1/runs/${renact.id}/items/${renactItems.items[0]!.itemId}`)
+          yield* openPage(watched, `${url}/ui/#/runs/${renact.id}/items/${renactItem.itemId}`, "question")
+          const renactSteps = yield* timelineSteps(watched, renactItem)
+          assert.isAbove(renactSteps.shown.length, 0)
+          assert.deepStrictEqual(renactSteps.shown, renactSteps.expected)
+          assert.deepStrictEqual(yield* text(watched, "[data-stop] code"), [renactItem.result!.stopReason])
 
           // a phone-width screen: the question table becomes stacked cards
           const phone = yield* watchedPage(browser, { width: 390, height: 844 })
@@ -183,9 +234,26 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           assert.strictEqual(yield* count(watched, ".side-by-side .question-view"), 2)
           assert.isAbove(yield* count(watched, ".side-by-side .timeline .step"), 1)
 
-          // a sweep: its cells with their runs, and the sweep grouped on the runs page
+          // an executed sweep: each cell's run and metrics, and every cell against the first with its intervals
           yield* openPage(watched, `${url}/ui/#/sweeps/${sweep.sweepId}`, "sweep")
-          assert.deepStrictEqual(yield* text(watched, "ul.cells li a"), sweep.runIds)
+          assert.deepStrictEqual(yield* text(watched, "ul.cells li > a"), sweep.runIds)
+          yield* Effect.promise(() => watched.page.waitForSelector(".cell-metrics .cell-metric"))
+          yield* Effect.promise(() =>
+            watched.page.waitForFunction(
+              "document.querySelectorAll('.cell-metrics .cell-metric[data-metric=f1]').length === 2"
+            )
+          )
+          yield* Effect.promise(() => watched.page.waitForSelector("table.sweep-diff tbody tr"))
+          assert.strictEqual(yield* count(watched, "table.sweep-diff tbody tr"), 1)
+          const diffLink = yield* Effect.promise(() =>
+            watched.page.locator("table.sweep-diff td[data-label=cell] a").getAttribute("href")
+          )
+          assert.strictEqual(diffLink, `#/compare?base=${sweep.runIds[0]}&candidate=${sweep.runIds[1]}`)
+          const f1 = (yield* text(watched, "table.sweep-diff td[data-label='Δ f1']"))[0] ?? ""
+          assert.match(f1, /^[+−-]?\d.* \[[+−-]?\d.*, [+−-]?\d.*\]$/)
+          yield* Effect.promise(() => watched.page.locator("table.sweep-diff td[data-label=cell] a").click())
+          yield* Effect.promise(() => watched.page.waitForSelector(`main[data-page="compare"][aria-busy="false"]`))
+          assert.isAbove(yield* count(watched, "table.diff-metrics tbody tr"), 0)
           yield* openPage(watched, `${url}/ui/#/runs`, "runs")
           assert.strictEqual(yield* count(watched, "section.sweep"), 1)
 
@@ -193,6 +261,6 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           noLeaks(phone)
         }).pipe(Effect.provide(testServer(home, settings({ auth: false, workers: 0 }))))
       }),
-    { timeout: 240_000 }
+    { timeout: 360_000 }
   )
 })

@@ -54,13 +54,14 @@ export const getItem = (runId: string, itemId: string) => getJson<ItemDetail>(`/
 export const compareRuns = (base: string, candidate: string) =>
   getJson<Comparison>(`/v1/compare?base=${q(base)}&candidate=${q(candidate)}`)
 
-/** Every item of a run (all pages) and the report of the first page. */
-export const allResults = async (id: string): Promise<RunResults> => {
-  const first = await getJson<RunResults>(`/v1/runs/${q(id)}/results?limit=1000`)
+/** Every item of a run (all pages) and the report of the first page; with `scores`, each item's scores. */
+export const allResults = async (id: string, options: { readonly scores?: boolean } = {}): Promise<RunResults> => {
+  const scores = options.scores === true ? "&scores=true" : ""
+  const first = await getJson<RunResults>(`/v1/runs/${q(id)}/results?limit=1000${scores}`)
   const items = [...first.items]
   let after = first.nextAfter
   while (after !== undefined) {
-    const page = await getJson<RunResults>(`/v1/runs/${q(id)}/results?limit=1000&after=${after}&report=false`)
+    const page = await getJson<RunResults>(`/v1/runs/${q(id)}/results?limit=1000&after=${after}&report=false${scores}`)
     items.push(...page.items)
     after = page.nextAfter
   }

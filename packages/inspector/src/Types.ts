@@ -25,7 +25,22 @@ export interface RunView {
   readonly finishedAt?: string
   readonly sweepId?: string
   /** Reproduction details when the server shows them (models, endpoints, prompt-set and collection hashes). */
-  readonly manifest?: Readonly<Record<string, unknown>>
+  readonly manifest?: RunManifest
+}
+
+export interface RunManifest {
+  readonly models: Readonly<Record<string, string>>
+  readonly servers: ReadonlyArray<{
+    readonly endpoint: string
+    readonly kind?: string
+    readonly version?: string
+    readonly models?: ReadonlyArray<string>
+    readonly maxModelLen?: number
+  }>
+  readonly promptSetHash?: string
+  readonly configHash: string
+  readonly collectionFingerprint?: string
+  readonly codeVersion: string
 }
 
 export interface Passage {
@@ -78,14 +93,20 @@ export interface ItemView {
   readonly answer?: string
   readonly result?: PipelineResult
   readonly error?: { readonly tag: string; readonly message: string }
+  /** Scores 0–1 as the comparison counts them (with `scores=true`). */
+  readonly metrics?: Readonly<Record<string, number>>
 }
 
 /** `GET /v1/runs/{id}/items/{itemId}`. */
 export interface ItemDetail extends ItemView {
   readonly metrics: Readonly<Record<string, number>>
   readonly goldTitles?: ReadonlyArray<string>
-  /** The trace id when the question was traced. */
+  /** The ids of the trace's passages that are gold passages of the question. */
+  readonly goldPassageIds?: ReadonlyArray<string>
+  /** The OpenTelemetry trace id of the question's execution, when stored. */
   readonly traceId?: string
+  /** The command that shows the trace, when the home holds a trace file of the run. */
+  readonly traceCommand?: string
 }
 
 export interface MetricSummary {

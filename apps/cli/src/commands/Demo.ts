@@ -1,14 +1,15 @@
-import { defaultRunConfig } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
+import { RunStore } from "@deepnote/store"
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Console, Effect, Layer, Option, Schema } from "effect"
+import { Chunk, Console, Effect, Option, Schema, Stream } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { CommandFailed } from "../Errors.js"
 import { renderResult } from "../render/RenderResult.js"
-import { askOnce } from "./AskSupport.js"
-import { homeLayer, homeOption } from "./Common.js"
+import { demoItemId, recordDemoRun } from "../runs/DemoRun.js"
+import { runServices } from "../runs/RunServices.js"
+import { homeOption } from "./Common.js"
 import { renderSummary } from "./Index.js"
 
 const DemoQuestions = Schema.Array(
@@ -36,7 +37,7 @@ const sampleDir = Options.directory("sample").pipe(
   Options.optional
 )
 
-/** `deepnote demo`: index the bundled sample and answer its three demo questions, printing each trace. */
+/** `deepnote demo`: index the bundled sample, answer its three demo questions as a run, print each trace. */
 export const demoCommand = Command.make(
   "demo",
   { home: homeOption, sample: sampleDir },
@@ -63,29 +64,33 @@ export const demoCommand = Command.make(
         Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(DemoQuestions))),
         Effect.mapError((e) => new CommandFailed({ message: `demo-questions.json: ${e.message}` }))
       )
+      const run = yield* recordDemoRun(questions, opts.home)
+      const results = Chunk.toReadonlyArray(yield* Stream.runCollect((yield* RunStore).results(run)))
       for (const [i, q] of questions.entries()) {
         yield* Console.log(
           `\n${"═".repeat(100)}\nDemo ${i + 1}/${questions.length} · ${q.kind}${
             q.gold ? ` · gold answer: ${q.gold}` : ""
           }\n`
         )
-        const record = yield* askOnce({
-          text: q.question,
-          config: defaultRunConfig,
-          collection: "sample",
-          llm: { urls: [], apiKey: Option.none(), noCache: false },
-          llmFromFile: undefined
-        })
-        yield* Console.log(renderResult(record.result, { engine: record.engine, collection: record.collection }))
+        const record = results.find((r) => r.itemId === demoItemId(i))
+        if (record?.result !== undefined) {
+          yield* Console.log(renderResult(record.result, { engine: "extractive", collection: "sample" }))
+        } else yield* Console.log(`failed: ${record?.error?.message ?? "not answered"}`)
       }
       yield* Console.log(
         `\n${
           "═".repeat(100)
         }\nNext: \`deepnote index your.jsonl --collection mine\` then \`deepnote ask "…" --collection mine\`; add \`--engine llm --llm-url http://HOST:8000/v1\` for a vLLM server.`
       )
-    }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
+      yield* Console.log(
+        `Look at it: deepnote ui ${run}${Option.isSome(opts.home) ? ` --home ${opts.home.value}` : ""}`
+      )
+    }).pipe(
+      Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }),
+      Effect.provide(runServices(opts.home))
+    )
 ).pipe(
   Command.withDescription(
-    "Index the bundled sample corpus and answer three sample questions (English bridge, yes/no comparison, Chinese), printing each trace."
+    "Index the bundled sample corpus and answer three sample questions (English bridge, yes/no comparison, Chinese) as a run labelled `demo`, printing each trace; `deepnote ui` shows it."
   )
 )

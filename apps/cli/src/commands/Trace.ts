@@ -9,11 +9,11 @@ import {
   selectRuns,
   type SpanRecord
 } from "@deepnote/telemetry"
+import { traceFilesOf } from "@deepnote/telemetry"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import { CommandFailed } from "../Errors.js"
-import { traceFilesOf } from "../telemetry/RunTraces.js"
 import { homeLayer, homeOption } from "./Common.js"
 
 const target = Args.text({ name: "file-or-run-id" }).pipe(

@@ -1,9 +1,9 @@
 import { Home } from "@deepnote/core"
 import { traceContentLayer, traceFileLayer } from "@deepnote/telemetry"
+import { defaultTraceFile, linkTraceFile } from "@deepnote/telemetry"
 import type { FileSystem } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { CommandFailed } from "../Errors.js"
-import { defaultTraceFile, linkTraceFile } from "./RunTraces.js"
 import type { TraceFlags } from "./TraceOptions.js"
 
 const toFile = (path: string) =>

@@ -1,4 +1,4 @@
-import { RunView, type Tenant } from "@deepnote/api"
+import { type RunManifestView, RunView, type Tenant } from "@deepnote/api"
 import { collectionOf, runStateOf } from "@deepnote/runs"
 import type { Run } from "@deepnote/store"
 import { Option } from "effect"
@@ -6,6 +6,28 @@ import { Option } from "effect"
 /** Whether a run is queued or executing (its questions are jobs for workers on any replica or machine). */
 export const isActiveRun = (run: Run): boolean =>
   run.status === "running" || (run.status === "created" && run.execution === "queue")
+
+/** An endpoint URL without any user name or password in it. */
+const withoutCredentials = (endpoint: string): string => {
+  try {
+    const url = new URL(endpoint)
+    url.username = ""
+    url.password = ""
+    return url.href
+  } catch {
+    return endpoint
+  }
+}
+
+/** The manifest's reproduction details (the dataset's path on the server stays private). */
+const manifestView = (manifest: Run["manifest"]): RunManifestView => ({
+  models: manifest.models,
+  servers: manifest.servers.map((s) => ({ ...s, endpoint: withoutCredentials(s.endpoint) })),
+  ...(manifest.promptSetHash === undefined ? {} : { promptSetHash: manifest.promptSetHash }),
+  configHash: manifest.configHash,
+  ...(manifest.collectionFingerprint === undefined ? {} : { collectionFingerprint: manifest.collectionFingerprint }),
+  codeVersion: manifest.codeVersion
+})
 
 /** A stored run as the tenant sees it (collection name without the tenant prefix). */
 export const toRunView = (run: Run, tenant: Tenant): RunView => {
@@ -29,6 +51,7 @@ export const toRunView = (run: Run, tenant: Tenant): RunView => {
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     ...(run.startedAt === undefined ? {} : { startedAt: run.startedAt }),
-    ...(run.finishedAt === undefined ? {} : { finishedAt: run.finishedAt })
+    ...(run.finishedAt === undefined ? {} : { finishedAt: run.finishedAt }),
+    manifest: manifestView(run.manifest)
   })
 }

@@ -48,6 +48,30 @@ export const RunCounts = Schema.Struct({
   failed: Schema.Int
 })
 
+/** An LLM server a run used, as its startup check found it. */
+export const ServerView = Schema.Struct({
+  endpoint: Schema.String,
+  kind: Schema.optional(Schema.String),
+  version: Schema.optional(Schema.String),
+  models: Schema.optional(Schema.Array(Schema.String)),
+  /** The context length the server reported (vLLM's `max_model_len`). */
+  maxModelLen: Schema.optional(Schema.Int)
+})
+
+/** What reproduces a run: the models per role, the servers, and the hashes of its prompts, config and collection. */
+export const RunManifestView = Schema.Struct({
+  /** Model id per role (`init`, `plan`, …), or `*` for every role; empty for the extractive engine. */
+  models: Schema.Record({ key: Schema.String, value: Schema.String }),
+  servers: Schema.Array(ServerView),
+  /** The engine's prompts (LLM) or its name and version (extractive). */
+  promptSetHash: Schema.optional(Schema.String),
+  configHash: Schema.String,
+  /** The content hash of the collection the run retrieves from. */
+  collectionFingerprint: Schema.optional(Schema.String),
+  codeVersion: Schema.String
+})
+export type RunManifestView = typeof RunManifestView.Type
+
 /** A run as the API shows it. */
 export class RunView extends Schema.Class<RunView>("RunView")({
   id: Schema.String,
@@ -83,7 +107,8 @@ export class RunView extends Schema.Class<RunView>("RunView")({
   createdAt: Schema.Date,
   updatedAt: Schema.Date,
   startedAt: Schema.optional(Schema.Date),
-  finishedAt: Schema.optional(Schema.Date)
+  finishedAt: Schema.optional(Schema.Date),
+  manifest: Schema.optional(RunManifestView)
 }) {}
 
 export const RunList = Schema.Struct({ runs: Schema.Array(RunView) })
@@ -96,7 +121,12 @@ export const ItemView = Schema.Struct({
   gold: Schema.Array(Schema.String),
   answer: Schema.optional(Schema.String),
   result: Schema.optional(PipelineResult),
-  error: Schema.optional(Schema.Struct({ tag: Schema.String, message: Schema.String }))
+  error: Schema.optional(Schema.Struct({ tag: Schema.String, message: Schema.String })),
+  /**
+   * Scores in [0, 1] as `GET /v1/compare` counts them (a failed question 0 on every metric), with `scores=true`;
+   * none for an unfinished question.
+   */
+  metrics: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Number }))
 })
 
 /**
@@ -106,7 +136,13 @@ export const ItemView = Schema.Struct({
 export const ItemDetail = Schema.Struct({
   ...ItemView.fields,
   metrics: Schema.Record({ key: Schema.String, value: Schema.Number }),
-  goldTitles: Schema.optional(Schema.Array(Schema.String))
+  goldTitles: Schema.optional(Schema.Array(Schema.String)),
+  /** The ids of the trace's passages that are gold passages of the question (by id, or by title and text together). */
+  goldPassageIds: Schema.Array(Schema.String),
+  /** The OpenTelemetry trace id of the span the question ran in (stored with its result). */
+  traceId: Schema.optional(Schema.String),
+  /** The command that shows that trace, when the home holds a trace file of the run (`deepnote run --trace`). */
+  traceCommand: Schema.optional(Schema.String)
 })
 export type ItemDetail = typeof ItemDetail.Type
 
@@ -115,7 +151,9 @@ export const ResultsParams = Schema.Struct({
   after: Schema.optional(Schema.NumberFromString.pipe(Schema.int())),
   limit: Schema.optional(IntParam(1, 5000)),
   /** Whether to include the metric report (it reads the whole run); default: on the first page only (no `after`). */
-  report: Schema.optional(Schema.Literal("true", "false"))
+  report: Schema.optional(Schema.Literal("true", "false")),
+  /** Whether each item carries its scores (`metrics`); default false. */
+  scores: Schema.optional(Schema.Literal("true", "false"))
 })
 
 /** A page of a run's items (every status, by `seq`) and the metric report over the whole run. */

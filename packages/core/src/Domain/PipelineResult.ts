@@ -50,5 +50,7 @@ export class PipelineResult extends Schema.Class<PipelineResult>("PipelineResult
     notes: Schema.Array(NoteEntry)
   }),
   counters: Counters,
-  elapsedMs: Schema.Number
+  elapsedMs: Schema.Number,
+  /** The OpenTelemetry trace id of the span the question ran in, set where a run's question is executed. */
+  traceId: Schema.optional(Schema.String)
 }) {}

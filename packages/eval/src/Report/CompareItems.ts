@@ -42,8 +42,16 @@ export const scoreQuestion = (
     language: question.language ?? detectLanguage(question.text)
   }, names)
 
-/** Scores of a finished side; a failed question scores 0 on every metric that applies (a crash is a regression). */
-const scoresOf = (side: CompareInput, names: ReadonlyArray<MetricName>): Partial<Record<MetricName, number>> =>
+/** The metrics the comparison scores a set of questions by: those of every question's task. */
+export const metricsOf = (questions: ReadonlyArray<Question>): ReadonlyArray<MetricName> => [
+  ...new Set(questions.flatMap((q) => defaultMetrics(q.task ?? "multihop")))
+]
+
+/**
+ * A question's scores as the comparison counts them: a finished question by the named metrics, a failed one 0 on
+ * every metric that applies (a crash is a regression), an unfinished one none. The run page's per-question scores.
+ */
+export const scoresOf = (side: CompareInput, names: ReadonlyArray<MetricName>): Partial<Record<MetricName, number>> =>
   finished(side)
     ? scoreQuestion(side.question, side.status === "done" ? side.result?.answer.text ?? "" : "", names)
     : {}
@@ -78,7 +86,7 @@ export const compareItems = (
       return yield* new NothingToCompare({ baseCount: base.length, candidateCount: candidate.length })
     }
     const taskNames = (q: Question) => defaultMetrics(q.task ?? "multihop")
-    const names = [...new Set(pairs.flatMap((p) => taskNames(p.base.question)))]
+    const names = metricsOf(pairs.map((p) => p.base.question))
     const scored = pairs.map((p) => ({
       ...p,
       baseScores: scoresOf(p.base, names),

@@ -34,11 +34,32 @@ const answerBlock = (item: ItemDetail): HTMLElement =>
     item.gold.length === 0
       ? h("p", { class: "sub" }, "none in the dataset")
       : h("ul", {}, item.gold.map((g) => h("li", {}, g))),
+    (item.goldTitles?.length ?? 0) === 0 ? "" : [
+      h("h3", {}, "gold passages"),
+      h(
+        "p",
+        { class: "gold-titles" },
+        (item.goldTitles ?? []).join(" · "),
+        h("small", {}, ` (${item.goldPassageIds?.length ?? 0} read, marked ★ below)`)
+      )
+    ],
     Object.keys(item.metrics).length === 0 ? "" : h(
       "dl",
       { class: "facts scores" },
       Object.entries(item.metrics).map(([name, value]) => [h("dt", {}, name), h("dd", {}, score(value))])
     )
+  )
+
+/** The question's trace: its id, and the command that shows it when the run's trace was recorded. */
+const traceLine = (item: ItemDetail): HTMLElement | string =>
+  item.traceId === undefined ? "" : h(
+    "p",
+    { class: "trace", "data-trace": item.traceId },
+    "trace ",
+    h("code", {}, item.traceId),
+    item.traceCommand === undefined
+      ? h("small", {}, " (no trace file of this run in the home; an OTLP backend the run exported to has it)")
+      : [" · open it with ", h("code", { class: "trace-command" }, item.traceCommand)]
   )
 
 /** One question: its status, the note's evolution and the answer against the gold answers. */
@@ -59,13 +80,13 @@ export const questionView = async (runId: string, itemId: string): Promise<HTMLE
         ? ""
         : ` · ${result.profile} · ${result.counters.steps} steps · ${result.counters.llm.total} calls · ${result.counters.retrievals} retrievals · ${
           duration(result.elapsedMs)
-        }`,
-      item.traceId === undefined ? "" : [" · trace ", h("code", {}, item.traceId)]
+        }`
     ),
+    traceLine(item),
     answerBlock(item),
     result === undefined
       ? h("p", { class: "sub" }, "no trace yet")
-      : h("section", { class: "card" }, h("h2", {}, "Timeline"), timeline(result, item.goldTitles ?? []))
+      : h("section", { class: "card" }, h("h2", {}, "Timeline"), timeline(result, item.goldPassageIds ?? []))
   )
 }
 

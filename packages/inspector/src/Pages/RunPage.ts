@@ -1,26 +1,16 @@
-import { allResults, compareRuns, followEvents, listRuns } from "../Api.js"
+import { allResults, followEvents, listRuns } from "../Api.js"
 import { h, link, render } from "../Dom.js"
 import { badge, duration, progress, score, when } from "../Format.js"
 import { runName } from "../Knobs.js"
 import { href } from "../Router.js"
 import { type Column, sortableTable } from "../Table.js"
-import type { Comparison, ItemView, RunView } from "../Types.js"
+import type { ItemView, RunView } from "../Types.js"
 import { costList, manifestList, metricsTable, stopReasons } from "./RunSummary.js"
 
 interface Row {
   readonly item: ItemView
-  /** Scores 0–1 (from the server's scoring of the run against itself), when known. */
+  /** Scores 0–1 from the server (`scores=true`: as the comparison counts them). */
   readonly metrics: Readonly<Record<string, number>>
-}
-
-/** The per-question scores: the server scores a run paired with itself (no scoring in the page). */
-const itemMetrics = async (id: string): Promise<Map<string, Readonly<Record<string, number>>>> => {
-  try {
-    const comparison: Comparison = await compareRuns(id, id)
-    return new Map(comparison.items.map((i) => [i.itemId, i.base.metrics]))
-  } catch {
-    return new Map()
-  }
 }
 
 /** The metric that decides "wrong": F1 when reported, else accuracy or exact match. */
@@ -141,13 +131,12 @@ const liveProgress = (run: RunView, signal: AbortSignal, reload: () => void): HT
 
 /** `#/runs/{id}`: a run's metrics, cost, manifest, questions, and its live progress while it runs. */
 export const runPage = async (main: HTMLElement, runId: string, signal: AbortSignal, reload: () => void) => {
-  const [results, scores, others] = await Promise.all([
-    allResults(runId),
-    itemMetrics(runId),
+  const [results, others] = await Promise.all([
+    allResults(runId, { scores: true }),
     listRuns().catch(() => [] as ReadonlyArray<RunView>)
   ])
   const run = results.run
-  const rows = results.items.map((item): Row => ({ item, metrics: scores.get(item.itemId) ?? {} }))
+  const rows = results.items.map((item): Row => ({ item, metrics: item.metrics ?? {} }))
   const report = results.report
   const compareWith = others.filter((o) => o.id !== run.id && o.dataset.hash === run.dataset.hash)
   render(

@@ -1,6 +1,6 @@
 import { h } from "../Dom.js"
-import { duration, num, pct, shortHash, show } from "../Format.js"
-import type { Report, RunView } from "../Types.js"
+import { duration, num, pct, shortHash } from "../Format.js"
+import type { Report, RunManifest, RunView } from "../Types.js"
 
 /** The metrics with their 95% intervals. */
 export const metricsTable = (report: Report): HTMLElement =>
@@ -76,18 +76,42 @@ export const costList = (report: Report): HTMLElement =>
     )
   )
 
-const manifestValue = (value: unknown): HTMLElement | string =>
-  typeof value === "string" && /^[0-9a-f]{16,}$/iu.test(value) ? shortHash(value) : show(value)
+const hashOrDash = (hash: string | undefined): HTMLElement | string => hash === undefined ? "–" : shortHash(hash)
 
-/** What reproduces the run: config, dataset and collection, and the manifest's models, endpoints and hashes. */
+/** The models per role (`*`: every role), or what the engine is when it uses none. */
+const modelsView = (run: RunView, manifest: RunManifest): HTMLElement | string => {
+  const entries = Object.entries(manifest.models)
+  if (entries.length === 0) return run.config.engine === "llm" ? "– (not recorded)" : "none (no language model)"
+  return h("ul", { class: "models" }, entries.map(([role, model]) => h("li", {}, h("code", {}, role), ` ${model}`)))
+}
+
+const serversView = (manifest: RunManifest): HTMLElement | string =>
+  manifest.servers.length === 0 ? "none" : h(
+    "ul",
+    { class: "endpoints" },
+    manifest.servers.map((s) =>
+      h(
+        "li",
+        {},
+        h("code", {}, s.endpoint),
+        s.maxModelLen === undefined ? "" : ` · max_model_len ${s.maxModelLen}`,
+        (s.models?.length ?? 0) === 0 ? "" : ` · ${(s.models ?? []).join(", ")}`,
+        s.version === undefined ? "" : ` · ${s.version}`
+      )
+    )
+  )
+
+/** What reproduces the run: engine, models per role, endpoints, prompt-set, config and collection hashes, dataset. */
 export const manifestList = (run: RunView): HTMLElement => {
-  const manifest = Object.entries(run.manifest ?? {}).filter(([k]) => k !== "config" && k !== "dataset")
+  const manifest = run.manifest
   return h(
     "div",
     { class: "manifest" },
     h(
       "dl",
       { class: "facts" },
+      h("dt", {}, "engine"),
+      h("dd", { "data-manifest": "engine" }, `${run.config.engine} · profile ${run.config.profile}`),
       h("dt", {}, "collection"),
       h("dd", {}, run.collection),
       h("dt", {}, "dataset"),
@@ -97,7 +121,20 @@ export const manifestList = (run: RunView): HTMLElement => {
         shortHash(run.dataset.hash),
         ` · ${run.dataset.format ?? "?"} · ${run.dataset.count ?? "?"} questions`
       ),
-      manifest.map(([k, v]) => [h("dt", {}, k), h("dd", {}, manifestValue(v))])
+      manifest === undefined ? "" : [
+        h("dt", {}, "models"),
+        h("dd", { "data-manifest": "models" }, modelsView(run, manifest)),
+        h("dt", {}, "endpoints"),
+        h("dd", { "data-manifest": "endpoints" }, serversView(manifest)),
+        h("dt", {}, "prompt set"),
+        h("dd", { "data-manifest": "prompt-set" }, hashOrDash(manifest.promptSetHash)),
+        h("dt", {}, "collection fingerprint"),
+        h("dd", { "data-manifest": "collection-fingerprint" }, hashOrDash(manifest.collectionFingerprint)),
+        h("dt", {}, "config hash"),
+        h("dd", {}, shortHash(manifest.configHash)),
+        h("dt", {}, "code"),
+        h("dd", {}, manifest.codeVersion)
+      ]
     ),
     h("details", {}, h("summary", {}, "config"), h("pre", {}, JSON.stringify(run.config, null, 2)))
   )

@@ -1,9 +1,9 @@
-import { compareRuns, getSweep } from "../Api.js"
+import { compareRuns, getJson, getSweep } from "../Api.js"
 import { h, link, render } from "../Dom.js"
-import { badge, progress, signed, when } from "../Format.js"
+import { badge, pct, progress, signed, when } from "../Format.js"
 import { cellSummary } from "../Knobs.js"
 import { href } from "../Router.js"
-import type { Comparison, SweepView } from "../Types.js"
+import type { Comparison, RunResults, SweepView } from "../Types.js"
 
 type Cell = SweepView["cells"][number]
 
@@ -65,10 +65,43 @@ const differences = async (base: string, cells: ReadonlyArray<Cell>, target: HTM
   )
 }
 
-/** `#/sweeps/{id}`: every cell of a sweep with its run, and each cell compared with a base cell. */
+/** Each cell's metrics with their 95% intervals, from its run's report (a few runs at a time). */
+const fillCellMetrics = async (targets: ReadonlyArray<{ readonly id: string; readonly cell: HTMLElement }>) => {
+  const queue = [...targets]
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const { cell, id } = next
+      try {
+        const page = await getJson<RunResults>(`/v1/runs/${encodeURIComponent(id)}/results?limit=1&report=true`)
+        const metrics = page.report?.metrics ?? []
+        render(
+          cell,
+          metrics.length === 0 ? "–" : metrics.map((m, i) =>
+            h(
+              "span",
+              { class: "cell-metric", "data-metric": m.name, title: m.description },
+              i === 0 ? "" : " · ",
+              `${m.name} ${pct(m.mean)}`,
+              m.ci === undefined ? "" : h("small", {}, ` [${pct(m.ci.low)}, ${pct(m.ci.high)}]`)
+            )
+          )
+        )
+      } catch {
+        render(cell, "–")
+      }
+    }
+  }
+  await Promise.all([worker(), worker(), worker()])
+}
+
+/**
+ * `#/sweeps/{id}`: every cell of a sweep with its run and metrics, and every cell compared with a base cell (the first
+ * by default): per metric the difference with its paired interval, linking to the compare page.
+ */
 export const sweepPage = async (main: HTMLElement, sweepId: string): Promise<void> => {
   const sweep = await getSweep(sweepId)
   const withRuns = sweep.cells.filter((c) => runIdOf(c) !== undefined)
+  const metricCells: Array<{ readonly id: string; readonly cell: HTMLElement }> = []
   const diffs = h("div", {}, "…")
   const baseSelect = h(
     "select",
@@ -99,7 +132,12 @@ export const sweepPage = async (main: HTMLElement, sweepId: string): Promise<voi
             id === undefined ? h("span", { class: "sub" }, "not started") : link(href.run(id), id),
             c.run === undefined
               ? ""
-              : [" ", badge(c.run.state), " ", progress(c.run.counts.done, c.run.counts.failed, c.run.counts.total)]
+              : [" ", badge(c.run.state), " ", progress(c.run.counts.done, c.run.counts.failed, c.run.counts.total)],
+            id === undefined ? "" : (() => {
+              const cell = h("div", { class: "cell-metrics", "data-run": id }, "…")
+              metricCells.push({ id, cell })
+              return cell
+            })()
           )
         })
       )
@@ -108,5 +146,6 @@ export const sweepPage = async (main: HTMLElement, sweepId: string): Promise<voi
       ? ""
       : h("section", { class: "card" }, h("h2", {}, "Each cell against ", baseSelect), diffs)
   )
+  void fillCellMetrics(metricCells)
   if (withRuns.length >= 2) void differences(baseSelect.value, sweep.cells, diffs)
 }

@@ -12,7 +12,7 @@ const diffView = (before: string, after: string): HTMLElement =>
   )
 
 const passageView = (passage: Passage, gold: ReadonlySet<string>): HTMLElement => {
-  const isGold = gold.has(passage.title)
+  const isGold = gold.has(passage.id)
   return h(
     "li",
     { class: isGold ? "passage gold" : "passage", "data-gold": isGold ? "true" : undefined },
@@ -25,10 +25,11 @@ const passageView = (passage: Passage, gold: ReadonlySet<string>): HTMLElement =
 
 /**
  * The note's evolution, one entry per step: the planned queries, the passages read (gold ones marked), the rewritten
- * note as a diff against the best note before it, the judge's verdict; the stop reason closes the timeline.
+ * note as a diff against the best note before it, the judge's verdict; the stop reason closes the timeline. Gold
+ * passages are the ids the server marked gold (by id, or by title and text together — never by title alone).
  */
-export const timeline = (result: PipelineResult, goldTitles: ReadonlyArray<string>): HTMLElement => {
-  const gold = new Set(goldTitles)
+export const timeline = (result: PipelineResult, goldPassageIds: ReadonlyArray<string>): HTMLElement => {
+  const gold = new Set(goldPassageIds)
   const steps = [
     ...new Set([
       ...result.trace.queries.map((q) => q.step),
@@ -54,12 +55,12 @@ export const timeline = (result: PipelineResult, goldTitles: ReadonlyArray<strin
       ),
       passages.length === 0 ? "" : h(
         "details",
-        { class: "passages", open: passages.some((p) => gold.has(p.passage.title)) },
+        { class: "passages", open: passages.some((p) => gold.has(p.passage.id)) },
         h(
           "summary",
           {},
           `${passages.length} passages read`,
-          gold.size === 0 ? "" : ` · ${passages.filter((p) => gold.has(p.passage.title)).length} gold`
+          gold.size === 0 ? "" : ` · ${passages.filter((p) => gold.has(p.passage.id)).length} gold`
         ),
         h("ol", {}, passages.map((p) => passageView(p.passage, gold)))
       ),

@@ -1,7 +1,7 @@
 import {
   answerQuestion,
   EventSink,
-  type PipelineResult,
+  PipelineResult,
   type RetrievalError,
   type RoleError,
   RunMetrics,
@@ -9,7 +9,7 @@ import {
 } from "@deepnote/core"
 import { LlmCallPolicy } from "@deepnote/llm"
 import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
-import { Cause, type Context, Effect, Either, Exit, Layer, Metric } from "effect"
+import { Cause, type Context, Effect, Either, Exit, Layer, Metric, Option } from "effect"
 import { journaledRoles } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"
 import { RunEvents } from "./RunEvents.js"
@@ -47,6 +47,8 @@ export const executeItem = (
     const { runId } = plan
     if (options.claimed !== true) yield* store.markItemRunning(runId, item.itemId)
     yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
+    // the question's trace id, stored with its result so the inspector can name the trace (`deepnote trace --item`)
+    const traceId = yield* Effect.currentSpan.pipe(Effect.map((span) => span.traceId), Effect.option)
     const replay = yield* journal.replaying(runId, item.itemId)
     // A resumed question replays its journal deterministically, so it re-emits the events it logged before, in the
     // same order: each event is appended at its position in the question's events, and positions already logged are
@@ -78,7 +80,10 @@ export const executeItem = (
     }
     const outcome = yield* Effect.either(exit)
     if (Either.isRight(outcome)) {
-      const result = outcome.right
+      const result = Option.match(traceId, {
+        onNone: () => outcome.right,
+        onSome: (id) => new PipelineResult({ ...outcome.right, traceId: id })
+      })
       yield* store.completeItem({ runId, itemId: item.itemId, result, elapsedMs: result.elapsedMs })
       yield* hub.publish({
         _tag: "ItemDone",

@@ -1,11 +1,13 @@
 import { Api, CurrentTenant, InternalError, NotFound } from "@deepnote/api"
+import { Home } from "@deepnote/core"
 import { runReport } from "@deepnote/runs"
 import { RunStore } from "@deepnote/store"
-import { HttpApiBuilder } from "@effect/platform"
+import { traceFilesOf } from "@deepnote/telemetry"
+import { FileSystem, HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { readRunRequest } from "../../Runs/CreateRunBody.js"
 import { datasetFile } from "../../Runs/DatasetSource.js"
-import { toItemDetail, toItemView } from "../../Runs/ItemView.js"
+import { toItemDetail, toItemView, toScoredItemViews } from "../../Runs/ItemView.js"
 import { runEventStream } from "../../Runs/RunEventStream.js"
 import { RunManager } from "../../Runs/RunManager.js"
 import { toRunView } from "../../Runs/RunView.js"
@@ -23,6 +25,7 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
   Effect.gen(function*() {
     const runs = yield* RunManager
     const store = yield* RunStore
+    const fs = yield* FileSystem.FileSystem
     return handlers
       .handleRaw("create", ({ request, urlParams }) =>
         Effect.gen(function*() {
@@ -52,7 +55,8 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
               StoreError: storeFailure
             })
           )
-          return toItemDetail(record)
+          const files = yield* traceFilesOf(yield* Home, run.id).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+          return toItemDetail(record, { traceRecorded: files.length > 0 })
         }))
       .handle("results", ({ path, urlParams }) =>
         Effect.gen(function*() {
@@ -66,7 +70,7 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
           }).pipe(
             Effect.mapError(storeFailure)
           )
-          const items = page.map(toItemView)
+          const items = urlParams.scores === "true" ? toScoredItemViews(page) : page.map(toItemView)
           const last = page[page.length - 1]
           // The report reads the whole run: by default it comes with the first page only, so paging stays linear.
           const wantsReport = urlParams.report === undefined
