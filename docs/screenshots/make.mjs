@@ -16,9 +16,9 @@ const deepnote = (...args) => execFileSync("node", [cli, ...args, "--home", home
 const questions = join(root, "examples/sample/questions/hotpotqa.jsonl")
 
 deepnote("demo")
-deepnote("run", "--dataset", questions, "--collection", "sample", "--limit", "12", "--label", "steps-3", "--trace")
-deepnote("run", "--dataset", questions, "--collection", "sample", "--limit", "12", "--label", "steps-1", "--max-step", "1",
-  "--max-failure", "1")
+deepnote("run", "--dataset", questions, "--collection", "sample", "--label", "deepnote", "--trace")
+// the baseline the loop is measured against: one retrieval with the question (its answers differ, so compare has rows)
+deepnote("run", "--dataset", questions, "--collection", "sample", "--label", "vanilla", "--profile", "vanilla")
 const grid = join(home, "grid.yaml")
 writeFileSync(grid, "grid:\n  maxStep: [2, 3]\n  topK: [3, 5]\n")
 deepnote("run", "--dataset", questions, "--collection", "sample", "--limit", "12", "--sweep", grid, "--label", "steps x topK")
@@ -44,8 +44,8 @@ try {
     await page.close()
   }
   const runs = JSON.parse(execFileSync("curl", ["-s", `${address}/v1/runs`]).toString()).runs
-  const base = runs.find((r) => r.label === "steps-3")
-  const candidate = runs.find((r) => r.label === "steps-1")
+  const base = runs.find((r) => r.label === "vanilla")
+  const candidate = runs.find((r) => r.label === "deepnote")
   const items = JSON.parse(execFileSync("curl", ["-s", `${address}/v1/runs/${base.id}/results?limit=1`]).toString()).items
   await shot("runs", "#/runs", "runs")
   await shot("run", `#/runs/${base.id}`, "run")
