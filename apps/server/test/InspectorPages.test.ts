@@ -256,6 +256,12 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           assert.isAbove(yield* count(watched, "table.diff-metrics tbody tr"), 0)
           yield* openPage(watched, `${url}/ui/#/runs`, "runs")
           assert.strictEqual(yield* count(watched, "section.sweep"), 1)
+          // each executed cell shows its headline metric, filled from its report
+          yield* Effect.promise(() =>
+            watched.page.waitForFunction(
+              "[...document.querySelectorAll('section.sweep .metric-cell')].filter((e) => e.textContent.startsWith('f1 ')).length === 2"
+            )
+          )
 
           noLeaks(watched)
           noLeaks(phone)

@@ -55,16 +55,23 @@ const runColumns = (metricCells: Map<string, HTMLElement>): ReadonlyArray<Column
   { label: "knobs", cell: (r) => h("span", { class: "knobs" }, knobSummary(r)) },
   {
     label: "metric",
-    cell: (r) => {
-      const cell = h("span", { class: "metric-cell" }, "…")
-      metricCells.set(r.id, cell)
-      return cell
-    }
+    cell: (r) => metricCell(r.id, metricCells)
   },
   { label: "created", sort: (r) => r.createdAt, cell: (r) => when(r.createdAt) }
 ]
 
-const sweepSection = (sweep: SweepView, runsById: Map<string, RunView>): HTMLElement => {
+/** A placeholder the metric filler replaces with the run's headline metric. */
+const metricCell = (runId: string, metricCells: Map<string, HTMLElement>): HTMLElement => {
+  const cell = h("span", { class: "metric-cell" }, "…")
+  metricCells.set(runId, cell)
+  return cell
+}
+
+const sweepSection = (
+  sweep: SweepView,
+  runsById: Map<string, RunView>,
+  metricCells: Map<string, HTMLElement>
+): HTMLElement => {
   const cells = sweep.cells.map((c) => ({
     ...c,
     view: c.run ?? (c.runId === undefined ? undefined : runsById.get(c.runId))
@@ -96,7 +103,9 @@ const sweepSection = (sweep: SweepView, runsById: Map<string, RunView>): HTMLEle
               " ",
               badge(c.view.state),
               " ",
-              progress(c.view.counts.done, c.view.counts.failed, c.view.counts.total)
+              progress(c.view.counts.done, c.view.counts.failed, c.view.counts.total),
+              " ",
+              metricCell(c.view.id, metricCells)
             ]
         )
       )
@@ -120,12 +129,18 @@ export const runsPage = async (main: HTMLElement): Promise<void> => {
     h("h1", {}, "Runs"),
     h("p", { class: "sub" }, `${runs.length} runs · ${sweeps.length} sweeps`),
     sweeps.length === 0 ? "" : h("h2", {}, "Sweeps"),
-    sweeps.map((s) => sweepSection(s, runsById)),
+    sweeps.map((s) => sweepSection(s, runsById, metricCells)),
     h("h2", {}, "Runs"),
     sortableTable(runColumns(metricCells), single, {
       className: "runs",
       empty: "no runs yet: start one with `deepnote run` or POST /v1/runs"
     })
   )
-  void fillMetrics(single, metricCells)
+  const cellRuns = sweeps.flatMap((s) =>
+    s.cells.flatMap((c) => {
+      const view = c.run ?? (c.runId === undefined ? undefined : runsById.get(c.runId))
+      return view === undefined ? [] : [view]
+    })
+  )
+  void fillMetrics([...single, ...cellRuns], metricCells)
 }
