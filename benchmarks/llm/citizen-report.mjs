@@ -15,7 +15,7 @@ const dated = (phase) =>
 
 export const renderCitizen = (r) => {
   const out = [
-    `# LLM client on shared servers: measured ${r.started}`,
+    `# LLM client on shared servers: updated ${r.started} (each section says when it was measured)`,
     "",
     `${r.machine.cpus} cores, node ${r.machine.node}, load average ${f1(r.machine.loadAverageAtStart)} → ${
       f1(r.machine.loadAverageAtEnd)

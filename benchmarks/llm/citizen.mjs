@@ -340,8 +340,18 @@ const outage = async () => {
 const resultsFile = Path.join(here, "citizen-results.json")
 const phases = { solo, shared, priority, storm, overload, outage }
 const previous = Fs.existsSync(resultsFile) ? JSON.parse(Fs.readFileSync(resultsFile, "utf8")) : {}
+/** A phase kept from the previous results, dated by that run when it was not dated itself. */
+const carried = (phase) =>
+  previous[phase].measured !== undefined ? previous[phase] : {
+    ...previous[phase],
+    measured: {
+      at: previous.started,
+      loadAverageAtStart: previous.machine?.loadAverageAtStart,
+      loadAverageAtEnd: previous.machine?.loadAverageAtEnd
+    }
+  }
 const report = {
-  ...Object.fromEntries(Object.keys(phases).filter((p) => previous[p] !== undefined).map((p) => [p, previous[p]])),
+  ...Object.fromEntries(Object.keys(phases).filter((p) => previous[p] !== undefined).map((p) => [p, carried(p)])),
   started: new Date().toISOString(),
   machine: { node: process.version, cpus: Os.cpus().length, loadAverageAtStart: Os.loadavg()[0] },
   repeats: REPEATS,
