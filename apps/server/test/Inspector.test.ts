@@ -175,6 +175,7 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
         const run = yield* raw(HttpClientRequest.get(`/v1/runs/${made.runId}`))
         assert.strictEqual(run.status, 200, run.text)
         assert.strictEqual(json(run.text).sweepId, made.sweepId)
+        assert.deepStrictEqual(json(run.text).sweepCell, { maxStep: 2 })
         const runs = json((yield* raw(HttpClientRequest.get("/v1/runs"))).text).runs as Array<{ id: string }>
         assert.deepStrictEqual(runs.map((r) => r.id), [made.runId])
         const list = json((yield* raw(HttpClientRequest.get("/v1/sweeps"))).text).sweeps as Array<{ id: string }>

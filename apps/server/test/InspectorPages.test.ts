@@ -257,11 +257,9 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           yield* openPage(watched, `${url}/ui/#/runs`, "runs")
           assert.strictEqual(yield* count(watched, "section.sweep"), 1)
           // each executed cell shows its headline metric, filled from its report
-          yield* Effect.promise(() =>
-            watched.page.waitForFunction(
-              "[...document.querySelectorAll('section.sweep .metric-cell')].filter((e) => e.textContent.startsWith('f1 ')).length === 2"
-            )
-          )
+          const cellMetrics = watched.page.locator("section.sweep .metric-cell", { hasText: /^f1 / })
+          yield* Effect.promise(() => cellMetrics.nth(1).waitFor())
+          assert.strictEqual(yield* Effect.promise(() => cellMetrics.count()), 2)
 
           noLeaks(watched)
           noLeaks(phone)

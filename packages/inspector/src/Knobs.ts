@@ -12,5 +12,6 @@ export const knobSummary = (run: RunView): string =>
 export const cellSummary = (cell: Readonly<Record<string, unknown>>): string =>
   Object.entries(cell).map(([k, v]) => `${k}=${show(v)}`).join(" ")
 
-/** The label a run shows: its label, else its id. */
-export const runName = (run: RunView): string => run.label ?? run.id
+/** The label a run shows: its label, else its id; a sweep cell adds its knobs (its cells share the sweep's label). */
+export const runName = (run: RunView): string =>
+  run.sweepCell === undefined ? run.label ?? run.id : `${run.label ?? run.id} (${cellSummary(run.sweepCell)})`

@@ -24,6 +24,7 @@ export interface RunView {
   readonly startedAt?: string
   readonly finishedAt?: string
   readonly sweepId?: string
+  readonly sweepCell?: Readonly<Record<string, unknown>>
   /** Reproduction details when the server shows them (models, endpoints, prompt-set and collection hashes). */
   readonly manifest?: RunManifest
 }

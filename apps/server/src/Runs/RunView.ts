@@ -40,6 +40,7 @@ export const toRunView = (run: Run, tenant: Tenant): RunView => {
     collection: stored.startsWith(tenant.namespace) ? stored.slice(tenant.namespace.length) : stored,
     ...(run.manifest.label === undefined ? {} : { label: run.manifest.label }),
     ...(run.sweepId === undefined ? {} : { sweepId: run.sweepId }),
+    ...(run.manifest.sweep === undefined ? {} : { sweepCell: run.manifest.sweep.cell }),
     ...(run.message === undefined ? {} : { message: run.message }),
     counts: run.counts,
     config: run.manifest.config,

@@ -96,6 +96,8 @@ export class RunView extends Schema.Class<RunView>("RunView")({
   label: Schema.optional(Schema.String),
   /** The sweep the run is a cell of (`deepnote run --sweep`). */
   sweepId: Schema.optional(Schema.String),
+  /** Its knob values in that sweep (e.g. `{ "maxStep": 2 }`). */
+  sweepCell: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   message: Schema.optional(Schema.String),
   counts: RunCounts,
   config: RunConfig,
