@@ -4,6 +4,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { runCli } from "./Cli.js"
 import { exitCodes } from "./Errors.js"
+import { colourWhereWanted } from "./render/PlainConsole.js"
 import { cliTelemetry } from "./telemetry/CliTelemetry.js"
 
 /**
@@ -34,6 +35,7 @@ const report = (error: unknown) =>
   })
 
 runCli(process.argv).pipe(
+  colourWhereWanted(process.stdout.isTTY === true),
   Effect.provide(cliTelemetry),
   Effect.tapError(report),
   Effect.tapDefect((defect) =>

@@ -191,5 +191,11 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       for (const flag of ["--role", "--config", "--json", "--home", "--collection", "--llm-url", "--save"]) {
         assert.include(out.stdout, flag)
       }
+      // into a pipe, help is plain text: no colour codes, with or without NO_COLOR
+      assert.notInclude(out.stdout, "\u001b[")
+      const piped = yield* runCli(["--help"], { NO_COLOR: "" })
+      assert.strictEqual(piped.code, 0)
+      assert.include(piped.stdout, "USAGE")
+      assert.notInclude(piped.stdout, "\u001b[")
     }))
 })

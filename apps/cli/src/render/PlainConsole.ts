@@ -1,0 +1,30 @@
+import { Config, Console, Effect, Option } from "effect"
+
+/** ANSI SGR sequences (colour, bold): what @effect/cli's help and prompts write. */
+const sgr = new RegExp(`${String.fromCharCode(0x1b)}\\[[0-9;]*m`, "gu")
+
+const plain = (args: ReadonlyArray<unknown>): Array<unknown> =>
+  args.map((a) => (typeof a === "string" ? a.replace(sgr, "") : a))
+
+/** A console that writes what `base` writes, without colour codes. */
+export const plainConsole = (base: Console.Console): Console.Console => ({
+  ...base,
+  log: (...args) => base.log(...plain(args)),
+  info: (...args) => base.info(...plain(args)),
+  warn: (...args) => base.warn(...plain(args)),
+  error: (...args) => base.error(...plain(args)),
+  debug: (...args) => base.debug(...plain(args))
+})
+
+/**
+ * Runs `effect` with colour only where it belongs: on a terminal, and unless `NO_COLOR` is set (no-color.org: any
+ * non-empty value). Into a pipe or a file, help and messages are plain text.
+ */
+export const colourWhereWanted = (isTerminal: boolean) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(
+    Config.option(Config.string("NO_COLOR")).pipe(Effect.orElseSucceed(() => Option.none())),
+    (noColor) =>
+      isTerminal && Option.getOrElse(noColor, () => "") === ""
+        ? effect
+        : Effect.flatMap(Effect.console, (console) => Effect.withConsole(effect, plainConsole(console)))
+  )
