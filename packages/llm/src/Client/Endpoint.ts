@@ -186,3 +186,10 @@ export const choose = (
   }
   return best
 }
+
+/** What `/v1/models` says about one endpoint. */
+export interface Discovered {
+  readonly models: ReadonlyArray<string>
+  readonly maxModelLen: number | undefined
+  readonly maxNumSeqs: number | undefined
+}

@@ -1,7 +1,6 @@
 import type { LlmSettingsData } from "../LlmSettings.js"
-import type { EndpointState } from "./Endpoint.js"
+import type { Discovered, EndpointState } from "./Endpoint.js"
 import type { PoolHealth } from "./PoolHealth.js"
-import type { Discovered } from "./Probes.js"
 import type { Waiters } from "./Waiters.js"
 
 /** How a finished attempt reflects on an endpoint. */

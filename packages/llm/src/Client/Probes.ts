@@ -1,7 +1,7 @@
 import { type HttpClient, HttpClientResponse } from "@effect/platform"
 import { Clock, Effect, Schema } from "effect"
 import { ModelList } from "../Domain/Wire.js"
-import type { EndpointState } from "./Endpoint.js"
+import type { Discovered, EndpointState } from "./Endpoint.js"
 import type { makeEndpointHealth } from "./EndpointHealth.js"
 import type { Waiters } from "./Waiters.js"
 
@@ -12,13 +12,6 @@ export const getText = (http: HttpClient.HttpClient, url: string) =>
     Effect.flatMap((r) => r.text),
     Effect.timeout("5 seconds")
   )
-
-/** What `/v1/models` says about one endpoint. */
-export interface Discovered {
-  readonly models: ReadonlyArray<string>
-  readonly maxModelLen: number | undefined
-  readonly maxNumSeqs: number | undefined
-}
 
 /** `/v1/models`: the model ids served, vLLM's `max_model_len`, and the simulator's `max_num_seqs` when reported. */
 export const discoverModels = (http: HttpClient.HttpClient, e: EndpointState) =>

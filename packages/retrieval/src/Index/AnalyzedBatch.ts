@@ -1,12 +1,8 @@
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import { analyzeDocument } from "./Analyzer.js"
-import type { DocumentRow, FtsRow } from "./FtsQueries.js"
+import type { AnalyzedPassage } from "./FtsQueries.js"
 
-/** A passage ready to write: its `documents` row and its tokenised `fts` columns. */
-export interface AnalyzedPassage {
-  readonly document: typeof DocumentRow.Type
-  readonly fts: Omit<typeof FtsRow.Type, "rowid">
-}
+export type { AnalyzedPassage } from "./FtsQueries.js"
 
 /** Tokenises a batch, one passage per id: the first occurrence when skipping duplicates, the last when replacing. */
 export const analyzeBatch = (

@@ -1,6 +1,5 @@
 import { type SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import type { AnalyzedPassage } from "./AnalyzedBatch.js"
 import { MetaKey } from "./IndexSchema.js"
 
 /** A row of `documents` as written. */
@@ -143,6 +142,12 @@ export const makeFtsQueries = (sql: SqlClient.SqlClient) => ({
 })
 
 export type FtsQueries = ReturnType<typeof makeFtsQueries>
+
+/** A passage ready to write: its `documents` row and its tokenised `fts` columns. */
+export interface AnalyzedPassage {
+  readonly document: typeof DocumentRow.Type
+  readonly fts: Omit<typeof FtsRow.Type, "rowid">
+}
 
 /**
  * Writes a chunk of passages that may replace stored ones (inside the caller's transaction): their old FTS rows
