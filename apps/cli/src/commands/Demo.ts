@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url"
 import { CommandFailed } from "../Errors.js"
 import { renderResult } from "../render/RenderResult.js"
 import { demoItemId, recordDemoRun } from "../runs/DemoRun.js"
-import { runServices } from "../runs/RunServices.js"
+import { runServices, storeFailed } from "../runs/RunServices.js"
 import { homeOption } from "./Common.js"
 import { renderSummary } from "./Index.js"
 
@@ -86,7 +86,7 @@ export const demoCommand = Command.make(
         `Look at it: deepnote ui ${run}${Option.isSome(opts.home) ? ` --home ${opts.home.value}` : ""}`
       )
     }).pipe(
-      Effect.catchTags({ StoreError: (e) => new CommandFailed({ message: e.message }) }),
+      Effect.catchTags({ StoreError: storeFailed }),
       Effect.provide(runServices(opts.home))
     )
 ).pipe(

@@ -1,5 +1,5 @@
 import { promptSetHash } from "@deepnote/engine"
-import { createSweepCell, enqueueRun, sweepCellConfig, type SweepState } from "@deepnote/runs"
+import { createSweepCell, sweepCellConfig, type SweepState } from "@deepnote/runs"
 import type { Run } from "@deepnote/store"
 import { Console, Effect } from "effect"
 import { llmEngineFacts } from "../engine/LlmFacts.js"
@@ -30,16 +30,12 @@ export const resumeSweep = (state: SweepState, flags: ResumeFlags) =>
         continue
       }
       const run: Run = c.run ?? (yield* createCell(template, c.index, c.cell, flags))
-      if (c.run === undefined) {
-        yield* Console.log(`run ${run.id}: ${run.counts.total} questions · ${where} (created now)`)
-        if (run.execution === "queue") {
-          const { jobs } = yield* enqueueRun(run.id).pipe(
-            Effect.mapError((e) => new CommandFailed({ message: e.message }))
-          )
-          yield* Console.log(`run ${run.id}: ${jobs} question(s) queued for workers`)
-          continue
-        }
-      } else yield* Console.log(`run ${run.id}: resuming (${run.status}) · ${where}`)
+      yield* Console.log(
+        c.run === undefined
+          ? `run ${run.id}: ${run.counts.total} questions · ${where} (created now)`
+          : `run ${run.id}: resuming (${run.status}) · ${where}`
+      )
+      // a queue run's questions are queued for workers; a local one executes here
       const result = yield* resumeRun(run, flags)
       if (result !== undefined) ended.push(result)
     }

@@ -1,5 +1,5 @@
 import type { ItemDetail, ItemView } from "@deepnote/api"
-import { isGold, metricsOf, scoreQuestion, scoresOf } from "@deepnote/eval"
+import { isGold, metricsOf, scoresOf } from "@deepnote/eval"
 import type { ItemRecord } from "@deepnote/store"
 
 /** A stored question of a run as the API shows it in a page of results. */
@@ -27,7 +27,7 @@ const goldPassageIds = (record: ItemRecord): ReadonlyArray<string> => {
 }
 
 /**
- * One question in detail: its view, its scores by the task's metrics (when answered), its gold passage titles (for
+ * One question in detail: its view, its scores as the results page and the comparison count them (`scoresOf`), its gold passage titles (for
  * display) and the ids of the gold passages it read, and its trace id with the command that shows the trace when the
  * home holds a trace file of the run.
  */
@@ -35,9 +35,7 @@ export const toItemDetail = (record: ItemRecord, options: { readonly traceRecord
   const traceId = record.result?.traceId
   return {
     ...toItemView(record),
-    metrics: record.status === "done" && record.result !== undefined
-      ? scoreQuestion(record.question, record.result.answer.text)
-      : {},
+    metrics: scoresOf(record, metricsOf([record.question])),
     ...((record.question.goldTitles?.length ?? 0) === 0 ? {} : { goldTitles: record.question.goldTitles }),
     goldPassageIds: goldPassageIds(record),
     ...(traceId === undefined ? {} : { traceId }),

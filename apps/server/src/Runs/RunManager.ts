@@ -192,11 +192,15 @@ const make: Effect.Effect<
   })
 
   const list = Effect.fn("RunManager.list")(function*(tenant: Tenant) {
-    const ids = tenant.wholeHome === true
-      ? (yield* store.listRuns({ limit: listLimit }).pipe(Effect.mapError(storeFailure))).map((r) => r.id)
-      : yield* owners.runsOf(tenant.id, { limit: listLimit }).pipe(Effect.mapError(storeFailure))
-    const runs = yield* Effect.forEach(ids, (id) => store.getRun(id).pipe(Effect.option))
-    return yield* Effect.forEach(runs.flatMap((r) => Option.isSome(r) ? [r.value] : []), (run) => view(run, tenant))
+    // `--no-auth`: the home's newest runs as listed; a keyed tenant: its own run ids, each read once
+    const runs = tenant.wholeHome === true
+      ? yield* store.listRuns({ limit: listLimit }).pipe(Effect.mapError(storeFailure))
+      : yield* owners.runsOf(tenant.id, { limit: listLimit }).pipe(
+        Effect.mapError(storeFailure),
+        Effect.flatMap((ids) => Effect.forEach(ids, (id) => store.getRun(id).pipe(Effect.option))),
+        Effect.map((found) => found.flatMap((r) => Option.isSome(r) ? [r.value] : []))
+      )
+    return yield* Effect.forEach(runs, (run) => view(run, tenant))
   })
 
   const get = Effect.fn("RunManager.get")(function*(tenant: Tenant, runId: string) {

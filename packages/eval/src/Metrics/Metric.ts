@@ -1,4 +1,5 @@
-import type { Language, TaskType } from "@deepnote/core"
+import type { Language, Question, TaskType } from "@deepnote/core"
+import { detectLanguage } from "@deepnote/text"
 import { Schema } from "effect"
 import { strategyQaAccuracy, substringAccuracy } from "./Accuracy.js"
 import { type QaPair, strEm, strHit } from "./Asqa.js"
@@ -32,6 +33,18 @@ export interface Scorable {
   readonly language: Language
   readonly qaPairs?: ReadonlyArray<QaPair> | undefined
 }
+
+/** A question's prediction as the metrics read it: its gold answers, its language (detected when not given). */
+export const scorableOf = (
+  question: Question,
+  prediction: string,
+  qaPairs?: ReadonlyArray<QaPair> | undefined
+): Scorable => ({
+  prediction,
+  golds: question.answers ?? [],
+  language: question.language ?? detectLanguage(question.text),
+  qaPairs
+})
 
 export interface Metric {
   readonly name: MetricName

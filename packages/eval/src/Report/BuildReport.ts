@@ -1,8 +1,7 @@
 import type { PipelineResult, Question, TaskType } from "@deepnote/core"
-import { detectLanguage } from "@deepnote/text"
 import type { QaPair } from "../Metrics/Asqa.js"
 import { bootstrapMeanCi, type BootstrapOptions, mean } from "../Metrics/Bootstrap.js"
-import { defaultMetrics, type MetricName, metrics, type Scorable } from "../Metrics/Metric.js"
+import { defaultMetrics, type MetricName, metrics, type Scorable, scorableOf } from "../Metrics/Metric.js"
 import { recallInitFinal } from "../Metrics/Recall.js"
 import { type ItemScores, type MetricSummary, Report } from "./Report.js"
 
@@ -45,12 +44,8 @@ export const buildReport = (items: ReadonlyArray<ReportItem>, options: ReportOpt
   const names = options.metrics ?? [...new Set(items.flatMap((i) => defaultMetrics(taskOf(i.question))))]
   const done = items.flatMap((i) => (i.outcome._tag === "done" ? [{ ...i, result: i.outcome.result }] : []))
   const failed = items.flatMap((i) => (i.outcome._tag === "failed" ? [{ id: i.question.id, ...i.outcome.error }] : []))
-  const scorable = (item: ReportItem): Scorable => ({
-    prediction: item.outcome._tag === "done" ? item.outcome.result.answer.text : "",
-    golds: item.question.answers ?? [],
-    language: item.question.language ?? detectLanguage(item.question.text),
-    qaPairs: item.qaPairs
-  })
+  const scorable = (item: ReportItem): Scorable =>
+    scorableOf(item.question, item.outcome._tag === "done" ? item.outcome.result.answer.text : "", item.qaPairs)
   const scored = items.filter((i) =>
     i.outcome._tag === "done" || (options.scoreFailuresAsZero && i.outcome._tag === "failed")
   )

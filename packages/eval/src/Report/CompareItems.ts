@@ -1,8 +1,7 @@
 import type { PipelineResult, Question } from "@deepnote/core"
-import { detectLanguage } from "@deepnote/text"
 import { Data, Effect } from "effect"
 import { bootstrapMeanCi, type BootstrapOptions, mean } from "../Metrics/Bootstrap.js"
-import { defaultMetrics, type MetricName, scoreItem } from "../Metrics/Metric.js"
+import { defaultMetrics, type MetricName, scorableOf, scoreItem } from "../Metrics/Metric.js"
 import { type ComparedItem, type ComparedSide, Comparison, type MetricDifference } from "./Comparison.js"
 
 /** One question of a run as the comparison reads it (any status; only finished ones are scored). */
@@ -35,12 +34,7 @@ export const scoreQuestion = (
   question: Question,
   prediction: string,
   names: ReadonlyArray<MetricName> = defaultMetrics(question.task ?? "multihop")
-): Partial<Record<MetricName, number>> =>
-  scoreItem({
-    prediction,
-    golds: question.answers ?? [],
-    language: question.language ?? detectLanguage(question.text)
-  }, names)
+): Partial<Record<MetricName, number>> => scoreItem(scorableOf(question, prediction), names)
 
 /** The metrics the comparison scores a set of questions by: those of every question's task. */
 export const metricsOf = (questions: ReadonlyArray<Question>): ReadonlyArray<MetricName> => [
