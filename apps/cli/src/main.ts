@@ -4,7 +4,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { runCli } from "./Cli.js"
 import { exitCodes } from "./Errors.js"
-import { colourWhereWanted } from "./render/PlainConsole.js"
+import { asksForHelp, colourWhereWanted, helpFitted } from "./render/PlainConsole.js"
 import { cliTelemetry } from "./telemetry/CliTelemetry.js"
 
 /**
@@ -34,7 +34,12 @@ const report = (error: unknown) =>
     }
   })
 
+const fitHelp = asksForHelp(process.argv.slice(2))
+  ? helpFitted(process.stdout.isTTY === true ? process.stdout.columns : undefined)
+  : <A, E, R>(effect: Effect.Effect<A, E, R>) => effect
+
 runCli(process.argv).pipe(
+  fitHelp,
   colourWhereWanted(process.stdout.isTTY === true),
   Effect.provide(cliTelemetry),
   Effect.tapError(report),

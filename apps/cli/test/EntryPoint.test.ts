@@ -1,0 +1,91 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
+import * as Path from "node:path"
+import { version } from "../src/Cli.js"
+import { helpWidth, wrapHelp } from "../src/render/Wrap.js"
+import { repoRoot, runCli } from "./RunCli.js"
+
+const bin = Path.join(repoRoot, "apps/cli/bin/deepnote.mjs")
+
+/** Runs the committed entry point (what `node_modules/.bin/deepnote` links to) as a child process. */
+const runBin = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.async<{ code: number; stdout: string; stderr: string }>((resume) => {
+    const child = execFile(process.execPath, [bin, ...args], { cwd: repoRoot, env: { NO_COLOR: "1", ...env } }, (
+      error,
+      stdout,
+      stderr
+    ) => resume(Effect.succeed({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr })))
+    return Effect.sync(() => void child.kill())
+  })
+
+const words = (text: string) => text.split(/\s+/u).filter((w) => w.length > 0)
+
+describe("help fitted to the terminal", () => {
+  it("breaks long lines at spaces within the width and loses no word", () => {
+    const usage = `  - ask ${Array.from({ length: 60 }, (_, i) => `[--knob-${i} integer]`).join(" ")}`
+    const text = `USAGE\n\n${usage}${" ".repeat(200)}\n`
+    const fitted = wrapHelp(text, 80)
+    for (const line of fitted.split("\n")) assert.isAtMost(line.length, 80, line)
+    assert.deepStrictEqual(words(fitted), words(text))
+    // continuations sit under the item's text
+    assert.isTrue(
+      fitted.split("\n").slice(3).filter((line) => line !== "").every((line) => /^ {6}\S/u.test(line))
+    )
+  })
+
+  it("puts a column after a run of spaces (a command's description) on its own line", () => {
+    const fitted = wrapHelp(`  - index <file>...${" ".repeat(90)}Build or extend a collection.`, 60)
+    assert.deepStrictEqual(fitted.split("\n"), ["  - index <file>...", "      Build or extend a collection."])
+  })
+
+  it("does not count colour codes as columns", () => {
+    const bold = (s: string) => `\u001b[1m${s}\u001b[0m`
+    const line = Array.from({ length: 10 }, (_, i) => bold(`word${i}`)).join(" ")
+    assert.strictEqual(wrapHelp(line, 80), line)
+  })
+
+  it("uses the terminal's width, 80 when unknown", () => {
+    assert.strictEqual(helpWidth(undefined), 80)
+    assert.strictEqual(helpWidth(Number.NaN), 80)
+    assert.strictEqual(helpWidth(132), 132)
+    assert.strictEqual(helpWidth(10), 40)
+  })
+})
+
+describe("the deepnote entry point (bin/deepnote.mjs)", () => {
+  it.scopedLive("answers --version without loading the CLI, with the CLI's version", () =>
+    Effect.gen(function*() {
+      const fast = yield* runBin(["--version"])
+      const full = yield* runCli(["--version"])
+      const pkg = JSON.parse(readFileSync(Path.join(repoRoot, "apps/cli/package.json"), "utf8")) as { version: string }
+      assert.strictEqual(fast.code, 0)
+      assert.strictEqual(fast.stdout.trim(), pkg.version)
+      assert.strictEqual(full.stdout.trim(), pkg.version)
+      assert.strictEqual(version, pkg.version)
+    }))
+
+  it.scopedLive("prints the same top-level help as the full CLI, fitted to COLUMNS", () =>
+    Effect.gen(function*() {
+      for (const columns of ["80", "120"]) {
+        const fast = yield* runBin(["--help"], { COLUMNS: columns })
+        const full = yield* runCli(["--help"], { COLUMNS: columns })
+        assert.strictEqual(fast.code, 0)
+        assert.strictEqual(fast.stdout.trimEnd(), full.stdout.trimEnd())
+        for (const line of fast.stdout.split("\n")) assert.isAtMost(line.length, Number(columns), line)
+      }
+      const noArgs = yield* runBin([], { COLUMNS: "80" })
+      assert.strictEqual(noArgs.stdout.trimEnd(), (yield* runBin(["--help"], { COLUMNS: "80" })).stdout.trimEnd())
+    }))
+
+  it.scopedLive("hands every other command to the full CLI, help included", () =>
+    Effect.gen(function*() {
+      const out = yield* runBin(["ask", "--help"])
+      assert.strictEqual(out.code, 0)
+      assert.include(out.stdout, "--collection")
+      for (const line of out.stdout.split("\n")) assert.isAtMost(line.length, 80, line)
+      const bad = yield* runBin(["no-such-command"])
+      assert.notStrictEqual(bad.code, 0)
+    }))
+})
