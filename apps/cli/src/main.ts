@@ -4,6 +4,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { runCli } from "./Cli.js"
 import { exitCodes } from "./Errors.js"
+import { hoistGlobalOptions } from "./GlobalOptions.js"
 import { asksForHelp, colourWhereWanted, helpFitted } from "./render/PlainConsole.js"
 import { cliTelemetry } from "./telemetry/CliTelemetry.js"
 
@@ -34,11 +35,12 @@ const report = (error: unknown) =>
     }
   })
 
-const fitHelp = asksForHelp(process.argv.slice(2))
+const args = hoistGlobalOptions(process.argv.slice(2))
+const fitHelp = asksForHelp(args)
   ? helpFitted(process.stdout.isTTY === true ? process.stdout.columns : undefined)
   : <A, E, R>(effect: Effect.Effect<A, E, R>) => effect
 
-runCli(process.argv).pipe(
+runCli([...process.argv.slice(0, 2), ...args]).pipe(
   fitHelp,
   colourWhereWanted(process.stdout.isTTY === true),
   Effect.provide(cliTelemetry),

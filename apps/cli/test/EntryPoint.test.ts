@@ -4,8 +4,9 @@ import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import * as Path from "node:path"
 import { version } from "../src/Cli.js"
+import { hoistGlobalOptions } from "../src/GlobalOptions.js"
 import { helpWidth, wrapHelp } from "../src/render/Wrap.js"
-import { repoRoot, runCli } from "./RunCli.js"
+import { indexedHome, repoRoot, runCli } from "./RunCli.js"
 
 const bin = Path.join(repoRoot, "apps/cli/bin/deepnote.mjs")
 
@@ -87,5 +88,35 @@ describe("the deepnote entry point (bin/deepnote.mjs)", () => {
       for (const line of out.stdout.split("\n")) assert.isAtMost(line.length, 80, line)
       const bad = yield* runBin(["no-such-command"])
       assert.notStrictEqual(bad.code, 0)
+    }))
+})
+
+describe("shared options before the command", () => {
+  it("moves --home, --store, --config and --json after the command, and nothing else", () => {
+    assert.deepStrictEqual(hoistGlobalOptions(["--home", "h", "status"]), ["status", "--home", "h"])
+    assert.deepStrictEqual(hoistGlobalOptions(["--store=s", "--json", "eval", "r1"]), [
+      "eval",
+      "r1",
+      "--store=s",
+      "--json"
+    ])
+    assert.deepStrictEqual(hoistGlobalOptions(["status", "--home", "h"]), ["status", "--home", "h"])
+    assert.deepStrictEqual(hoistGlobalOptions(["--version"]), ["--version"])
+    assert.deepStrictEqual(hoistGlobalOptions(["--home", "h"]), ["--home", "h"])
+    assert.deepStrictEqual(hoistGlobalOptions(["--home"]), ["--home"])
+  })
+
+  it.scopedLive("deepnote --home H ask … answers like deepnote ask … --home H", () =>
+    Effect.gen(function*() {
+      const home = yield* indexedHome
+      const question = "Which magazine was started first, Arthur's Magazine or First for Women?"
+      const before = yield* runCli(["--home", home, "ask", question, "--collection", "sample"])
+      const after = yield* runCli(["ask", question, "--collection", "sample", "--home", home])
+      assert.strictEqual(before.code, 0, before.stderr)
+      // the same answer and report; only the elapsed time may differ
+      const untimed = (text: string) => text.replace(/, [0-9.]+ s$/gmu, "")
+      assert.strictEqual(untimed(before.stdout), untimed(after.stdout))
+      const refused = yield* runCli(["--home", home, "inspect", "x.json"])
+      assert.strictEqual(refused.code, 2)
     }))
 })
