@@ -4,7 +4,7 @@
 #   docker run -p 8080:8080 -v deepnote-data:/data -e DEEPNOTE_LLM_URL=http://vllm:8000/v1 deepnote serve --engine llm
 #   docker run -v deepnote-data:/data -e DEEPNOTE_STORE=postgres://… deepnote worker
 # The build steps are one script (infra/image/build.sh) that CI also runs without Docker (infra/image/check.sh).
-ARG NODE_VERSION=24.21.0
+ARG NODE_VERSION=22.23.3
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 # better-sqlite3 compiles from source against this Node's headers
