@@ -87,6 +87,12 @@ const rows: ReadonlyArray<Row> = [
     stderr: /the directory .*missing\/dir does not exist/
   },
   {
+    name: "eval --per-item with a table (the option would do nothing)",
+    argv: (c) => ["eval", c.runId, "--per-item", "--home", c.home],
+    code: 2,
+    stderr: /--per-item .* use it with --format json \(got --format table\)/
+  },
+  {
     name: "an unknown run",
     argv: (c) => ["export", "r-nope", "--home", c.home],
     code: 1,

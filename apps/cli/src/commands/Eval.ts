@@ -11,6 +11,7 @@ import { runReport, type SweepState } from "@deepnote/runs"
 import type { Run } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
+import { UsageError } from "../Errors.js"
 import { runOrSweep } from "../runs/RunOrSweep.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
@@ -68,8 +69,17 @@ export const evalCommand = Command.make(
   },
   (opts) =>
     Effect.gen(function*() {
+      if (opts.perItem && opts.format !== "json") {
+        return yield* new UsageError({
+          message:
+            `--per-item adds per-question scores to the JSON report: use it with --format json (got --format ${opts.format})`
+        })
+      }
       const targets = yield* Effect.forEach(opts.ids, runOrSweep)
       const [only] = targets
+      if (opts.perItem && (targets.length > 1 || only?._tag !== "run")) {
+        return yield* new UsageError({ message: "--per-item applies to one run id (not a sweep or several runs)" })
+      }
       if (targets.length === 1 && only?._tag === "run") {
         const report = yield* runReport(only.run.id, { perItem: opts.perItem })
         return yield* Console.log(
