@@ -71,7 +71,7 @@ describe("deepnote with Meilisearch (child processes against a replay of Meilise
         manifest: { indexId: string; servers: Array<{ endpoint: string; kind: string; version?: string }> }
       }
       assert.strictEqual(shown.manifest.indexId, `meilisearch:sample@${meili.url}`)
-      assert.deepStrictEqual(shown.manifest.servers, [{ endpoint: meili.url, kind: "meilisearch", version: "1.13.3" }])
+      assert.deepStrictEqual(shown.manifest.servers, [{ endpoint: meili.url, kind: "meilisearch", version: "1.50.0" }])
       assert.notInclude(status.stdout, "master-key")
     }))
 

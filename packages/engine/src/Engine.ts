@@ -45,32 +45,26 @@ export interface Options<E> {
 const roles = <E>(engine: Name, llm: Layer.Layer<LlmSettings, E>): Layer.Layer<Roles, E> =>
   engine === "extractive" ? Extractive.layer : LlmEngine.layer.pipe(Layer.provide(llm))
 
-const firstStage = (
-  config: RunConfig,
-  collection: string,
-  http: Layer.Layer<HttpClient.HttpClient>,
-  meili: MeiliOptions | undefined
-): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> => {
-  switch (config.retriever) {
-    case "bm25":
-      return FtsRetriever.layer({ collection })
-    case "meilisearch":
-      return Layer.effect(Retriever, MeiliRetriever.make).pipe(
-        Layer.provide(meili === undefined ? MeiliClient.layerConfig : MeiliClient.layer(meili)),
-        Layer.provide(http)
-      )
-  }
-}
-
 const retriever = (
   config: RunConfig,
   collection: string,
   http: Layer.Layer<HttpClient.HttpClient>,
   meili: MeiliOptions | undefined
-): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> =>
-  config.reranker === "http"
-    ? firstStage(config, collection, http, meili).pipe(Layer.provide(Reranker.layerConfig), Layer.provide(http))
-    : firstStage(config, collection, http, meili)
+): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> => {
+  const reranked = <E, R>(first: Layer.Layer<Retriever, E, R>) =>
+    config.reranker === "http" ? first.pipe(Layer.provide(Reranker.layerConfig), Layer.provide(http)) : first
+  switch (config.retriever) {
+    case "bm25":
+      return reranked(FtsRetriever.layer({ collection }))
+    case "meilisearch":
+      return reranked(
+        Layer.effect(Retriever, MeiliRetriever.make).pipe(
+          Layer.provide(meili === undefined ? MeiliClient.layerConfig : MeiliClient.layer(meili)),
+          Layer.provide(http)
+        )
+      )
+  }
+}
 
 /**
  * The engine of one question or one run: the four roles of `config.engine` and the retriever of `config.retriever`

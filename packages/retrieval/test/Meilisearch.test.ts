@@ -2,16 +2,20 @@ import { Retriever } from "@deepnote/core"
 import { localServer, meiliErrors, meiliReplay } from "@deepnote/retrieval/testing"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Layer, Redacted } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import {
+  describeMeiliConfigError,
   indexIntoMeilisearch,
   type IngestProgress,
   MeiliClient,
+  meiliEnvironment,
   meiliKey,
   type MeiliOptions,
-  MeiliRetriever
+  meiliOptionsConfig,
+  MeiliRetriever,
+  mergeMeiliSettings
 } from "../src/index.js"
 import { request } from "./support/Context.js"
 
@@ -198,5 +202,34 @@ describe("Meilisearch adapter (contract, against the recorded reply shapes of Me
       )
       assert.strictEqual(failed._tag, "RetrievalError")
       assert.include(failed.message, "cannot reach Meilisearch")
+    }))
+
+  it.effect("settings: DEEPNOTE_MEILI_* decoded and checked, sources merged field by field, then the defaults", () =>
+    Effect.gen(function*() {
+      const env = (entries: Record<string, string>) =>
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))
+      const defaults = yield* meiliOptionsConfig.pipe(env({}))
+      assert.deepStrictEqual([defaults.host, defaults.index, defaults.apiKey], [
+        "http://127.0.0.1:7700",
+        "deepnote",
+        undefined
+      ])
+      const set = yield* meiliEnvironment.pipe(
+        env({ DEEPNOTE_MEILI_HOST: "https://search.example:7700", DEEPNOTE_MEILI_TASK_TIMEOUT: "5 minutes" })
+      )
+      const merged = mergeMeiliSettings([{ index: "from-flag" }, { index: "from-file", host: "http://file:7700" }, set])
+      assert.deepStrictEqual([merged.host, merged.index], ["http://file:7700", "from-flag"])
+      assert.isTrue(Duration.equals(Duration.decode(merged.taskTimeout!), Duration.minutes(5)))
+      for (
+        const [key, value, message] of [
+          ["DEEPNOTE_MEILI_HOST", "localhost:7700", "DEEPNOTE_MEILI_HOST: expected an http(s) URL"],
+          ["DEEPNOTE_MEILI_INDEX", "two words", "DEEPNOTE_MEILI_INDEX: an index uid has only"],
+          ["DEEPNOTE_MEILI_SEMANTIC_RATIO", "1.5", "DEEPNOTE_MEILI_SEMANTIC_RATIO: must be between 0 and 1"],
+          ["DEEPNOTE_MEILI_BATCH_SIZE", "0", "DEEPNOTE_MEILI_BATCH_SIZE: must be a positive integer"]
+        ] as const
+      ) {
+        const error = yield* Effect.flip(meiliEnvironment.pipe(env({ [key]: value })))
+        assert.include(describeMeiliConfigError(error), message)
+      }
     }))
 })

@@ -1,4 +1,5 @@
 import {
+  describeMeiliConfigError,
   meiliEnvironment,
   type MeiliOptions,
   meiliSettingProblem,
@@ -113,7 +114,7 @@ export const resolveMeiliSettings = (
     if (refused !== undefined) return yield* refused
     const file = yield* fromFile(section, configFile)
     const environment = yield* meiliEnvironment.pipe(
-      Effect.mapError((e) => new UsageError({ message: `Meilisearch settings: ${String(e)}` }))
+      Effect.mapError((e) => new UsageError({ message: describeMeiliConfigError(e) }))
     )
     const sources = [given, file, environment]
     return { options: mergeMeiliSettings(sources), named: namesMeiliHost(sources) }

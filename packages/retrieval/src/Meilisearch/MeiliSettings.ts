@@ -1,4 +1,4 @@
-import { Config, type ConfigError, type Duration, Effect, Either, Option, type Redacted } from "effect"
+import { Config, ConfigError, type Duration, Effect, Either, Option, type Redacted } from "effect"
 import type { MeiliOptions } from "./MeiliClient.js"
 
 export const defaultMeiliHost = "http://127.0.0.1:7700"
@@ -56,27 +56,34 @@ export const meiliSettingProblem = (field: keyof MeiliSettingsInput, value: unkn
   }
 }
 
-const checked = <A>(field: keyof MeiliSettingsInput, config: Config.Config<A>) =>
-  Config.option(config).pipe(
-    Config.validate({
-      message: meiliSettingProblem(field, "") ?? "invalid",
-      validation: (value) => Option.isNone(value) || meiliSettingProblem(field, value.value) === undefined
-    }),
-    Config.map(Option.getOrUndefined)
-  )
+/** A set variable, decoded and checked; a refused value is `InvalidData` at the variable's name. */
+const read = <A>(field: keyof MeiliSettingsInput, config: Config.Config<A>) =>
+  Effect.flatMap(Config.option(config), (value): Effect.Effect<A | undefined, ConfigError.ConfigError> => {
+    if (Option.isNone(value)) return Effect.succeed(undefined)
+    const problem = meiliSettingProblem(field, value.value)
+    return problem === undefined
+      ? Effect.succeed(value.value)
+      : Effect.fail(ConfigError.InvalidData([meiliEnvironmentKeys[field]], problem))
+  })
 
 /** The `DEEPNOTE_MEILI_*` variables that are set (read through `Config`, so tests use a `ConfigProvider`). */
-export const meiliEnvironment: Config.Config<MeiliSettingsInput> = Config.all({
-  host: checked("host", Config.string(meiliEnvironmentKeys.host)),
-  apiKey: checked("apiKey", Config.redacted(meiliEnvironmentKeys.apiKey)),
-  index: checked("index", Config.string(meiliEnvironmentKeys.index)),
-  embedder: checked("embedder", Config.string(meiliEnvironmentKeys.embedder)),
-  semanticRatio: checked("semanticRatio", Config.number(meiliEnvironmentKeys.semanticRatio)),
-  batchSize: checked("batchSize", Config.integer(meiliEnvironmentKeys.batchSize)),
-  timeout: checked("timeout", Config.duration(meiliEnvironmentKeys.timeout)),
-  retries: checked("retries", Config.integer(meiliEnvironmentKeys.retries)),
-  taskTimeout: checked("taskTimeout", Config.duration(meiliEnvironmentKeys.taskTimeout))
+export const meiliEnvironment: Effect.Effect<MeiliSettingsInput, ConfigError.ConfigError> = Effect.all({
+  host: read("host", Config.string(meiliEnvironmentKeys.host)),
+  apiKey: read("apiKey", Config.redacted(meiliEnvironmentKeys.apiKey)),
+  index: read("index", Config.string(meiliEnvironmentKeys.index)),
+  embedder: read("embedder", Config.string(meiliEnvironmentKeys.embedder)),
+  semanticRatio: read("semanticRatio", Config.number(meiliEnvironmentKeys.semanticRatio)),
+  batchSize: read("batchSize", Config.integer(meiliEnvironmentKeys.batchSize)),
+  timeout: read("timeout", Config.duration(meiliEnvironmentKeys.timeout)),
+  retries: read("retries", Config.integer(meiliEnvironmentKeys.retries)),
+  taskTimeout: read("taskTimeout", Config.duration(meiliEnvironmentKeys.taskTimeout))
 })
+
+/** A settings error in one line: `DEEPNOTE_MEILI_HOST: expected an http(s) URL …`. */
+export const describeMeiliConfigError = (error: ConfigError.ConfigError): string =>
+  ConfigError.isInvalidData(error) || ConfigError.isMissingData(error)
+    ? `${error.path.join(".")}: ${error.message}`
+    : String(error)
 
 /** Merges sources field by field, the first that sets a field wins (flags, file, environment), then the defaults. */
 export const mergeMeiliSettings = (sources: ReadonlyArray<MeiliSettingsInput>): MeiliOptions => {

@@ -142,7 +142,7 @@ export const meiliReplay = (options: MeiliReplayOptions = {}): Effect.Effect<Mei
       if (r.authorization === undefined) return refuse(401, meiliErrors.missingAuthorizationHeader)
       if (r.authorization !== `Bearer ${options.masterKey}`) return refuse(403, meiliErrors.invalidApiKey)
     }
-    if (r.method === "GET" && path === "/version") return ok(versionObject(options.version ?? "1.13.3"))
+    if (r.method === "GET" && path === "/version") return ok(versionObject(options.version ?? "1.50.0"))
     const body = r.body
     if (r.method === "GET" && path === "/indexes") {
       const results = [...indexes].map(([uid, i]) => indexObject(uid, i.primaryKey))
