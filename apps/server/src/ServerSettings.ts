@@ -1,4 +1,5 @@
 import type { RunConfig } from "@deepnote/core"
+import type { MeiliOptions } from "@deepnote/retrieval"
 import { Config, Context, type Duration, Layer } from "effect"
 
 /** Limits of the HTTP app. Every one has a `DEEPNOTE_SERVER_*` setting (see `ServerSettings.limitsConfig`). */
@@ -41,6 +42,12 @@ export interface ServerSettingsData {
    * (comma-separated) or `deepnote serve --cors-origin`.
    */
   readonly corsOrigins?: ReadonlyArray<string> | undefined
+  /**
+   * The Meilisearch index requests may search with `retriever: meilisearch` (the operator's: host, key and index come
+   * from `DEEPNOTE_MEILI_*` or `deepnote serve --meili-url`, never from a request). None: requests asking for it get
+   * a 400.
+   */
+  readonly meili?: MeiliOptions | undefined
 }
 
 /** The limits when nothing is configured. */

@@ -1,7 +1,21 @@
-import type { Answerer, Judge, NoteWriter, QueryPlanner, Retriever, RunConfig } from "@deepnote/core"
+import {
+  type Answerer,
+  type Judge,
+  type NoteWriter,
+  type QueryPlanner,
+  Retriever,
+  type RunConfig
+} from "@deepnote/core"
 import { Extractive } from "@deepnote/extractive"
 import { LlmClient, type LlmClientService, LlmEngine, type LlmHealth, type LlmSettings } from "@deepnote/llm"
-import { Collections, FtsRetriever, Reranker } from "@deepnote/retrieval"
+import {
+  Collections,
+  FtsRetriever,
+  MeiliClient,
+  type MeiliOptions,
+  MeiliRetriever,
+  Reranker
+} from "@deepnote/retrieval"
 import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { type ConfigError, Context, Effect, Layer, Option, type Scope } from "effect"
@@ -22,8 +36,10 @@ export interface Options<E> {
   readonly collection: string
   /** The LLM servers' settings: only built when `config.engine` is `llm`. */
   readonly llm: Layer.Layer<LlmSettings, E>
-  /** The reranker's HTTP client (`config.reranker` is `http`); default: a connection pool of its own. */
+  /** The HTTP client of the reranker and Meilisearch; default: a connection pool of its own. */
   readonly rerankerHttp?: Layer.Layer<HttpClient.HttpClient> | undefined
+  /** The Meilisearch index of `retriever: meilisearch`; default: from `DEEPNOTE_MEILI_*` (`meiliOptionsConfig`). */
+  readonly meili?: MeiliOptions | undefined
 }
 
 const roles = <E>(engine: Name, llm: Layer.Layer<LlmSettings, E>): Layer.Layer<Roles, E> =>
@@ -32,18 +48,28 @@ const roles = <E>(engine: Name, llm: Layer.Layer<LlmSettings, E>): Layer.Layer<R
 const retriever = (
   config: RunConfig,
   collection: string,
-  rerankerHttp: Layer.Layer<HttpClient.HttpClient>
-): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> =>
-  config.reranker === "http"
-    ? FtsRetriever.layer({ collection }).pipe(
-      Layer.provide(Reranker.layerConfig),
-      Layer.provide(rerankerHttp)
-    )
-    : FtsRetriever.layer({ collection })
+  http: Layer.Layer<HttpClient.HttpClient>,
+  meili: MeiliOptions | undefined
+): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> => {
+  const reranked = <E, R>(first: Layer.Layer<Retriever, E, R>) =>
+    config.reranker === "http" ? first.pipe(Layer.provide(Reranker.layerConfig), Layer.provide(http)) : first
+  switch (config.retriever) {
+    case "bm25":
+      return reranked(FtsRetriever.layer({ collection }))
+    case "meilisearch":
+      return reranked(
+        Layer.effect(Retriever, MeiliRetriever.make).pipe(
+          Layer.provide(meili === undefined ? MeiliClient.layerConfig : MeiliClient.layer(meili)),
+          Layer.provide(http)
+        )
+      )
+  }
+}
 
 /**
- * The engine of one question or one run: the four roles of `config.engine` and the retriever over `collection` (with
- * the HTTP reranker when `config.reranker` is `http`, configured by `DEEPNOTE_RERANKER_*`). The LLM engine's client, usage
+ * The engine of one question or one run: the four roles of `config.engine` and the retriever of `config.retriever`
+ * (`bm25`: over `collection`; `meilisearch`: over `options.meili`'s index) with the HTTP reranker when
+ * `config.reranker` is `http` (configured by `DEEPNOTE_RERANKER_*`). The LLM engine's client, usage
  * ledger and cache stay in the built context (a run journals each call's tokens from the ledger).
  */
 export const layer = <E>(
@@ -51,7 +77,7 @@ export const layer = <E>(
 ): Layer.Layer<EngineServices, E | ConfigError.ConfigError, Collections> =>
   Layer.merge(
     roles(options.config.engine, options.llm),
-    retriever(options.config, options.collection, options.rerankerHttp ?? NodeHttpClient.layerUndici)
+    retriever(options.config, options.collection, options.rerankerHttp ?? NodeHttpClient.layerUndici, options.meili)
   )
 
 /** An engine whose roles are built once and shared by many questions and runs (the HTTP app). */
@@ -62,8 +88,8 @@ export interface Shared {
   /** The shared LLM client (model checks for the facts a run's manifest records); none for the extractive engine. */
   readonly llmClient: Option.Option<LlmClientService>
   /**
-   * The shared roles and a retriever over `collection`, for one question or run; `config.engine` must be the shared
-   * engine's (the roles are not rebuilt).
+   * The shared roles and a retriever over `collection` (or the shared Meilisearch index), for one question or run;
+   * `config.engine` must be the shared engine's (the roles are not rebuilt).
    */
   readonly layerFor: (config: RunConfig, collection: string) => Layer.Layer<EngineServices, ConfigError.ConfigError>
 }
@@ -72,8 +98,10 @@ export interface SharedOptions<E> {
   readonly engine: Name
   /** The LLM servers' settings: only built when `engine` is `llm`. */
   readonly llm: Layer.Layer<LlmSettings, E>
-  /** The reranker's HTTP client; default: one connection pool, built here and shared by every retriever. */
+  /** The HTTP client of the reranker and Meilisearch; default: one connection pool, shared by every retriever. */
   readonly rerankerHttp?: Layer.Layer<HttpClient.HttpClient> | undefined
+  /** The Meilisearch index of `retriever: meilisearch`; default: from `DEEPNOTE_MEILI_*`. */
+  readonly meili?: MeiliOptions | undefined
 }
 
 /**
@@ -91,6 +119,9 @@ export const make = <E>(options: SharedOptions<E>): Effect.Effect<Shared, E, Col
       llmHealth: Option.map(Context.getOption(built, LlmClient), (client) => client.health),
       llmClient: Context.getOption(built, LlmClient),
       layerFor: (config, collection) =>
-        Layer.merge(shared, retriever(config, collection, rerankerHttp).pipe(Layer.provide(collections)))
+        Layer.merge(
+          shared,
+          retriever(config, collection, rerankerHttp, options.meili).pipe(Layer.provide(collections))
+        )
     }
   })

@@ -4,3 +4,5 @@
  * ship a test server.
  */
 export * from "./Testing/LocalServer.js"
+export * from "./Testing/MeiliReplay.js"
+export * from "./Testing/MeiliShapes.js"

@@ -10,7 +10,7 @@ import { type DatasetFormat, loadDataset } from "@deepnote/eval"
 import { type LlmCallError, LlmClient } from "@deepnote/llm"
 import { type Run, RunManifest, RunStore, type ServerInfo, type SweepCell } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
-import { Chunk, Data, Effect, Schema, Stream } from "effect"
+import { Chunk, Data, Effect, Option, Schema, Stream } from "effect"
 
 /** The code version recorded in every manifest. */
 export const codeVersion = "deepnote@0.1.0"
@@ -37,6 +37,24 @@ export interface NewRun {
   readonly execution?: "local" | "queue" | undefined
   /** What the LLM engine's startup check found (`engineFacts`): recorded in the manifest. */
   readonly llm?: EngineFacts | undefined
+  /** `retriever: meilisearch`: the index searched instead of `collection` (recorded in the manifest's `indexId`). */
+  readonly meilisearch?: MeiliTarget | undefined
+}
+
+/** A Meilisearch index as a manifest records it: the server without credentials, the index uid, its version. */
+export interface MeiliTarget {
+  readonly host: string
+  readonly index: string
+  readonly version?: string | undefined
+}
+
+/** `meilisearch:INDEX@HOST`: the `indexId` of a run over a Meilisearch index (index uids never contain `@`). */
+export const meiliIndexId = (target: MeiliTarget): string => `meilisearch:${target.index}@${target.host}`
+
+/** The Meilisearch index a run searches, from its manifest's `indexId`; none for a run over a collection. */
+export const meiliTargetOf = (run: Run): Option.Option<MeiliTarget> => {
+  const match = /^meilisearch:([^@]+)@(.+)$/.exec(run.manifest.indexId ?? "")
+  return match === null ? Option.none() : Option.some({ index: match[1]!, host: match[2]! })
 }
 
 /** The models an LLM run uses per role and the servers that serve them, as the servers said before it started. */
@@ -105,9 +123,20 @@ export const createRun = (input: NewRun) =>
       onBadLine: input.onBadLine ?? "fail"
     })
     const bytes = yield* fs.readFile(input.dataset).pipe(Effect.orDie)
+    const facts = configFacts(input)
+    const meili = input.meilisearch
     const manifest = new RunManifest({
-      ...configFacts(input),
-      indexId: `collection:${input.collection}`,
+      ...facts,
+      indexId: meili === undefined ? `collection:${input.collection}` : meiliIndexId(meili),
+      // the search server beside the model servers, so a report says which Meilisearch (and version) answered
+      servers: meili === undefined ? facts.servers : [
+        ...facts.servers,
+        {
+          endpoint: meili.host,
+          kind: "meilisearch",
+          ...(meili.version === undefined ? {} : { version: meili.version })
+        }
+      ],
       ...(input.collectionFingerprint === undefined ? {} : { collectionFingerprint: input.collectionFingerprint }),
       codeVersion,
       dataset: { path: input.dataset, hash: sha256Hex(bytes), format: dataset.format, count: dataset.questions.length },
@@ -124,7 +153,7 @@ export const createRun = (input: NewRun) =>
 export const resumeConcurrency = (run: Run, requested: number | undefined, fallback: number): number =>
   requested ?? run.manifest.concurrency ?? fallback
 
-/** The collection a run retrieves from (recorded as `collection:NAME` in its manifest). */
+/** The collection a run retrieves from (recorded as `collection:NAME` in its manifest; a Meilisearch run's `indexId`). */
 export const collectionOf = (run: Run): string => run.manifest.indexId?.replace(/^collection:/, "") ?? "default"
 
 /** Refuses to resume a run whose prompts or code differ from this build's, unless a new run is forced. */

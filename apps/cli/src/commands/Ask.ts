@@ -5,6 +5,7 @@ import { FileSystem } from "@effect/platform"
 import { Console, Effect, Layer, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
 import { llmOptions } from "../engine/LlmOptions.js"
+import { meiliForConfig, meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed } from "../Errors.js"
 import { liveAskLayer } from "../render/LiveAsk.js"
 import { renderResult } from "../render/RenderResult.js"
@@ -31,11 +32,18 @@ export const askCommand = Command.make(
     save,
     home: homeOption,
     llm: llmOptions,
+    meili: meiliOptions,
     tracing: askTraceOptions
   },
   (opts) =>
     Effect.gen(function*() {
       const { collection, config, file } = yield* resolveConfigAndCollection(opts)
+      const meili = yield* meiliForConfig(
+        config.retriever,
+        opts.meili,
+        file?.meili,
+        Option.getOrUndefined(opts.configFile)
+      )
       // without --json, the steps and the answer's tokens show on stderr as they happen; stdout keeps the final block
       const live = opts.json ? undefined : liveAskLayer((text) => void process.stderr.write(text))
       const record = yield* askOnce({
@@ -44,6 +52,7 @@ export const askCommand = Command.make(
         collection,
         llm: opts.llm,
         llmFromFile: file?.llm,
+        meili,
         live
       }).pipe(tracedAsk(opts.tracing))
       const json = JSON.stringify(Schema.encodeSync(AnswerRecord)(record), null, 2)

@@ -9,7 +9,7 @@ import {
   type RunConfig
 } from "@deepnote/core"
 import { adHocQuestion, Engine } from "@deepnote/engine"
-import { Collections } from "@deepnote/retrieval"
+import { Collections, type MeiliOptions } from "@deepnote/retrieval"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { type KnobInput, resolveRunConfig } from "../config/ResolveConfig.js"
 import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
@@ -21,6 +21,8 @@ export interface AskInput {
   readonly collection: string
   readonly llm: LlmOptionValues
   readonly llmFromFile: unknown
+  /** The Meilisearch index of `retriever: meilisearch` (see `meiliForConfig`). */
+  readonly meili?: MeiliOptions | undefined
   /** Where the steps and the answer's tokens go as they happen (`deepnote ask` without `--json`). */
   readonly live?: Layer.Layer<EventSink | AnswerTokens> | undefined
 }
@@ -52,11 +54,13 @@ export const askOnce = (input: AskInput) =>
       Effect.mapError(() => new UsageError({ message: "the question is empty" }))
     )
     const needsRetrieval = profiles[input.config.profile].retrieves
-    if (needsRetrieval) yield* requireCollection(input.collection)
+    const meili = input.config.retriever === "meilisearch" ? input.meili : undefined
+    if (needsRetrieval && meili === undefined) yield* requireCollection(input.collection)
     const question = adHocQuestion(text)
     const engine = Engine.layer({
       config: input.config,
       collection: input.collection,
+      meili,
       // someone is waiting for this answer: the interactive outage tolerance and priority
       llm: llmSettingsLayer(input.llm, input.llmFromFile, "interactive")
     })
@@ -69,7 +73,7 @@ export const askOnce = (input: AskInput) =>
     )
     return new AnswerRecord({
       engine: input.config.engine,
-      ...(needsRetrieval ? { collection: input.collection } : {}),
+      ...(needsRetrieval ? { collection: meili === undefined ? input.collection : `meilisearch:${meili.index}` } : {}),
       config: input.config,
       result
     })

@@ -1,9 +1,11 @@
 import { Collections, type IngestSummary } from "@deepnote/retrieval"
 import { Args, Command, Options } from "@effect/cli"
-import { Config, Console, Duration, Effect, Layer } from "effect"
+import { Config, Console, Duration, Effect, Layer, Option } from "effect"
+import { meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { indexProgress } from "../render/IndexProgress.js"
-import { homeLayer, homeOption, jsonOption } from "./Common.js"
+import { configFileOption, homeLayer, homeOption, jsonOption } from "./Common.js"
+import { indexIntoMeili } from "./IndexMeili.js"
 
 const files = Args.text({ name: "file" }).pipe(
   Args.withDescription("corpus files: JSONL ({id?, title?, text}), IRCoT/HotpotQA/MuSiQue/2Wiki QA files, .txt or .md"),
@@ -11,7 +13,22 @@ const files = Args.text({ name: "file" }).pipe(
 )
 const collection = Options.text("collection").pipe(
   Options.withAlias("c"),
-  Options.withDescription("collection to create or extend")
+  Options.withDescription("collection to create or extend (the embedded index, --backend fts5)"),
+  Options.optional
+)
+const backend = Options.choice("backend", ["fts5", "meilisearch"]).pipe(
+  Options.withDescription(
+    "where passages go: fts5 (the embedded collection of --collection, default) or meilisearch (the index of " +
+      "--meili-url/--meili-index, else the config file's meili section, else DEEPNOTE_MEILI_*)"
+  ),
+  Options.withDefault("fts5" as const)
+)
+const language = Options.choice("language", ["auto", "en", "zh"]).pipe(
+  Options.withDescription(
+    "--backend meilisearch: the corpus language (default auto: Chinese when most passages of the first batch are); " +
+      "zh sets the index's localizedAttributes to cmn (the embedded index detects each passage's language itself)"
+  ),
+  Options.optional
 )
 const format = Options.choice("format", [
   "auto",
@@ -48,39 +65,95 @@ export const renderSummary = (s: IngestSummary): string => {
   return lines.join("\n")
 }
 
-/** `deepnote index FILE… --collection NAME`: build or extend a collection (resumable; bad records reported). */
+const progressInterval = Config.duration("DEEPNOTE_PROGRESS_INTERVAL").pipe(
+  Config.withDefault(Duration.seconds(10)),
+  Effect.map(Duration.toMillis),
+  Effect.mapError((e) => new UsageError({ message: `DEEPNOTE_PROGRESS_INTERVAL: ${e.message}` }))
+)
+
+const indexIntoCollection = (opts: {
+  readonly files: ReadonlyArray<string>
+  readonly collection: Option.Option<string>
+  readonly format: "auto" | "documents" | "ircot" | "hotpotqa" | "2wiki" | "musique" | "text" | "markdown"
+  readonly strict: boolean
+  readonly language: Option.Option<string>
+  readonly json: boolean
+  readonly home: Option.Option<string>
+}) =>
+  Effect.gen(function*() {
+    if (Option.isNone(opts.collection)) {
+      return yield* new UsageError({
+        message: "--collection is required: the collection to create or extend (or --backend meilisearch)"
+      })
+    }
+    if (Option.isSome(opts.language)) {
+      return yield* new UsageError({
+        message: "--language applies to --backend meilisearch (the embedded index detects each passage's language)"
+      })
+    }
+    const collections = yield* Collections
+    // progress goes to stderr (stdout keeps the summary or --json): a live bar on a terminal, else periodic lines
+    const progress = yield* indexProgress({
+      tty: process.stderr.isTTY === true,
+      intervalMs: yield* progressInterval,
+      write: (text) => void process.stderr.write(text)
+    })
+    const summary = yield* collections.index(opts.collection.value, opts.files, {
+      format: opts.format,
+      strict: opts.strict,
+      onProgress: progress.report
+    }).pipe(
+      Effect.mapError((e) =>
+        e._tag === "InvalidCollectionName"
+          ? new UsageError({ message: e.message })
+          : new CommandFailed({ message: e.message })
+      )
+    )
+    yield* progress.done
+    yield* Console.log(opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary))
+  }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
+
+/**
+ * `deepnote index FILE… --collection NAME`: build or extend a collection (resumable; bad records reported); with
+ * `--backend meilisearch`, upload the passages to a Meilisearch index instead.
+ */
 export const indexCommand = Command.make(
   "index",
-  { files, collection, format, strict, json: jsonOption, home: homeOption },
+  {
+    files,
+    collection,
+    format,
+    strict,
+    backend,
+    language,
+    meili: meiliOptions,
+    configFile: configFileOption,
+    json: jsonOption,
+    home: homeOption
+  },
   (opts) =>
-    Effect.gen(function*() {
-      const collections = yield* Collections
-      const interval = yield* Config.duration("DEEPNOTE_PROGRESS_INTERVAL").pipe(
-        Config.withDefault(Duration.seconds(10)),
-        Effect.mapError((e) => new UsageError({ message: `DEEPNOTE_PROGRESS_INTERVAL: ${e.message}` }))
-      )
-      // progress goes to stderr (stdout keeps the summary or --json): a live bar on a terminal, else periodic lines
-      const progress = yield* indexProgress({
-        tty: process.stderr.isTTY === true,
-        intervalMs: Duration.toMillis(interval),
-        write: (text) => void process.stderr.write(text)
+    opts.backend === "meilisearch"
+      ? Effect.gen(function*() {
+        if (Option.isSome(opts.collection)) {
+          return yield* new UsageError({
+            message: "--collection names an embedded collection; with --backend meilisearch use --meili-index"
+          })
+        }
+        yield* indexIntoMeili({
+          files: opts.files,
+          format: opts.format,
+          strict: opts.strict,
+          json: opts.json,
+          language: Option.getOrElse(opts.language, () => "auto" as const),
+          meili: opts.meili,
+          configFile: opts.configFile,
+          progressIntervalMs: yield* progressInterval
+        })
       })
-      const summary = yield* collections.index(opts.collection, opts.files, {
-        format: opts.format,
-        strict: opts.strict,
-        onProgress: progress.report
-      }).pipe(
-        Effect.mapError((e) =>
-          e._tag === "InvalidCollectionName"
-            ? new UsageError({ message: e.message })
-            : new CommandFailed({ message: e.message })
-        )
-      )
-      yield* progress.done
-      yield* Console.log(opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary))
-    }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
+      : indexIntoCollection(opts)
 ).pipe(
   Command.withDescription(
-    "Build or extend a collection from corpus files (resumable; invalid records are reported with file:line)."
+    "Build or extend a collection from corpus files (resumable; invalid records are reported with file:line), or " +
+      "upload them to a Meilisearch index (--backend meilisearch)."
   )
 )

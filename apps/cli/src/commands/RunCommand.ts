@@ -9,6 +9,8 @@ import { Console, Effect, Option, Schema } from "effect"
 import { knobOptions } from "../config/Knobs.js"
 import { llmEngineFacts } from "../engine/LlmFacts.js"
 import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
+import { meiliFacts } from "../engine/MeiliFacts.js"
+import { meiliForConfig, meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
@@ -75,6 +77,7 @@ const runOptions = {
   quiet: quietOption,
   home: homeOption,
   llm: llmOptions,
+  meili: meiliOptions,
   tracing: runTraceOptions
 }
 
@@ -88,7 +91,6 @@ export const runCommand = Command.make(
       resolveConfigAndCollection(opts),
       ({ collection, config, file }) =>
         Effect.gen(function*() {
-          if (profiles[config.profile].retrieves) yield* requireCollection(collection)
           const fs = yield* FileSystem.FileSystem
           const expanded = Option.isNone(opts.sweep)
             ? undefined
@@ -103,6 +105,20 @@ export const runCommand = Command.make(
               Effect.mapError((e) => new UsageError({ message: e.message }))
             )
           const cells = expanded?.cells ?? [{ index: 0, cell: {}, config }]
+          // a cell retrieves from the collection (bm25) or the Meilisearch index; either is checked before any run
+          const searches = (retriever: RunConfig["retriever"]) =>
+            cells.some((c) => profiles[c.config.profile].retrieves && c.config.retriever === retriever)
+          if (searches("bm25")) yield* requireCollection(collection)
+          // a profile that does not retrieve needs no Meilisearch even when `retriever` names it
+          const meili = !searches("meilisearch") && config.retriever === "meilisearch"
+            ? undefined
+            : yield* meiliForConfig(
+              searches("meilisearch") ? "meilisearch" : config.retriever,
+              opts.meili,
+              file?.meili,
+              Option.getOrUndefined(opts.configFile)
+            )
+          const meiliTarget = meili === undefined ? undefined : yield* meiliFacts(meili)
           // bad LLM settings are a usage error, and a model no server serves a failure, before any run is created
           const llmSettings = cells.some((c) => c.config.engine === "llm")
             ? yield* resolveLlmSettings(opts.llm, file?.llm)
@@ -122,7 +138,7 @@ export const runCommand = Command.make(
           const finished: Array<
             { readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }
           > = []
-          const fingerprint = !profiles[config.profile].retrieves
+          const fingerprint = !searches("bm25")
             ? undefined
             : yield* (yield* Collections).fingerprint(collection).pipe(
               Effect.mapError((e) => new CommandFailed({ message: e.message }))
@@ -146,7 +162,9 @@ export const runCommand = Command.make(
               concurrency: opts.concurrency,
               llm: facts[i],
               sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell },
-              collectionFingerprint: fingerprint,
+              ...(cell.config.retriever === "meilisearch"
+                ? { meilisearch: meiliTarget }
+                : { collectionFingerprint: fingerprint }),
               execution: opts.enqueue ? "queue" : "local"
             }).pipe(Effect.mapError((e) =>
               e._tag === "DatasetError"
@@ -175,7 +193,7 @@ export const runCommand = Command.make(
                 sweep ? ` · sweep ${sweep.id} cell ${cell.index + 1}/${cells.length} ${JSON.stringify(cell.cell)}` : ""
               } (resume with \`deepnote resume ${run.id}\`)`
             )
-            const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home)
+            const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home, meili)
             const ended = yield* executeWithProgress(run.id, engine, {
               quiet: opts.quiet,
               concurrency: opts.concurrency,

@@ -1,5 +1,6 @@
 import { Home, type RunConfig } from "@deepnote/core"
 import type { LlmSettings } from "@deepnote/llm"
+import { type MeiliOptions, withoutCredentials } from "@deepnote/retrieval"
 import { serverLayer, ServerSettings } from "@deepnote/server"
 import { Command, Options } from "@effect/cli"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -8,6 +9,7 @@ import { createServer } from "node:http"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"
+import { meiliOptions, resolveMeiliSettings } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { boundedInteger, configFileOption, homeLayer, homeOption, maxConcurrency, storeOption } from "./Common.js"
 
@@ -43,6 +45,8 @@ export interface HomeServerInput {
   readonly store: Option.Option<string>
   readonly defaults: RunConfig
   readonly llmSettings: Layer.Layer<LlmSettings, unknown>
+  /** The operator's Meilisearch index for `retriever: meilisearch` requests; none: they are refused. */
+  readonly meili?: MeiliOptions | undefined
 }
 
 /**
@@ -72,7 +76,14 @@ export const homeServer = (input: HomeServerInput) =>
       )
     const layer = serverLayer({
       home: home.root,
-      settings: { auth: !input.noAuth, defaults: input.defaults, limits, workers: input.workers, corsOrigins },
+      settings: {
+        auth: !input.noAuth,
+        defaults: input.defaults,
+        limits,
+        workers: input.workers,
+        corsOrigins,
+        meili: input.meili
+      },
       storeUrl: Option.getOrUndefined(input.store),
       llmSettings: input.llmSettings
     }).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: input.port, host: input.host })))
@@ -121,7 +132,8 @@ export const serveCommand = Command.make(
     store: storeOption,
     knobs: knobOptions,
     configFile: configFileOption,
-    llm: llmOptions
+    llm: llmOptions,
+    meili: meiliOptions
   },
   (opts) =>
     Effect.gen(function*() {
@@ -130,6 +142,14 @@ export const serveCommand = Command.make(
         roles: opts.knobs.roles,
         configFile: opts.configFile
       })
+      // Meilisearch is offered to requests only when the operator named a server (a flag, meili.host, DEEPNOTE_MEILI_HOST)
+      const meili = yield* resolveMeiliSettings(opts.meili, file?.meili, Option.getOrUndefined(opts.configFile))
+      if (config.retriever === "meilisearch" && !meili.named) {
+        return yield* new UsageError({
+          message:
+            "--retriever meilisearch needs a Meilisearch server: --meili-url, meili.host in the config file or DEEPNOTE_MEILI_HOST"
+        })
+      }
       const server = yield* homeServer({
         host: opts.host,
         port: opts.port,
@@ -139,10 +159,15 @@ export const serveCommand = Command.make(
         home: opts.home,
         store: opts.store,
         defaults: config,
-        llmSettings: llmSettingsLayer(opts.llm, file?.llm)
+        llmSettings: llmSettingsLayer(opts.llm, file?.llm),
+        meili: meili.named ? meili.options : undefined
       })
       if (opts.noAuth) yield* Effect.logWarning("API keys are off (--no-auth): every request acts as the local tenant")
-      yield* Effect.logInfo(`home ${server.home} · engine ${config.engine} · profile ${config.profile}`)
+      yield* Effect.logInfo(
+        `home ${server.home} · engine ${config.engine} · profile ${config.profile}${
+          meili.named ? ` · meilisearch index ${meili.options.index} at ${withoutCredentials(meili.options.host)}` : ""
+        }`
+      )
       return yield* Layer.launch(server.layer).pipe(Effect.catchAll(server.failure))
     })
 ).pipe(

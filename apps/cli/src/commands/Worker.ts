@@ -2,6 +2,7 @@ import { makeWorkerEngines, runWorker } from "@deepnote/runs"
 import { Command, Options } from "@effect/cli"
 import { Console, Duration, Effect, Option } from "effect"
 import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"
+import { meiliOptions, resolveMeiliSettings } from "../engine/MeiliOptions.js"
 import { queueServices } from "../runs/RunServices.js"
 import { boundedInteger, homeOption, maxConcurrency, storeOption } from "./Common.js"
 import { defaultConcurrency, quietOption } from "./RunCommand.js"
@@ -33,11 +34,14 @@ export const workerCommand = Command.make(
     ),
     quiet: quietOption,
     home: homeOption,
-    llm: llmOptions
+    llm: llmOptions,
+    meili: meiliOptions
   },
   (opts) =>
     Effect.gen(function*() {
-      const engines = yield* makeWorkerEngines(llmSettingsLayer(opts.llm, undefined))
+      // runs with `retriever: meilisearch` are taken only when they search this index (flags, else DEEPNOTE_MEILI_*)
+      const { options: meili } = yield* resolveMeiliSettings(opts.meili)
+      const engines = yield* makeWorkerEngines(llmSettingsLayer(opts.llm, undefined), { meili })
       if (!opts.quiet) {
         yield* Console.error(
           `worker: taking questions from the queue, ${opts.concurrency} at a time${

@@ -8,7 +8,8 @@ const FileShape = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 /**
  * Reads a config file (JSON, or YAML for .yaml/.yml) holding RunConfig keys, e.g. `{ "topK": 7, "roles": { "judge":
- * { "temperature": 0 } } }`. Keys outside RunConfig (`collection`, `home`, `store`, `llm`) are returned separately.
+ * { "temperature": 0 } } }`. Keys outside RunConfig (`collection`, `home`, `store`, `llm`, `meili`) are returned
+ * separately.
  */
 export const readConfigFile = (path: string) =>
   Effect.gen(function*() {
@@ -32,7 +33,7 @@ export const readConfigFile = (path: string) =>
     const record = yield* Schema.decodeUnknown(FileShape)(parsed ?? {}).pipe(
       Effect.mapError(() => new UsageError({ message: `config file ${path}: expected an object of settings` }))
     )
-    const { collection, home, llm, store, ...run } = record
+    const { collection, home, llm, meili, store, ...run } = record
     if (store !== undefined && typeof store !== "string") {
       return yield* new UsageError({ message: `config file ${path}: store must be a URL string` })
     }
@@ -41,6 +42,7 @@ export const readConfigFile = (path: string) =>
       collection: typeof collection === "string" ? collection : undefined,
       home: typeof home === "string" ? home : undefined,
       store,
-      llm
+      llm,
+      meili
     }
   })

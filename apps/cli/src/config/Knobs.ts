@@ -80,6 +80,13 @@ export const knobs: ReadonlyArray<Knob> = [
     description: "renact: actions before the loop stops, T; deeprag: cap on subqueries (default 5)"
   },
   {
+    path: ["retriever"],
+    flag: "retriever",
+    kind: { choices: ["bm25", "meilisearch"] },
+    description:
+      "first-stage retrieval: bm25 (the embedded collection, default) or meilisearch (the index of --meili-url/--meili-index)"
+  },
+  {
     path: ["reranker"],
     flag: "reranker",
     kind: { choices: ["none", "http"] },

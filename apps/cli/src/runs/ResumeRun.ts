@@ -1,9 +1,17 @@
 import { promptSetHash } from "@deepnote/engine"
-import { checkResumable, collectionOf, createRunFromRun, enqueueRun, resumeConcurrency } from "@deepnote/runs"
+import {
+  checkResumable,
+  collectionOf,
+  createRunFromRun,
+  enqueueRun,
+  meiliTargetOf,
+  resumeConcurrency
+} from "@deepnote/runs"
 import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
 import { Console, Effect, Option } from "effect"
 import { defaultConcurrency } from "../commands/RunCommand.js"
 import type { LlmOptionValues } from "../engine/LlmOptions.js"
+import { resolveMeiliSettings } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import type { TraceFlags } from "../telemetry/TraceOptions.js"
@@ -59,7 +67,21 @@ export const resumeRun = (run: Run, flags: ResumeFlags) =>
             : Effect.fail(new UsageError({ message: refused.message }))
       )
     )
-    const engine = runEngineLayer(target.manifest.config, collectionOf(target), flags.llm, undefined, flags.home)
+    // a run over a Meilisearch index continues on the index it recorded (the key from DEEPNOTE_MEILI_API_KEY)
+    const recorded = meiliTargetOf(target)
+    const meili = Option.isNone(recorded) ? undefined : {
+      ...(yield* resolveMeiliSettings({ url: Option.none(), index: Option.none(), apiKey: Option.none() })).options,
+      host: recorded.value.host,
+      index: recorded.value.index
+    }
+    const engine = runEngineLayer(
+      target.manifest.config,
+      collectionOf(target),
+      flags.llm,
+      undefined,
+      flags.home,
+      meili
+    )
     const ended = yield* executeWithProgress(target.id, engine, {
       quiet: flags.quiet,
       concurrency: resumeConcurrency(target, Option.getOrUndefined(flags.concurrency), defaultConcurrency),

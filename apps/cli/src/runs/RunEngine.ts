@@ -1,19 +1,23 @@
 import type { RunConfig } from "@deepnote/core"
 import { Engine } from "@deepnote/engine"
-import { Collections } from "@deepnote/retrieval"
+import { Collections, type MeiliOptions } from "@deepnote/retrieval"
 import { Layer, type Option } from "effect"
 import { homeLayer } from "../commands/Common.js"
 import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
 
-/** The engine of a run (its roles and a retriever over its collection), built once per execution. */
+/**
+ * The engine of a run (its roles and a retriever over its collection, or the Meilisearch index of `meili`), built
+ * once per execution.
+ */
 export const runEngineLayer = (
   config: RunConfig,
   collection: string,
   llm: LlmOptionValues,
   llmFromFile: unknown,
-  home: Option.Option<string>
+  home: Option.Option<string>,
+  meili?: MeiliOptions | undefined
 ) =>
-  Engine.layer({ config, collection, llm: llmSettingsLayer(llm, llmFromFile) }).pipe(
+  Engine.layer({ config, collection, llm: llmSettingsLayer(llm, llmFromFile), meili }).pipe(
     Layer.provide(Collections.layer),
     Layer.provide(homeLayer(home))
   )

@@ -6,7 +6,7 @@ import {
   type NotFound,
   type Tenant,
   type Unavailable,
-  type ValidationError
+  ValidationError
 } from "@deepnote/api"
 import {
   answerQuestion,
@@ -83,14 +83,28 @@ export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() 
     const limiter = yield* AskLimiter
 
     const prepare = Effect.fn("Ask.prepare")(function*(tenant: Tenant, input: AskInput) {
-      const config = yield* resolveRequestConfig(settings.defaults, input.config, input.configField)
+      const config = yield* resolveRequestConfig(
+        settings.defaults,
+        input.config,
+        input.configField,
+        settings.meili !== undefined
+      )
       const name = input.collection ?? "default"
       const needsRetrieval = profiles[config.profile].retrieves
-      const stored = needsRetrieval ? yield* collections.require(tenant, name) : `${tenant.namespace}${name}`
+      const meili = config.retriever === "meilisearch" ? settings.meili : undefined
+      if (meili !== undefined && input.collection !== undefined) {
+        return yield* ValidationError.of(
+          "collection: retriever meilisearch searches the server's Meilisearch index, not a collection",
+          "collection"
+        )
+      }
+      const stored = needsRetrieval && meili === undefined
+        ? yield* collections.require(tenant, name)
+        : `${tenant.namespace}${name}`
       return {
         question: adHocQuestion(input.question),
         config,
-        collection: needsRetrieval ? name : undefined,
+        collection: !needsRetrieval ? undefined : meili === undefined ? name : `meilisearch:${meili.index}`,
         engine: engine.layerFor(config, stored),
         policy: { workClass: "interactive", fairnessKey: tenant.id }
       } satisfies Prepared

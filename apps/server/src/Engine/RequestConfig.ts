@@ -8,10 +8,22 @@ const decode = Schema.decodeUnknown(RunConfig, { errors: "all", onExcessProperty
 
 /**
  * A request's config: its knobs over the server's defaults, validated as a whole. The engine is the server's, and
- * the reranker endpoint is the operator's to choose (a request cannot point the server at a URL).
+ * the reranker endpoint is the operator's to choose (a request cannot point the server at a URL); `retriever:
+ * meilisearch` only when the operator configured Meilisearch (`meilisearch`).
  */
-export const resolveRequestConfig = (defaults: RunConfig, patch: ConfigPatch | undefined, field: string) =>
+export const resolveRequestConfig = (
+  defaults: RunConfig,
+  patch: ConfigPatch | undefined,
+  field: string,
+  meilisearch: boolean
+) =>
   Effect.gen(function*() {
+    if (patch?.retriever === "meilisearch" && !meilisearch) {
+      return yield* ValidationError.of(
+        `${field}.retriever: this server has no Meilisearch configured (the operator sets DEEPNOTE_MEILI_HOST)`,
+        `${field}.retriever`
+      )
+    }
     if (patch === undefined) return defaults
     if (patch.engine !== undefined && patch.engine !== defaults.engine) {
       return yield* ValidationError.of(

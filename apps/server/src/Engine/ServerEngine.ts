@@ -18,7 +18,8 @@ export interface ServerEngineService {
 
 /**
  * The server's engine: its four roles are built once at startup (one LLM client pool, one cache) and shared by every
- * request and run, and so is the HTTP reranker's connection pool; each question gets a retriever over its collection.
+ * request and run, and so is the HTTP reranker's (and Meilisearch's) connection pool; each question gets a retriever
+ * over its collection, or over the operator's Meilisearch index.
  */
 export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<ServerEngine, ServerEngineService>() {
   /** `llmSettings` is only built when the server's engine is `llm` (`--llm-url` / `DEEPNOTE_LLM_URL`). */
@@ -26,8 +27,8 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
     llmSettings: Layer.Layer<LlmSettings, E>
   ): Effect.Effect<ServerEngineService, E, ServerSettings | Collections | Scope.Scope> =>
     Effect.gen(function*() {
-      const { defaults } = yield* ServerSettings
-      const shared = yield* Engine.make({ engine: defaults.engine, llm: llmSettings })
+      const { defaults, meili } = yield* ServerSettings
+      const shared = yield* Engine.make({ engine: defaults.engine, llm: llmSettings, meili })
       return ServerEngine.of({
         engine: shared.engine,
         llmHealth: shared.llmHealth,

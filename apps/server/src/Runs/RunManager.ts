@@ -14,7 +14,7 @@ import { profiles } from "@deepnote/core"
 import { promptSetHash } from "@deepnote/engine"
 import type { DatasetFormat } from "@deepnote/eval"
 import { LlmClient } from "@deepnote/llm"
-import { Collections } from "@deepnote/retrieval"
+import { Collections, withoutCredentials } from "@deepnote/retrieval"
 import { checkResumable, createRun, engineFacts, enqueueRun, WorkQueue } from "@deepnote/runs"
 import { type Run, RunOwners, RunStore, TenantQuotas, type TooManyRuns } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
@@ -137,12 +137,20 @@ const make: Effect.Effect<
     )
 
   const create = Effect.fn("RunManager.create")(function*(tenant: Tenant, input: NewRunInput) {
-    const config = yield* resolveRequestConfig(settings.defaults, input.config, "config")
+    const config = yield* resolveRequestConfig(settings.defaults, input.config, "config", settings.meili !== undefined)
     const name = input.collection ?? "default"
-    const stored = !profiles[config.profile].retrieves
+    const meili = config.retriever === "meilisearch" ? settings.meili : undefined
+    if (meili !== undefined && input.collection !== undefined) {
+      return yield* ValidationError.of(
+        "collection: retriever meilisearch searches the server's Meilisearch index, not a collection",
+        "collection"
+      )
+    }
+    const searchesCollection = profiles[config.profile].retrieves && meili === undefined
+    const stored = !searchesCollection
       ? `${tenant.namespace}${name}`
       : yield* collections.require(tenant, name)
-    const fingerprint = !profiles[config.profile].retrieves
+    const fingerprint = !searchesCollection
       ? undefined
       : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))
     // the LLM engine's models: each role's must be served (else 400), and the manifest records which ones answered
@@ -163,6 +171,7 @@ const make: Effect.Effect<
         label: input.label,
         concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency),
         collectionFingerprint: fingerprint,
+        meilisearch: meili === undefined ? undefined : { host: withoutCredentials(meili.host), index: meili.index },
         execution: "queue",
         llm: facts
       }).pipe(

@@ -13,10 +13,10 @@ import { ServerSettings } from "../ServerSettings.js"
  */
 export const serverWorkersLayer = <E>(llmSettings: Layer.Layer<LlmSettings, E>) =>
   Layer.scopedDiscard(Effect.gen(function*() {
-    const { limits, workers } = yield* ServerSettings
+    const { limits, meili, workers } = yield* ServerSettings
     if (workers === 0) return
     const engine = yield* ServerEngine
-    const engines = yield* makeWorkerEngines(llmSettings, { shared: engine })
+    const engines = yield* makeWorkerEngines(llmSettings, { shared: engine, meili })
     yield* Effect.logInfo(`queue workers: ${workers} question(s) at a time`)
     yield* runWorker({
       concurrency: workers,

@@ -60,6 +60,8 @@ const RunConfigFields = Schema.Struct({
   maxInvalidUpdates: Schema.optional(PositiveInt("maxInvalidUpdates")),
   /** `renact`: actions before the loop stops, T; `deeprag`: subqueries; unset: the profile's default (5 for both). */
   maxIterations: Schema.optional(PositiveInt("maxIterations")),
+  /** The first-stage retriever: `bm25` (the embedded FTS5 collection) or `meilisearch` (the configured index). */
+  retriever: Schema.optionalWith(Schema.Literal("bm25", "meilisearch"), { default: () => "bm25" as const }),
   reranker: Schema.optionalWith(RerankerKind, { default: () => "none" as const }),
   rerankerApi: Schema.optionalWith(RerankerApi, { default: () => "vllm-rerank" as const }),
   /** Base URL of the rerank server (required when `reranker` is `http`). */

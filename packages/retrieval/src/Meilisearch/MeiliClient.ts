@@ -1,116 +1,166 @@
 import { detectLanguage } from "@deepnote/text"
-import { Config, type ConfigError, Context, Effect, Layer, Option, ParseResult, Redacted, Schema } from "effect"
-import { type EnqueuedTaskPromise, Meilisearch } from "meilisearch"
+import { HttpClient } from "@effect/platform"
+import { type ConfigError, Context, type Duration, Effect, Layer, type Redacted } from "effect"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { Candidate } from "../Retrieval/RetrievalPipeline.js"
-import { meiliKey, MeiliSearchReply, toMeiliDocument } from "./MeiliDocuments.js"
+import { meiliKey, primaryKey, toMeiliDocument } from "./MeiliDocuments.js"
 import { MeiliError } from "./MeiliError.js"
+import { meiliCall, withoutCredentials } from "./MeiliHttp.js"
+import { EnqueuedTask, Health, IndexInfo, IndexStats, MeiliSearchReply, Version } from "./MeiliReplies.js"
+import { meiliOptionsConfig } from "./MeiliSettings.js"
+import { waitForTask } from "./MeiliTasks.js"
 
 export interface MeiliOptions {
   /** e.g. `http://127.0.0.1:7700`. */
   readonly host: string
+  /** Sent as `Authorization: Bearer …`: the master key or an API key with the actions the caller needs. */
   readonly apiKey?: Redacted.Redacted | undefined
-  /** The index uid (one per collection; prefer one per language). */
+  /** The index uid. */
   readonly index: string
-  /** Hybrid search: the embedder configured on the index, and the share of semantic results (0…1). */
+  /** Hybrid search: the embedder configured on the index, and the share of semantic results (0…1, default 0.5). */
   readonly embedder?: string | undefined
   readonly semanticRatio?: number | undefined
   /** Documents per upload task. Default 1000. */
-  readonly batchSize?: number
-  /** How long to wait for one task. Default 120 s. */
-  readonly taskTimeoutMs?: number
+  readonly batchSize?: number | undefined
+  /** Time limit of one HTTP attempt. Default 30 s. */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** Retries of transient failures (connection errors, timeouts, 408/429/5xx). Default 3. */
+  readonly retries?: number | undefined
+  /** How long one task (settings, upload) may take until it succeeds or fails. Default 120 s. */
+  readonly taskTimeout?: Duration.DurationInput | undefined
 }
 
-const rankingRules = ["words", "typo", "proximity", "attribute", "sort", "exactness"]
+/** What a run's manifest and a summary record of the backend: the server without credentials and the index. */
+export interface MeiliTargetInfo {
+  readonly host: string
+  readonly index: string
+}
 
-/** The official `meilisearch` client bound to one index: settings, batched uploads with task polling, search. */
+export const rankingRules = ["words", "typo", "proximity", "attribute", "sort", "exactness"]
+
+/** One Meilisearch index over HTTP: its settings, batched uploads waiting for each task, search. */
 export interface MeiliClientService {
-  /** searchableAttributes [title, text], rankingRules, and `localizedAttributes` cmn for a Chinese index. */
-  readonly configure: (settings?: { readonly chinese?: boolean }) => Effect.Effect<void, MeiliError>
-  /** Uploads passages in batches, waiting for each task; returns the number indexed. */
+  readonly target: MeiliTargetInfo
+  /** `GET /health`: fails with a one-line `MeiliError` when the server cannot be reached or is not available. */
+  readonly health: Effect.Effect<void, MeiliError>
+  /** The server's version (`GET /version`). */
+  readonly version: Effect.Effect<string, MeiliError>
+  /**
+   * Creates the index (primary key `key`) when it does not exist, refuses one with another primary key, and sets
+   * searchableAttributes [title, text], displayedAttributes, rankingRules and — `chinese: true` — `localizedAttributes`
+   * cmn on title and text (`false` clears them; absent leaves them as they are). Waits for every task.
+   */
+  readonly prepare: (settings: { readonly chinese?: boolean | undefined }) => Effect.Effect<void, MeiliError>
+  /** Uploads passages (same id: replaced) in tasks of `batchSize`, waiting for each; returns the number indexed. */
   readonly add: (documents: ReadonlyArray<CorpusDocument>) => Effect.Effect<number, MeiliError>
   readonly remove: (ids: ReadonlyArray<string>) => Effect.Effect<void, MeiliError>
+  /** Documents in the index (`GET /indexes/{uid}/stats`). */
+  readonly count: Effect.Effect<number, MeiliError>
   /** Keyword (or hybrid) search with `_rankingScore`; Chinese queries are sent with `locales: ["cmn"]`. */
   readonly search: (query: string, limit: number) => Effect.Effect<ReadonlyArray<Candidate>, MeiliError>
 }
 
-const make = (options: MeiliOptions): Effect.Effect<MeiliClientService> =>
-  Effect.sync(() => {
-    const client = new Meilisearch({
+const make = (options: MeiliOptions): Effect.Effect<MeiliClientService, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const shown = withoutCredentials(options.host)
+    const call = meiliCall(client, {
       host: options.host,
-      ...(options.apiKey === undefined ? {} : { apiKey: Redacted.value(options.apiKey) })
+      apiKey: options.apiKey,
+      timeout: options.timeout ?? "30 seconds",
+      retries: options.retries ?? 3,
+      backoff: "200 millis"
     })
-    const index = client.index(options.index)
-    const call = <A>(what: string, f: () => Promise<A>) =>
-      Effect.tryPromise({
-        try: f,
-        catch: (cause) =>
+    const index = `/indexes/${encodeURIComponent(options.index)}`
+    const wait = { deadline: options.taskTimeout ?? "120 seconds" }
+    const enqueue = (method: "POST" | "PATCH", path: string, body: unknown) =>
+      Effect.flatMap(call(method, path, EnqueuedTask, body), (task) => waitForTask(call, shown, task, wait))
+
+    const ensureIndex = call("GET", index, IndexInfo).pipe(
+      Effect.catchIf(
+        (e) => e.code === "index_not_found",
+        () =>
+          enqueue("POST", "/indexes", { uid: options.index, primaryKey }).pipe(
+            // another process created it meanwhile: what it holds is checked below like any existing index
+            Effect.catchIf((e) => e.code === "index_already_exists", () => Effect.void),
+            Effect.zipRight(call("GET", index, IndexInfo))
+          )
+      ),
+      Effect.filterOrFail(
+        (info) => info.primaryKey === null || info.primaryKey === primaryKey,
+        (info) =>
           new MeiliError({
-            message: `meilisearch ${what} (${options.host}, index ${options.index}): ${
-              cause instanceof Error ? cause.message : String(cause)
-            }`,
-            cause
+            reason: "api",
+            message:
+              `Meilisearch index ${options.index} at ${shown} has primary key ${info.primaryKey}, not ${primaryKey}:` +
+              " it was not made by DeepNote; choose another index (--meili-index)"
           })
-      })
-    const waitFor = (what: string, enqueue: () => EnqueuedTaskPromise) =>
-      call(what, () => enqueue().waitTask({ timeout: options.taskTimeoutMs ?? 120_000, interval: 50 })).pipe(
-        Effect.filterOrFail(
-          (task) => task.status === "succeeded",
-          (task) =>
-            new MeiliError({
-              message: `meilisearch ${what}: task ${task.uid} ${task.status}: ${
-                task.error?.message ?? "no error message"
-              }`
-            })
-        )
       )
-    const decodeReply = Schema.decodeUnknown(MeiliSearchReply)
+    )
 
     return MeiliClient.of({
-      configure: Effect.fn("MeiliClient.configure")(function*(settings = {}) {
-        yield* waitFor("settings update", () =>
-          index.updateSettings({
-            searchableAttributes: ["title", "text"],
-            displayedAttributes: ["id", "title", "text"],
-            rankingRules,
-            ...(settings.chinese
-              ? { localizedAttributes: [{ attributePatterns: ["title", "text"], locales: ["cmn"] }] }
-              : {})
-          }))
+      target: { host: shown, index: options.index },
+      health: call("GET", "/health", Health).pipe(
+        Effect.filterOrFail(
+          (h) => h.status === "available",
+          (h) => new MeiliError({ reason: "unreachable", message: `Meilisearch at ${shown} is ${h.status}` })
+        ),
+        Effect.asVoid,
+        Effect.withSpan("MeiliClient.health")
+      ),
+      version: call("GET", "/version", Version).pipe(
+        Effect.map((v) => v.pkgVersion),
+        Effect.withSpan("MeiliClient.version")
+      ),
+      prepare: Effect.fn("MeiliClient.prepare")(function*(settings) {
+        yield* Effect.annotateCurrentSpan({ "deepnote.meili.index": options.index })
+        yield* ensureIndex
+        yield* enqueue("PATCH", `${index}/settings`, {
+          searchableAttributes: ["title", "text"],
+          displayedAttributes: ["id", "title", "text"],
+          rankingRules,
+          ...(settings.chinese === undefined ? {} : {
+            localizedAttributes: settings.chinese
+              ? [{ attributePatterns: ["title", "text"], locales: ["cmn"] }]
+              : []
+          })
+        })
       }),
       add: Effect.fn("MeiliClient.add")(function*(documents) {
+        yield* Effect.annotateCurrentSpan({
+          "deepnote.meili.index": options.index,
+          "deepnote.documents": documents.length
+        })
         const size = options.batchSize ?? 1000
         let indexed = 0
         for (let start = 0; start < documents.length; start += size) {
           const batch = documents.slice(start, start + size).map(toMeiliDocument)
-          const task = yield* waitFor("document upload", () => index.addDocuments(batch, { primaryKey: "key" }))
-          indexed += typeof task.details?.indexedDocuments === "number" ? task.details.indexedDocuments : batch.length
+          const task = yield* enqueue("POST", `${index}/documents?primaryKey=${primaryKey}`, batch)
+          const count = task.details?.indexedDocuments
+          indexed += typeof count === "number" ? count : batch.length
         }
         return indexed
       }),
       remove: Effect.fn("MeiliClient.remove")(function*(ids) {
-        yield* waitFor("document deletion", () => index.deleteDocuments(ids.map(meiliKey)))
+        yield* enqueue("POST", `${index}/documents/delete-batch`, ids.map(meiliKey))
       }),
+      count: call("GET", `${index}/stats`, IndexStats).pipe(
+        Effect.map((s) => s.numberOfDocuments),
+        Effect.withSpan("MeiliClient.count")
+      ),
       search: Effect.fn("MeiliClient.search")(function*(query, limit) {
         const zh = detectLanguage(query) === "zh"
-        const reply = yield* call("search", () =>
-          index.search(query, {
-            limit,
-            showRankingScore: true,
-            attributesToRetrieve: ["id", "title", "text"],
-            ...(zh ? { locales: ["cmn"] } : {}),
-            ...(options.embedder === undefined
-              ? {}
-              : { hybrid: { embedder: options.embedder, semanticRatio: options.semanticRatio ?? 0.5 } })
-          }))
-        const decoded = yield* decodeReply(reply).pipe(
-          Effect.mapError((e) =>
-            new MeiliError({
-              message: `unexpected meilisearch search reply: ${ParseResult.TreeFormatter.formatErrorSync(e)}`
-            })
-          )
-        )
-        return decoded.hits.map((h): Candidate => ({
+        const reply = yield* call("POST", `${index}/search`, MeiliSearchReply, {
+          q: query,
+          limit,
+          showRankingScore: true,
+          attributesToRetrieve: ["id", "title", "text"],
+          ...(zh ? { locales: ["cmn"] } : {}),
+          ...(options.embedder === undefined
+            ? {}
+            : { hybrid: { embedder: options.embedder, semanticRatio: options.semanticRatio ?? 0.5 } })
+        })
+        return reply.hits.map((h): Candidate => ({
           id: String(h.id),
           title: h.title,
           text: h.text,
@@ -121,30 +171,13 @@ const make = (options: MeiliOptions): Effect.Effect<MeiliClientService> =>
   })
 
 export class MeiliClient extends Context.Tag("@deepnote/retrieval/MeiliClient")<MeiliClient, MeiliClientService>() {
-  /** Builds the client for one index (no request is made until a method is called). */
+  /** Builds the client for one index over the `HttpClient` in context (no request is made until a method is called). */
   static readonly make = make
 
-  static readonly layer = (options: MeiliOptions): Layer.Layer<MeiliClient> =>
+  static readonly layer = (options: MeiliOptions): Layer.Layer<MeiliClient, never, HttpClient.HttpClient> =>
     Layer.effect(MeiliClient, MeiliClient.make(options))
 
-  /**
-   * From `DEEPNOTE_MEILI_HOST` (default http://127.0.0.1:7700), `DEEPNOTE_MEILI_API_KEY`, `DEEPNOTE_MEILI_INDEX`
-   * (default deepnote), `DEEPNOTE_MEILI_EMBEDDER`, `DEEPNOTE_MEILI_SEMANTIC_RATIO`.
-   */
-  static readonly layerConfig: Layer.Layer<MeiliClient, ConfigError.ConfigError> = Layer.unwrapEffect(
-    Effect.gen(function*() {
-      const host = yield* Config.string("DEEPNOTE_MEILI_HOST").pipe(Config.withDefault("http://127.0.0.1:7700"))
-      const apiKey = yield* Config.option(Config.redacted("DEEPNOTE_MEILI_API_KEY"))
-      const index = yield* Config.string("DEEPNOTE_MEILI_INDEX").pipe(Config.withDefault("deepnote"))
-      const embedder = yield* Config.option(Config.string("DEEPNOTE_MEILI_EMBEDDER"))
-      const semanticRatio = yield* Config.option(Config.number("DEEPNOTE_MEILI_SEMANTIC_RATIO"))
-      return MeiliClient.layer({
-        host,
-        index,
-        apiKey: Option.getOrUndefined(apiKey),
-        embedder: Option.getOrUndefined(embedder),
-        semanticRatio: Option.getOrUndefined(semanticRatio)
-      })
-    })
-  )
+  /** Options from `DEEPNOTE_MEILI_*` (see `meiliOptionsConfig`). */
+  static readonly layerConfig: Layer.Layer<MeiliClient, ConfigError.ConfigError, HttpClient.HttpClient> = Layer
+    .unwrapEffect(Effect.map(meiliOptionsConfig, MeiliClient.layer))
 }

@@ -1,10 +1,10 @@
-import { Schema } from "effect"
 import { createHash } from "node:crypto"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 
 /**
- * A passage as stored in Meilisearch. Meilisearch ids allow only `[A-Za-z0-9_-]` (≤ 511 bytes), so the primary key
- * `key` is the passage id when it fits and a hash of it otherwise; `id` keeps the original.
+ * A passage as stored in Meilisearch. Meilisearch ids allow only `[A-Za-z0-9_-]` (≤ 511 bytes), and one invalid id
+ * fails its whole upload task, so the primary key `key` is the passage id when it fits and a hash of it otherwise;
+ * `id` keeps the original (what retrieval returns).
  */
 export interface MeiliDocument {
   readonly key: string
@@ -12,6 +12,9 @@ export interface MeiliDocument {
   readonly title: string
   readonly text: string
 }
+
+/** The index's primary key attribute. */
+export const primaryKey = "key"
 
 export const meiliKey = (id: string): string =>
   /^[A-Za-z0-9_-]{1,511}$/u.test(id) ? id : "h" + createHash("sha1").update(id).digest("hex")
@@ -22,13 +25,3 @@ export const toMeiliDocument = (d: CorpusDocument): MeiliDocument => ({
   title: d.title,
   text: d.text
 })
-
-/** One hit of `POST /indexes/{uid}/search` with `showRankingScore: true`. */
-export const MeiliHit = Schema.Struct({
-  id: Schema.Union(Schema.String, Schema.Number),
-  title: Schema.optionalWith(Schema.String, { default: () => "" }),
-  text: Schema.String,
-  _rankingScore: Schema.optionalWith(Schema.Number, { default: () => 0 })
-})
-
-export const MeiliSearchReply = Schema.Struct({ hits: Schema.Array(MeiliHit) })

@@ -6,6 +6,8 @@ export interface Recorded {
   readonly method: string
   readonly path: string
   readonly body: unknown
+  /** The `authorization` header, when sent. */
+  readonly authorization?: string | undefined
 }
 
 export type Reply = { readonly status: number; readonly body: unknown; readonly raw?: boolean }
@@ -27,7 +29,8 @@ export const localServer = (handler: (request: Recorded, count: number) => Reply
             const recorded = {
               method: req.method ?? "",
               path: req.url ?? "",
-              body: text.length > 0 ? JSON.parse(text) : undefined
+              body: text.length > 0 ? JSON.parse(text) : undefined,
+              authorization: req.headers.authorization
             }
             requests.push(recorded)
             const reply = handler(recorded, requests.length)

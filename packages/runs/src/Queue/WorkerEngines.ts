@@ -1,24 +1,27 @@
 import { profiles } from "@deepnote/core"
 import { Engine } from "@deepnote/engine"
 import type { LlmSettings } from "@deepnote/llm"
-import { Collections } from "@deepnote/retrieval"
+import { Collections, type MeiliOptions, withoutCredentials } from "@deepnote/retrieval"
 import type { Run } from "@deepnote/store"
 import { Effect, Either, Layer, Option, Scope } from "effect"
 import type { EngineServices } from "../Executor/EngineServices.js"
-import { collectionOf } from "../RunSetup.js"
+import { collectionOf, meiliTargetOf } from "../RunSetup.js"
 import type { WorkerOptions } from "./QueueWorker.js"
 
 /**
  * The engines a queue worker answers any run's questions with: the roles of each engine kind are built once (one LLM
  * client pool for every run, not one per run) and each run gets a retriever over its collection. A run this process
  * cannot serve is refused, with the reason: its engine is unavailable here (no LLM servers configured, bad settings),
- * its collection is missing here, or this machine's copy of the collection differs from the run's (by fingerprint).
+ * its collection is missing here, or this machine's copy of the collection differs from the run's (by fingerprint); a
+ * run over a Meilisearch index, when this process searches another index (or server).
  */
 export const makeWorkerEngines = <E>(
   llm: Layer.Layer<LlmSettings, E>,
   options: {
     /** An engine already built by this process (the HTTP app's), used for its kind instead of building another. */
     readonly shared?: Pick<Engine.Shared, "engine" | "layerFor"> | undefined
+    /** The Meilisearch index this process searches for `retriever: meilisearch` runs; none: it refuses them. */
+    readonly meili?: MeiliOptions | undefined
   } = {}
 ): Effect.Effect<Pick<WorkerOptions, "engineFor" | "refuse">, never, Collections | Scope.Scope> =>
   Effect.gen(function*() {
@@ -27,7 +30,7 @@ export const makeWorkerEngines = <E>(
     const build = (engine: Engine.Name): Effect.Effect<Either.Either<Pick<Engine.Shared, "layerFor">, E>> =>
       options.shared !== undefined && options.shared.engine === engine
         ? Effect.succeed(Either.right(options.shared))
-        : Engine.make({ engine, llm }).pipe(
+        : Engine.make({ engine, llm, meili: options.meili }).pipe(
           Effect.provideService(Collections, collections),
           Scope.extend(scope),
           Effect.either
@@ -53,6 +56,7 @@ export const makeWorkerEngines = <E>(
           return Option.some(`its engine (${config.engine}) cannot start here: ${messageOf(shared.left)}`)
         }
         if (!profiles[config.profile].retrieves) return Option.none()
+        if (config.retriever === "meilisearch") return meiliRefusal(run)
         const name = collectionOf(run)
         const known = yield* collections.list
         if (!known.includes(name)) {
@@ -69,6 +73,23 @@ export const makeWorkerEngines = <E>(
             `${expected.slice(0, 19)}… in the run): copy the collection file the run was made with`
         )
       })
+
+    /** One run is never answered from two indexes: a worker searching another Meilisearch index leaves its jobs. */
+    const meiliRefusal = (run: Run): Option.Option<string> => {
+      const here = options.meili
+      if (here === undefined) return Option.some("no Meilisearch is configured here (DEEPNOTE_MEILI_HOST)")
+      return Option.flatMap(
+        meiliTargetOf(run),
+        (recorded) =>
+          here.index === recorded.index && withoutCredentials(here.host) === recorded.host
+            ? Option.none()
+            : Option.some(
+              `this process searches Meilisearch index ${here.index} at ${
+                withoutCredentials(here.host)
+              }, the run index ${recorded.index} at ${recorded.host}`
+            )
+      )
+    }
 
     return { engineFor, refuse }
   })

@@ -14,7 +14,9 @@ export const describeEngine = (manifest: RunManifest): string | undefined => {
     ? `models ${entries.map(([role, m]) => `${role}=${m}`).join(", ")}`
     : undefined
   const servers = manifest.servers.map((s) =>
-    `${s.endpoint}${s.maxModelLen === undefined ? "" : ` (max_model_len ${s.maxModelLen})`}`
+    s.kind === "meilisearch"
+      ? `${s.endpoint} (meilisearch${s.version === undefined ? "" : ` ${s.version}`})`
+      : `${s.endpoint}${s.maxModelLen === undefined ? "" : ` (max_model_len ${s.maxModelLen})`}`
   )
   return [models, servers.length > 0 ? `on ${servers.join(", ")}` : undefined].filter((x) => x !== undefined).join(" ")
 }
