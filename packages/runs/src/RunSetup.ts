@@ -1,4 +1,5 @@
 import {
+  type AlignSpec,
   type Role,
   type RunConfig,
   RunConfig as RunConfigSchema,
@@ -37,6 +38,8 @@ export interface NewRun {
   readonly execution?: "local" | "queue" | undefined
   /** What the LLM engine's startup check found (`engineFacts`): recorded in the manifest. */
   readonly llm?: EngineFacts | undefined
+  /** An align run's recipe (`deepnote align-data`): its questions make preference pairs. */
+  readonly align?: AlignSpec | undefined
 }
 
 /** The models an LLM run uses per role and the servers that serve them, as the servers said before it started. */
@@ -113,7 +116,8 @@ export const createRun = (input: NewRun) =>
       dataset: { path: input.dataset, hash: sha256Hex(bytes), format: dataset.format, count: dataset.questions.length },
       ...(input.sweep === undefined ? {} : { sweep: input.sweep }),
       ...(input.label === undefined ? {} : { label: input.label }),
-      ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency })
+      ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
+      ...(input.align === undefined ? {} : { align: input.align })
     })
     // the run and its questions in one transaction: a store that fails on the way keeps no empty run
     const run = yield* store.createRun({ manifest, execution: input.execution, questions: dataset.questions })
