@@ -11,6 +11,7 @@ import { runReport, type SweepState } from "@deepnote/runs"
 import type { Run } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
+import { UsageError } from "../Errors.js"
 import { runOrSweep } from "../runs/RunOrSweep.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
@@ -69,6 +70,13 @@ export const evalCommand = Command.make(
   (opts) =>
     Effect.gen(function*() {
       const targets = yield* Effect.forEach(opts.ids, runOrSweep)
+      const aligned = targets.find((t) => t._tag === "run" && t.run.manifest.align !== undefined)
+      if (aligned?._tag === "run") {
+        return yield* new UsageError({
+          message: `run ${aligned.run.id} is an align run: it makes preference pairs, not answers (see \`deepnote ` +
+            `status ${aligned.run.id}\`; write its pairs with \`deepnote align-data --from-run ${aligned.run.id}\`)`
+        })
+      }
       const [only] = targets
       if (targets.length === 1 && only?._tag === "run") {
         const report = yield* runReport(only.run.id, { perItem: opts.perItem })
