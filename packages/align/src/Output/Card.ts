@@ -102,6 +102,7 @@ engine sends the role; chosen and rejected answer that same prompt and differ.
 The paper trains with DPO (full parameters): learning rate 5e-7, β 0.1, batch 8 (8 GPUs × 1), 1 epoch; the reference
 code uses max_length 8192 and max_prompt_length 8000. With TRL: \`load_dataset("json", data_files=…)\`, then
 \`DPOTrainer(model, args=DPOConfig(learning_rate=5e-7, beta=0.1, per_device_train_batch_size=1,
-gradient_accumulation_steps=8 // n_gpus, num_train_epochs=1, max_length=8192, max_prompt_length=8000), train_dataset=…)\`.
+gradient_accumulation_steps=8 // n_gpus, num_train_epochs=1, max_length=8192), train_dataset=…)\` with the \`role\` and
+\`meta\` columns removed (docs/dnalign.md has the whole script).
 `
 }
