@@ -24,7 +24,7 @@ export const sampleHome = Effect.gen(function*() {
   yield* Effect.gen(function*() {
     const collections = yield* Collections
     yield* collections.index("sample", sampleCorpus)
-  }).pipe(Effect.scoped, Effect.provide(Collections.layer), Effect.provide(Home.layer(dir)))
+  }).pipe(Effect.scoped, Effect.provide(Collections.layer.pipe(Layer.provide(Home.layer(dir)))))
   return dir
 }).pipe(Effect.provide(NodeContext.layer), Effect.orDie)
 
@@ -46,7 +46,7 @@ export const spec = (overrides: Partial<ConstructorParameters<typeof AlignSpec>[
   new AlignSpec({
     roles: ["init", "plan", "update", "answer"],
     samples: 9,
-    grid: [paperGrid[0]!, ...paperGrid.slice(1)],
+    grid: paperGrid,
     topK: { min: 3, max: 9 },
     judge: { engine: "extractive" },
     seed: 66,

@@ -27,7 +27,7 @@ const recipe = (dir: string, name: string) =>
   new AlignSpec({
     roles: ["init", "plan", "update", "answer"],
     samples: 9,
-    grid: [paperGrid[0]!, ...paperGrid.slice(1)],
+    grid: paperGrid,
     topK: { min: 3, max: 9 },
     judge: { engine: "extractive" },
     seed: 66,

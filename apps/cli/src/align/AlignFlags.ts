@@ -1,15 +1,17 @@
-import { paperGrid } from "@deepnote/align"
-import { type AlignMix, type AlignRole, alignRoles, type MixQuotas, type SamplePoint } from "@deepnote/core"
-import { Effect, HashMap, Option } from "effect"
+import { gridOf, paperGrid } from "@deepnote/align"
+import { type AlignMix, type AlignRole, alignRoles, type MixQuotas } from "@deepnote/core"
+import { Array as Arr, Effect, HashMap, Option } from "effect"
 import * as Path from "node:path"
 import { UsageError } from "../Errors.js"
 
 const fail = (message: string) => Effect.fail(new UsageError({ message }))
 
+const allRoles: Arr.NonEmptyReadonlyArray<AlignRole> = ["init", "plan", "update", "answer"]
+
 /** `--roles init,plan`: known roles, each once, at least one (default: all four). */
 export const parseRoles = (text: Option.Option<string>) =>
   Effect.gen(function*() {
-    if (Option.isNone(text)) return [...alignRoles] as [AlignRole, ...Array<AlignRole>]
+    if (Option.isNone(text)) return allRoles
     const names = text.value.split(",").map((r) => r.trim()).filter((r) => r.length > 0)
     const roles: Array<AlignRole> = []
     for (const name of names) {
@@ -20,9 +22,11 @@ export const parseRoles = (text: Option.Option<string>) =>
       if (roles.includes(role)) return yield* fail(`--roles: "${name}" is given twice`)
       roles.push(role)
     }
-    const [first, ...rest] = alignRoles.filter((r) => roles.includes(r))
-    if (first === undefined) return yield* fail(`--roles: name at least one of ${alignRoles.join(", ")}`)
-    return [first, ...rest] as [AlignRole, ...Array<AlignRole>]
+    // in the recipe's order, whatever the order given
+    const ordered = alignRoles.filter((r) => roles.includes(r))
+    return Arr.isNonEmptyReadonlyArray(ordered)
+      ? ordered
+      : yield* fail(`--roles: name at least one of ${alignRoles.join(", ")}`)
   })
 
 const numbers = (flag: string, key: string, text: string, min: number, max: number, minExclusive = false) =>
@@ -38,7 +42,7 @@ const numbers = (flag: string, key: string, text: string, min: number, max: numb
       }
       if (!values.includes(value)) values.push(value)
     }
-    return values
+    return Arr.isNonEmptyReadonlyArray(values) ? values : yield* fail(`${flag} ${key}=: give at least one value`)
   })
 
 /**
@@ -47,9 +51,9 @@ const numbers = (flag: string, key: string, text: string, min: number, max: numb
  */
 export const parseGrid = (grid: Option.Option<HashMap.HashMap<string, string>>) =>
   Effect.gen(function*() {
-    if (Option.isNone(grid)) return [paperGrid[0]!, ...paperGrid.slice(1)] as [SamplePoint, ...Array<SamplePoint>]
-    let temperatures = [0.1, 0.5, 0.9]
-    let topPs = [0.1, 0.5, 0.9]
+    if (Option.isNone(grid)) return paperGrid
+    let temperatures: Arr.NonEmptyReadonlyArray<number> = [0.1, 0.5, 0.9]
+    let topPs: Arr.NonEmptyReadonlyArray<number> = [0.1, 0.5, 0.9]
     for (const [key, text] of grid.value) {
       if (key === "temperature") temperatures = yield* numbers("--sampling-grid", key, text, 0, 2)
       else if (key === "top_p" || key === "top-p" || key === "topP") {
@@ -58,8 +62,7 @@ export const parseGrid = (grid: Option.Option<HashMap.HashMap<string, string>>) 
         return yield* fail(`--sampling-grid: unknown key "${key}" (use temperature=… and top_p=…)`)
       }
     }
-    const points = temperatures.flatMap((temperature) => topPs.map((topP) => ({ temperature, topP })))
-    return [points[0]!, ...points.slice(1)] as [SamplePoint, ...Array<SamplePoint>]
+    return gridOf(temperatures, topPs)
   })
 
 /** `--top-k-range 3..9` (or one number); without it, the `--top-k` given, else the reference's 3..9. */

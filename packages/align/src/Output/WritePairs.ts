@@ -44,13 +44,15 @@ export const rolePath = (path: string, role: AlignRole): string =>
 
 const encode = Schema.encodeSync(PreferencePair)
 
+const unnumbered: Record<AlignRole, number> = { init: 0, plan: 0, update: 0, answer: 0 }
+
 /** The pairs of a stream of results, in order, each numbered within its role. */
 const numberedPairs = <E, R>(results: Stream.Stream<AlignItemResult, E, R>) =>
   results.pipe(
     Stream.mapConcat((r) =>
       r.outcomes.filter((o): o is RoleOutcome & { pair: PreferencePair } => o.pair !== undefined)
     ),
-    Stream.mapAccum({ init: 0, plan: 0, update: 0, answer: 0 } as Record<AlignRole, number>, (seen, outcome) => {
+    Stream.mapAccum(unnumbered, (seen, outcome) => {
       const index = seen[outcome.role]
       return [{ ...seen, [outcome.role]: index + 1 }, { role: outcome.role, index, pair: outcome.pair }]
     })

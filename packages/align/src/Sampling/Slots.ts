@@ -6,6 +6,7 @@ import {
   type SamplePoint,
   seededRandom
 } from "@deepnote/core"
+import { Array as Arr } from "effect"
 import { hash32 } from "./Hash.js"
 
 /** One sample of a role: its number, its point of the grid and its seed. */
@@ -27,11 +28,14 @@ export const sampleSlots = (spec: Pick<AlignSpec, "samples" | "grid" | "seed">):
   })
 
 /** The grid of every combination of the values given (`temperature=0.1,0.5,0.9 top_p=0.1,0.5,0.9`: 9 points). */
-export const gridOf = (temperatures: ReadonlyArray<number>, topPs: ReadonlyArray<number>): Array<SamplePoint> =>
-  temperatures.flatMap((temperature) => topPs.map((topP) => ({ temperature, topP })))
+export const gridOf = (
+  temperatures: Arr.NonEmptyReadonlyArray<number>,
+  topPs: Arr.NonEmptyReadonlyArray<number>
+): Arr.NonEmptyArray<SamplePoint> =>
+  Arr.flatMap(temperatures, (temperature) => Arr.map(topPs, (topP) => ({ temperature, topP })))
 
 /** The paper's grid: temperature and top_p each in {0.1, 0.5, 0.9}. */
-export const paperGrid: ReadonlyArray<SamplePoint> = gridOf([0.1, 0.5, 0.9], [0.1, 0.5, 0.9])
+export const paperGrid: Arr.NonEmptyReadonlyArray<SamplePoint> = gridOf([0.1, 0.5, 0.9], [0.1, 0.5, 0.9])
 
 /** A deterministic draw in [0, 1) for one question and purpose, from the run's seed. */
 export const drawFor = (seed: number, questionId: string, purpose: string): number =>
