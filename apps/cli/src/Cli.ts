@@ -1,4 +1,5 @@
 import { Command } from "@effect/cli"
+import { alignDataCommand } from "./commands/AlignData.js"
 import { askCommand } from "./commands/Ask.js"
 import { compareCommand } from "./commands/Compare.js"
 import { configCommand } from "./commands/ConfigCommand.js"
@@ -27,6 +28,7 @@ export const deepnote = Command.make("deepnote").pipe(
     inspectCommand,
     runCommand,
     resumeCommand,
+    alignDataCommand,
     statusCommand,
     evalCommand,
     compareCommand,

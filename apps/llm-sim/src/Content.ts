@@ -1,4 +1,4 @@
-import type { ParsedPrompt, PromptPassage } from "@deepnote/llm"
+import type { ParsedPrompt, PromptCandidate, PromptPassage } from "@deepnote/llm"
 import { type Draw, jitter, nudgeOrder } from "./Sampling.js"
 
 export type SimEvidence =
@@ -23,7 +23,26 @@ export interface ContentEngine {
   ) => ReadonlyArray<string>
   readonly judge: (question: string, best: string, candidate: string, draw?: Draw) => boolean
   readonly answer: (question: string, evidence: SimEvidence, draw?: Draw) => string
+  /**
+   * A group judge (DNAlign): the ids of the best and the worst candidate, for a group of notes written from
+   * `passages`, or of query sets asked from `note` after `queries`.
+   */
+  readonly rank: (question: string, group: RankGroup) => { readonly best: number; readonly worst: number }
 }
+
+/** What a group judge sees: the candidates, and the passages (notes) or the note and the query log (query sets). */
+export type RankGroup =
+  | {
+    readonly _tag: "Notes"
+    readonly passages: ReadonlyArray<PromptPassage>
+    readonly candidates: ReadonlyArray<PromptCandidate>
+  }
+  | {
+    readonly _tag: "Queries"
+    readonly note: string
+    readonly queries: ReadonlyArray<string>
+    readonly candidates: ReadonlyArray<PromptCandidate>
+  }
 
 /** A structured-output constraint as the request carried it. */
 export interface SimStructured {
@@ -76,6 +95,15 @@ export const respond = (engine: ContentEngine, input: RoleInput): string => {
   const question = p.question ?? ""
   const zh = p.language === "zh"
   const draw = input.draw
+  const candidates = p.candidates ?? []
+  if (candidates.length > 0) {
+    const group: RankGroup = p.queries !== undefined
+      ? { _tag: "Queries", note: p.note ?? "", queries: p.queries, candidates }
+      : { _tag: "Notes", passages: p.passages ?? [], candidates }
+    const { best, worst } = engine.rank(question, group)
+    const id = (i: number) => (candidates[i] ?? candidates[0]!).id
+    return JSON.stringify({ best_id: id(best), worst_id: id(worst) })
+  }
   switch (roleOf(input.role, p)) {
     case "init":
       return engine.init(question, p.passages ?? [], draw) ||
@@ -139,6 +167,10 @@ export const liteEngine: ContentEngine = {
   },
   judge: (_q, best, candidate, draw) =>
     candidate.length > best.length * (draw === undefined ? 1.1 : 1.1 * jitter(draw, 0.2)),
+  rank: (_q, group) => {
+    const lengths = group.candidates.map((c) => c.content.length)
+    return { best: lengths.indexOf(Math.max(...lengths)), worst: lengths.indexOf(Math.min(...lengths)) }
+  },
   answer: (question, evidence) =>
     /^(is|are|was|were|do|does|did|can|could|has|have)\b/i.test(question) ?
       "yes"

@@ -5,11 +5,14 @@ import {
   type ExtractiveOptions,
   judgeNotes,
   planQueries,
+  rankNotes,
+  rankQueries,
   unknownAnswer,
   updateNote,
   writeInitialNote
 } from "@deepnote/extractive"
-import type { ContentEngine, SimEvidence } from "./Content.js"
+import { Option, Schema } from "effect"
+import type { ContentEngine, RankGroup, SimEvidence } from "./Content.js"
 import { type Draw, jitter, nudgeOrder } from "./Sampling.js"
 
 /**
@@ -74,6 +77,21 @@ const answer = (question: string, evidence: SimEvidence, draw: Draw | undefined)
   return candidates[1 + Math.floor(draw.random() * (candidates.length - 1))]!
 }
 
+/** A query set as a planner wrote it: `{"queries": [...]}`, else one query per line. */
+const QuerySet = Schema.parseJson(Schema.Struct({ queries: Schema.Array(Schema.String) }))
+
+const queriesOf = (content: string): ReadonlyArray<string> =>
+  Option.getOrElse(
+    Option.map(Schema.decodeUnknownOption(QuerySet)(/\{[\s\S]*\}/u.exec(content)?.[0] ?? ""), (set) => set.queries),
+    () => content.split("\n").map((l) => l.replace(/^\s*\d+[.)]\s*/u, "").trim()).filter((l) => l.length > 0)
+  )
+
+/** The extractive engine's group judges (the paper's criteria as rules). */
+const rank = (question: string, group: RankGroup) =>
+  group._tag === "Notes"
+    ? rankNotes(question, group.passages, group.candidates.map((c) => c.content))
+    : rankQueries(question, group.note, group.queries, group.candidates.map((c) => queriesOf(c.content)))
+
 export const extractiveEngine: ContentEngine = {
   name: "extractive",
   init: (question, passages, draw) => writeInitialNote(question, passages, noteOptions(draw)),
@@ -86,5 +104,6 @@ export const extractiveEngine: ContentEngine = {
       candidate,
       draw === undefined ? {} : { judgeThreshold: defaultOptions.judgeThreshold * jitter(draw, 1) }
     ).better,
-  answer
+  answer,
+  rank
 }

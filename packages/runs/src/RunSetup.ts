@@ -1,4 +1,5 @@
 import {
+  type AlignSpec,
   type Role,
   type RunConfig,
   RunConfig as RunConfigSchema,
@@ -37,6 +38,8 @@ export interface NewRun {
   readonly execution?: "local" | "queue" | undefined
   /** What the LLM engine's startup check found (`engineFacts`): recorded in the manifest. */
   readonly llm?: EngineFacts | undefined
+  /** An align run's recipe (`deepnote align-data`): its questions make preference pairs. */
+  readonly align?: AlignSpec | undefined
   /** `retriever: meilisearch`: the index searched instead of `collection` (recorded in the manifest's `indexId`). */
   readonly meilisearch?: MeiliTarget | undefined
 }
@@ -142,7 +145,8 @@ export const createRun = (input: NewRun) =>
       dataset: { path: input.dataset, hash: sha256Hex(bytes), format: dataset.format, count: dataset.questions.length },
       ...(input.sweep === undefined ? {} : { sweep: input.sweep }),
       ...(input.label === undefined ? {} : { label: input.label }),
-      ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency })
+      ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
+      ...(input.align === undefined ? {} : { align: input.align })
     })
     // the run and its questions in one transaction: a store that fails on the way keeps no empty run
     const run = yield* store.createRun({ manifest, execution: input.execution, questions: dataset.questions })

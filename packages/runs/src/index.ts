@@ -1,3 +1,5 @@
+export * from "./Align/AlignOutput.js"
+export * from "./Align/AlignRun.js"
 export * from "./Executor/EngineServices.js"
 export * from "./Executor/RunEvents.js"
 export * from "./Executor/RunExecutor.js"

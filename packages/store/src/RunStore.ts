@@ -1,8 +1,8 @@
-import type { PipelineResult, Question } from "@deepnote/core"
+import type { Question } from "@deepnote/core"
 import { SqlClient } from "@effect/sql"
 import { Chunk, Context, Effect, Layer, Option, Stream } from "effect"
 import type { ItemNotFound, JournalMismatch, RunNotFound, StoreError, SweepNotFound } from "./Domain/Errors.js"
-import type { ItemClaim, ItemError, ItemRecord, PendingItem } from "./Domain/Item.js"
+import type { ItemClaim, ItemError, ItemRecord, ItemResult, PendingItem } from "./Domain/Item.js"
 import type { ItemCounts, Run, RunStatus } from "./Domain/Run.js"
 import { type ItemOutcome, makeItemOps, type ResultsPageOptions } from "./internal/itemOps.js"
 import { makeQueries } from "./internal/query.js"
@@ -65,7 +65,7 @@ export interface RunStoreService {
    * that is already done stays as it is (a question is done once).
    */
   readonly completeItem: (
-    outcome: ItemOutcome & { readonly result: PipelineResult }
+    outcome: ItemOutcome & { readonly result: ItemResult }
   ) => Effect.Effect<void, RunNotFound | ItemNotFound | JournalMismatch | StoreError>
   /** Stores the error and the journal entries of the calls that succeeded (replayed on retry); one transaction. */
   readonly failItem: (
@@ -169,7 +169,7 @@ export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, 
         return yield* items.markItemRunning(runId, itemId)
       }),
       completeItem: Effect.fn("RunStore.completeItem")(
-        function*(outcome: ItemOutcome & { readonly result: PipelineResult }) {
+        function*(outcome: ItemOutcome & { readonly result: ItemResult }) {
           yield* itemAttrs(outcome.runId, outcome.itemId)
           return yield* items.completeItem(outcome)
         }

@@ -76,6 +76,13 @@ export const evalCommand = Command.make(
         })
       }
       const targets = yield* Effect.forEach(opts.ids, runOrSweep)
+      const aligned = targets.find((t) => t._tag === "run" && t.run.manifest.align !== undefined)
+      if (aligned?._tag === "run") {
+        return yield* new UsageError({
+          message: `run ${aligned.run.id} is an align run: it makes preference pairs, not answers (see \`deepnote ` +
+            `status ${aligned.run.id}\`; write its pairs with \`deepnote align-data --from-run ${aligned.run.id}\`)`
+        })
+      }
       const [only] = targets
       if (opts.perItem && (targets.length > 1 || only?._tag !== "run")) {
         return yield* new UsageError({ message: "--per-item applies to one run id (not a sweep or several runs)" })

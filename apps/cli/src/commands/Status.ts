@@ -1,20 +1,30 @@
-import { describeRunState, runState, type RunStateView, type SweepState } from "@deepnote/runs"
+import { summaryLines } from "@deepnote/align"
+import { alignSummary, describeRunState, runState, type RunStateView, type SweepState } from "@deepnote/runs"
 import { Run, RunStore, Sweep } from "@deepnote/store"
 import { Args, Command } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
+import { CommandFailed } from "../Errors.js"
 import { runOrSweep } from "../runs/RunOrSweep.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, jsonOption, storeOption } from "./Common.js"
 
+/** What a run runs: its profile and knobs, or an align run's recipe (roles, samples, top-k range). */
+const recipeOf = (run: Run): string => {
+  const cfg = run.manifest.config
+  const align = run.manifest.align
+  return align === undefined
+    ? `${cfg.profile}/${cfg.engine} step ${cfg.maxStep} fail ${cfg.maxFailure} k ${cfg.topK}`
+    : `align/${cfg.engine} ${align.roles.join(",")} ×${align.samples} k ${align.topK.min}..${align.topK.max}`
+}
+
 const describe = (run: Run, state: RunStateView, withSweep = true) => {
   const c = run.counts
-  const cfg = run.manifest.config
   return `${run.id}  ${state.state.padEnd(23)} ${String(c.done).padStart(5)}/${c.total} done ${
     String(c.failed).padStart(4)
   } failed  ` +
-    `${cfg.profile}/${cfg.engine} step ${cfg.maxStep} fail ${cfg.maxFailure} k ${cfg.topK}  ${run.manifest.dataset.path}${
-      run.sweepId && withSweep ? `  sweep ${run.sweepId}` : ""
-    }${run.execution === "queue" ? "  (queue)" : ""}`
+    `${recipeOf(run)}  ${run.manifest.dataset.path}${run.sweepId && withSweep ? `  sweep ${run.sweepId}` : ""}${
+      run.execution === "queue" ? "  (queue)" : ""
+    }`
 }
 
 /** A run as `status --json` prints it: the stored run, its state and, when running locally, its owner. */
@@ -97,7 +107,13 @@ export const statusCommand = Command.make(
       if (target._tag === "sweep") return yield* showSweep(target.state, opts.json)
       const run = target.run
       const state = yield* runState(run)
-      if (opts.json) return yield* Console.log(JSON.stringify(toJson(run, state), null, 2))
+      // an align run: its pairs so far per role (questions, pairs, drops by reason, judge agreement)
+      const align = run.manifest.align === undefined ? undefined : yield* alignSummary(run)
+      if (opts.json) {
+        return yield* Console.log(
+          JSON.stringify({ ...toJson(run, state), ...(align === undefined ? {} : { alignSummary: align }) }, null, 2)
+        )
+      }
       yield* Console.log(describe(run, state))
       yield* Console.log(`  ${describeRunState(state)}${state.state === "stale" ? `: deepnote resume ${run.id}` : ""}`)
       yield* Console.log(
@@ -106,13 +122,14 @@ export const statusCommand = Command.make(
         }`
       )
       if (run.message) yield* Console.log(`  ${run.message}`)
+      for (const line of align === undefined ? [] : summaryLines(align)) yield* Console.log(`  ${line}`)
       yield* Console.log(
         `  pending ${run.counts.pending} · running ${run.counts.running} · config ${
           run.manifest.configHash.slice(0, 12)
         } · ${run.manifest.codeVersion}`
       )
     }).pipe(
-      Effect.catchTags(storeFailures),
+      Effect.catchTags({ ...storeFailures, NotAlignRun: (e) => new CommandFailed({ message: e.message }) }),
       Effect.provide(runServices(opts.home, opts.store))
     )
 ).pipe(Command.withDescription("List runs (newest first), or show one run's status and counts, or a sweep's cells."))

@@ -1,14 +1,15 @@
-import { promptSetHash } from "@deepnote/engine"
 import {
   checkResumable,
   collectionOf,
   createRunFromRun,
   enqueueRun,
   meiliTargetOf,
-  resumeConcurrency
+  resumeConcurrency,
+  runPromptSetHash
 } from "@deepnote/runs"
 import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
 import { Console, Effect, Option } from "effect"
+import { writeAndReport } from "../align/AlignOutputLines.js"
 import { defaultConcurrency } from "../commands/RunCommand.js"
 import type { LlmOptionValues } from "../engine/LlmOptions.js"
 import { resolveMeiliSettings } from "../engine/MeiliOptions.js"
@@ -52,7 +53,7 @@ export const resumeRun = (run: Run, flags: ResumeFlags) =>
       )
       return undefined
     }
-    const current = { promptSetHash: promptSetHash(run.manifest.config) }
+    const current = { promptSetHash: runPromptSetHash(run) }
     const target = yield* checkResumable(run, current).pipe(
       Effect.as(run),
       Effect.catchTag(
@@ -89,5 +90,7 @@ export const resumeRun = (run: Run, flags: ResumeFlags) =>
       wait: flags.wait,
       label: "cli resume"
     }).pipe(tracedRun(flags.tracing, target.id))
+    // an align run writes its pairs where `align-data` was told to, once it completes
+    if (target.manifest.align !== undefined && ended.summary.status === "completed") yield* writeAndReport(target.id)
     return { runId: target.id, counts: ended.counts } satisfies Resumed
   })

@@ -1,4 +1,5 @@
 import type { Language } from "@deepnote/core"
+import { Option, Schema } from "effect"
 import type { ChatMessage } from "../Domain/Chat.js"
 
 /**
@@ -6,7 +7,7 @@ import type { ChatMessage } from "../Domain/Chat.js"
  * with a stable `### <Heading>` line (English or Chinese headings); passages are numbered `[n] Title: …` (`[n] 标题：…`)
  * followed by their text; queries are a numbered list.
  */
-export type SectionKey = "question" | "note" | "bestNote" | "newNote" | "passages" | "queries"
+export type SectionKey = "question" | "note" | "bestNote" | "newNote" | "passages" | "queries" | "candidates"
 
 export const headings: Record<Language, Record<SectionKey, string>> = {
   en: {
@@ -15,7 +16,8 @@ export const headings: Record<Language, Record<SectionKey, string>> = {
     bestNote: "Note 1 (current best)",
     newNote: "Note 2 (candidate)",
     passages: "Passages",
-    queries: "Queries already asked"
+    queries: "Queries already asked",
+    candidates: "Candidates"
   },
   zh: {
     question: "问题",
@@ -23,7 +25,8 @@ export const headings: Record<Language, Record<SectionKey, string>> = {
     bestNote: "笔记 1（当前最佳）",
     newNote: "笔记 2（候选）",
     passages: "参考段落",
-    queries: "已经提出的查询"
+    queries: "已经提出的查询",
+    candidates: "候选"
   }
 }
 
@@ -54,6 +57,16 @@ export const renderQueries = (language: Language, queries: ReadonlyArray<string>
     ? noneLabel[language]
     : queries.map((q, i) => `${i + 1}. ${q.replace(/\s*\n\s*/g, " ").trim()}`).join("\n")
 
+/** A candidate a judge ranks (DNAlign): its id and its text. */
+export interface PromptCandidate {
+  readonly id: number
+  readonly content: string
+}
+
+/** Candidates as the reference's judge prompts list them: a JSON array of `{"_id", "content"}`, one per line. */
+export const renderCandidates = (candidates: ReadonlyArray<PromptCandidate>): string =>
+  `[\n${candidates.map((c) => JSON.stringify({ _id: c.id, content: c.content })).join(",\n")}\n]`
+
 // == parsing (used by the simulator, and by tests to check the layout)
 
 export interface ParsedPrompt {
@@ -64,6 +77,7 @@ export interface ParsedPrompt {
   readonly newNote?: string
   readonly passages?: ReadonlyArray<PromptPassage>
   readonly queries?: ReadonlyArray<string>
+  readonly candidates?: ReadonlyArray<PromptCandidate>
 }
 
 const byHeading = new Map<string, { readonly key: SectionKey; readonly language: Language }>()
@@ -84,6 +98,14 @@ const parsePassages = (body: string): Array<PromptPassage> => {
   }
   return out
 }
+
+const CandidateList = Schema.parseJson(Schema.Array(Schema.Struct({ _id: Schema.Int, content: Schema.String })))
+
+const parseCandidates = (body: string): Array<PromptCandidate> =>
+  Option.match(Schema.decodeUnknownOption(CandidateList)(body), {
+    onNone: () => [],
+    onSome: (list) => list.map((c) => ({ id: c._id, content: c.content }))
+  })
 
 const parseQueries = (body: string): Array<string> =>
   isNone(body) ? [] : body.split("\n").map((l) => l.replace(/^\s*\d+[.)]\s*/, "").trim()).filter((l) => l.length > 0)
@@ -116,5 +138,7 @@ export const parsePrompt = (text: string): ParsedPrompt => {
   if (passages !== undefined) out.passages = parsePassages(passages)
   const queries = get("queries")
   if (queries !== undefined) out.queries = parseQueries(queries)
+  const candidates = get("candidates")
+  if (candidates !== undefined) out.candidates = parseCandidates(candidates)
   return out
 }

@@ -10,9 +10,10 @@ import {
 } from "@deepnote/store"
 import { Cause, Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Option, Ref, type Scope } from "effect"
 import type { EngineServices } from "./EngineServices.js"
-import { executeItem } from "./ExecuteItem.js"
+import { executeRunItem } from "./ExecuteRunItem.js"
 import { RunEvents } from "./RunEvents.js"
 import { holdRunLease, type RunBusy } from "./RunLease.js"
+import { planOf } from "./RunPlan.js"
 
 export interface ExecuteOptions {
   /** The engine the questions are answered with (built once per execution, shared by every question). */
@@ -107,8 +108,7 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
           leaseLost: false
         } as const
       }
-      const config = run.manifest.config
-      const plan = { runId, config, configHash: run.manifest.configHash }
+      const plan = planOf(run)
       yield* store.setRunStatus(runId, "running")
       yield* hub.publish({ _tag: "RunStarted", runId, total: run.counts.total, pending: items.length })
       const tally = yield* Ref.make({ done: 0, failed: 0, replayedCalls: 0, executedCalls: 0 })
@@ -123,7 +123,7 @@ export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunEx
         yield* Effect.forEach(items, (item) =>
           Deferred.isDone(stopping).pipe(
             Effect.flatMap((stop) =>
-              stop ? Effect.void : executeItem(plan, engine, item, Deferred.isDone(stopping)).pipe(
+              stop ? Effect.void : executeRunItem(plan, engine, item, Deferred.isDone(stopping)).pipe(
                 Effect.flatMap((o) =>
                   Ref.update(tally, (t) => ({
                     done: t.done + (o.ok ? 1 : 0),

@@ -10,6 +10,7 @@ import {
   RetrievalError,
   Retriever,
   type Role,
+  Role as RoleSchema,
   RoleError,
   Verdict
 } from "@deepnote/core"
@@ -44,16 +45,13 @@ const usageOf = (calls: ReadonlyArray<CallUsage>): Usage | undefined => {
 }
 
 /**
- * Wraps the five services in context so that every call of one question goes through its journal: calls already
- * journaled (same position, same request hash) are answered from the store without reaching the engine or the
- * index; new calls run and are journaled as soon as they finish. A journal mismatch fails the question with a
- * clear message; a store fault is a defect.
+ * A journaled call maker for one question: `call(kind, input, schema, execute)` answers from the journal when call
+ * number `seq` was journaled with the same kind and request hash, else runs `execute` (once the run is not stopping)
+ * and journals its response with the tokens of the LLM calls it made and the model and endpoint that answered (the
+ * extractive engine makes none; retrieval costs no tokens). A journal mismatch fails the call with a clear message;
+ * a store fault is a defect. Used by the five journaled roles below and by align runs' samples and judges.
  */
-/**
- * Each executed role call is journaled with the tokens of the LLM calls it made and the model and endpoint that
- * answered (the extractive engine makes none, and retrieval costs no tokens).
- */
-export const journaledRoles = (
+export const journalCalls = (
   replay: Replay,
   configHash: string,
   stopping: Effect.Effect<boolean> = Effect.succeed(false)
@@ -64,8 +62,8 @@ export const journaledRoles = (
    * executor tells a stopped question from a failed one by its exit, not by an error's text.
    */
   const admit = Effect.flatMap(stopping, (stop) => stop ? Effect.interrupt : Effect.void)
-  const through = <A, I>(
-    kind: Kind,
+  const call = <A, I>(
+    kind: string,
     input: { readonly context: CallContext },
     schema: Schema.Schema<A, I>,
     execute: Effect.Effect<A, RoleError | RetrievalError>
@@ -88,7 +86,7 @@ export const journaledRoles = (
           Effect.fail(
             kind === "retrieve"
               ? new RetrievalError({ message: mismatchMessage(e) })
-              : new RoleError({ role: kind, message: mismatchMessage(e) })
+              : new RoleError({ role: roleOf(kind), message: mismatchMessage(e) })
           ),
         StoreError: (e) => Effect.die(e)
       }),
@@ -97,6 +95,29 @@ export const journaledRoles = (
       })
     )
   }
+  return { call }
+}
+
+/** The role a call kind's failure names (an align run's group judge, `rank`, is a judge call). */
+const roleOf = (kind: string): Role => Schema.is(RoleSchema)(kind) ? kind : "judge"
+
+/**
+ * Wraps the five services in context so that every call of one question goes through its journal (`journalCalls`):
+ * calls already journaled (same position, same request hash) are answered from the store without reaching the engine
+ * or the index; new calls run and are journaled as soon as they finish.
+ */
+export const journaledRoles = (
+  replay: Replay,
+  configHash: string,
+  stopping: Effect.Effect<boolean> = Effect.succeed(false)
+) => {
+  const journal = journalCalls(replay, configHash, stopping)
+  const through = <A, I>(
+    kind: Kind,
+    input: { readonly context: CallContext },
+    schema: Schema.Schema<A, I>,
+    execute: Effect.Effect<A, RoleError | RetrievalError>
+  ): Effect.Effect<A, RoleError | RetrievalError> => journal.call(kind, input, schema, execute)
 
   /** A role's call through the journal: a role never fails with a retrieval error (one would be a defect). */
   const roleCall = <A, I>(

@@ -16,8 +16,9 @@ import {
   type Scope
 } from "effect"
 import type { EngineServices } from "../Executor/EngineServices.js"
-import { executeItem } from "../Executor/ExecuteItem.js"
+import { executeRunItem } from "../Executor/ExecuteRunItem.js"
 import { RunEvents } from "../Executor/RunEvents.js"
+import { planOf } from "../Executor/RunPlan.js"
 import { jobId, type QuestionJob, WorkQueue } from "./WorkQueue.js"
 
 export interface WorkerOptions {
@@ -170,13 +171,13 @@ export const runWorker = (
             pending: run.counts.pending
           })
         }
-        const plan = { runId: job.runId, config: run.manifest.config, configHash: run.manifest.configHash }
+        const plan = planOf(run)
         const outcome = yield* Effect.scoped(
           Effect.flatMap(
             RcMap.get(engines, job.runId),
             (engine) =>
               (options.aroundQuestion ?? identity)(
-                executeItem(plan, engine, item, stoppingFor(job.runId), { claimed: true })
+                executeRunItem(plan, engine, item, stoppingFor(job.runId), { claimed: true })
               )
           )
         )

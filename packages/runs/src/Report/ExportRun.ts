@@ -1,11 +1,11 @@
-import { PipelineResult } from "@deepnote/core"
+import { AlignItemResult, PipelineResult } from "@deepnote/core"
 import { RunStore } from "@deepnote/store"
 import { Effect, Schema, Stream } from "effect"
 import { engineOf } from "./EngineFacts.js"
 
 /**
- * A run's items as JSON lines: question, gold answers, status, answer, best note and the full trace, and the models
- * and servers its manifest records (`engine`).
+ * A run's items as JSON lines: question, gold answers, status, answer, best note and the full trace (an align run's
+ * items: their pairs and drops per role), and the models and servers its manifest records (`engine`).
  */
 export const exportRun = (runId: string) =>
   Effect.gen(function*() {
@@ -13,6 +13,7 @@ export const exportRun = (runId: string) =>
     const run = yield* store.getRun(runId)
     const engine = engineOf(run.manifest)
     const encode = Schema.encodeSync(PipelineResult)
+    const encodeAlign = Schema.encodeSync(AlignItemResult)
     return store.results(runId, { statuses: ["done", "failed", "pending", "running"] }).pipe(
       Stream.map((record) =>
         JSON.stringify({
@@ -23,6 +24,8 @@ export const exportRun = (runId: string) =>
           status: record.status,
           answer: record.result?.answer.text,
           ...(record.result === undefined ? {} : { result: encode(record.result) }),
+          // an align run's question: its outcome per role (pair or drop reason)
+          ...(record.align === undefined ? {} : { align: encodeAlign(record.align) }),
           ...(record.error === undefined ? {} : { error: record.error }),
           ...(engine === undefined ? {} : { engine })
         })

@@ -1,4 +1,4 @@
-import { PipelineResult, Question } from "@deepnote/core"
+import { AlignItemResult, PipelineResult, Question } from "@deepnote/core"
 import { Data, Schema } from "effect"
 
 /** Lifecycle of one question in a run. `running` items found on resume were cut off and run again. */
@@ -22,7 +22,14 @@ export const PendingItem = Schema.Struct({
 })
 export type PendingItem = typeof PendingItem.Type
 
-/** One item with its outcome. `result` is set when `done`, `error` when `failed`. */
+/** What a done item stores: an answered question's result, or an align question's preference pairs. */
+export const ItemResult = Schema.Union(PipelineResult, AlignItemResult)
+export type ItemResult = typeof ItemResult.Type
+
+/**
+ * One item with its outcome. `result` is set when `done` (`align` instead, for an align run's item), `error` when
+ * `failed`.
+ */
 export class ItemRecord extends Schema.Class<ItemRecord>("ItemRecord")({
   runId: Schema.String,
   itemId: Schema.String,
@@ -31,6 +38,7 @@ export class ItemRecord extends Schema.Class<ItemRecord>("ItemRecord")({
   attempts: Schema.Int,
   question: Question,
   result: Schema.optional(PipelineResult),
+  align: Schema.optional(AlignItemResult),
   error: Schema.optional(ItemError),
   startedAt: Schema.optional(Schema.Date),
   finishedAt: Schema.optional(Schema.Date),

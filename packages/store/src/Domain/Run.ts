@@ -1,4 +1,4 @@
-import { RunConfig } from "@deepnote/core"
+import { AlignSpec, RunConfig } from "@deepnote/core"
 import { Schema } from "effect"
 
 /** Lifecycle of a run: `created` → `running` → `completed` | `failed` | `interrupted` (and back to `running` on resume). */
@@ -59,7 +59,12 @@ export class RunManifest extends Schema.Class<RunManifest>("RunManifest")({
   sweep: Schema.optional(SweepCell),
   label: Schema.optional(Schema.String),
   /** Questions in flight at once when the run was started; a resume uses it unless told otherwise. */
-  concurrency: Schema.optional(Schema.Int.pipe(Schema.positive()))
+  concurrency: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  /**
+   * An align run (`deepnote align-data`): its questions make DPO preference pairs by this recipe instead of being
+   * answered; each item's result is an `AlignItemResult`.
+   */
+  align: Schema.optional(AlignSpec)
 }) {}
 
 /** Items of a run by status. */

@@ -1,8 +1,8 @@
-import { PipelineResult, Question } from "@deepnote/core"
+import { AlignItemResult, Question } from "@deepnote/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { ItemNotFound, type JournalMismatch, RunNotFound, type StoreError } from "../Domain/Errors.js"
-import { ItemClaim, ItemError, ItemRecord, ItemStatus, type PendingItem } from "../Domain/Item.js"
+import { ItemClaim, ItemError, ItemRecord, ItemResult, ItemStatus, type PendingItem } from "../Domain/Item.js"
 import type { ItemCounts } from "../Domain/Run.js"
 import { makeAddItems } from "./addItems.js"
 import { type JournalAppend, makeInsertEntries } from "./journalRows.js"
@@ -16,7 +16,7 @@ const ItemRow = Schema.Struct({
   status: ItemStatus,
   attempts: Schema.Int,
   question: Schema.parseJson(Question),
-  result: Schema.NullOr(Schema.parseJson(PipelineResult)),
+  result: Schema.NullOr(Schema.parseJson(ItemResult)),
   error: Schema.NullOr(Schema.parseJson(ItemError)),
   started_at: Schema.NullOr(Schema.Date),
   finished_at: Schema.NullOr(Schema.Date),
@@ -31,7 +31,7 @@ const toItemRecord = (r: typeof ItemRow.Type): ItemRecord =>
     status: r.status,
     attempts: r.attempts,
     question: r.question,
-    result: orUndefined(r.result),
+    ...(r.result === null ? {} : r.result instanceof AlignItemResult ? { align: r.result } : { result: r.result }),
     error: orUndefined(r.error),
     startedAt: orUndefined(r.started_at),
     finishedAt: orUndefined(r.finished_at),
@@ -42,7 +42,7 @@ const ItemKey = Schema.Struct({ runId: Schema.String, itemId: Schema.String })
 const Outcome = Schema.Struct({
   ...ItemKey.fields,
   status: Schema.Literal("done", "failed"),
-  result: Schema.NullOr(Schema.parseJson(PipelineResult)),
+  result: Schema.NullOr(Schema.parseJson(ItemResult)),
   error: Schema.NullOr(Schema.parseJson(ItemError)),
   now: Schema.String,
   elapsedMs: Schema.NullOr(Schema.Number)
@@ -143,7 +143,7 @@ export const makeItemOps = (
     outcome: ItemOutcome,
     ending: {
       readonly status: "done" | "failed"
-      readonly result: PipelineResult | null
+      readonly result: ItemResult | null
       readonly error: ItemError | null
     }
   ): Effect.Effect<void, RunNotFound | ItemNotFound | JournalMismatch | StoreError> =>
@@ -158,7 +158,7 @@ export const makeItemOps = (
       yield* insertEntries(outcome.journal ?? [])
     }).pipe(transaction("finishing an item"))
 
-  const completeItem = (outcome: ItemOutcome & { readonly result: PipelineResult }) =>
+  const completeItem = (outcome: ItemOutcome & { readonly result: ItemResult }) =>
     finish(outcome, { status: "done", result: outcome.result, error: null })
 
   const failItem = (outcome: ItemOutcome & { readonly error: ItemError }) =>

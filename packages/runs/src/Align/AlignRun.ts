@@ -1,0 +1,15 @@
+import { alignPromptHashes } from "@deepnote/align"
+import { type RunConfig, stableHash } from "@deepnote/core"
+import { promptSetHash } from "@deepnote/engine"
+import type { Run } from "@deepnote/store"
+
+/**
+ * The prompt set of an align run: its engine's (the LLM prompts, or the extractive engine's version) and every prompt
+ * its pairs and judges use (`alignPromptHashes`: the pairs carry the LLM prompts whatever engine samples them).
+ */
+export const alignPromptSetHash = (config: RunConfig): string =>
+  `${promptSetHash(config)}+align:${stableHash(alignPromptHashes(config)).slice(0, 16)}`
+
+/** The prompt set this build has for a run (what `checkResumable` compares with the run's own). */
+export const runPromptSetHash = (run: Run): string =>
+  run.manifest.align === undefined ? promptSetHash(run.manifest.config) : alignPromptSetHash(run.manifest.config)

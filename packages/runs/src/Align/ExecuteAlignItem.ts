@@ -1,0 +1,114 @@
+import {
+  alignQuestion,
+  ExtractiveRanker,
+  ExtractiveSampler,
+  fromRoles,
+  LlmRanker,
+  Ranker,
+  type RankerService,
+  type Sampler
+} from "@deepnote/align"
+import { type AlignSpec, Answerer, NoteWriter, QueryPlanner, RunMetrics, withTags } from "@deepnote/core"
+import { LlmCallPolicy, LlmClient } from "@deepnote/llm"
+import { Journal, type PendingItem, RunStore } from "@deepnote/store"
+import { Cause, Context, Effect, Either, Exit, Metric, Option } from "effect"
+import type { EngineServices } from "../Executor/EngineServices.js"
+import type { ItemOutcome } from "../Executor/ExecuteItem.js"
+import { RunEvents } from "../Executor/RunEvents.js"
+import type { RunPlan } from "../Executor/RunPlan.js"
+import { journalCalls } from "../Journal/JournaledRoles.js"
+
+/**
+ * Where an align run's samples come from and who judges them: the extractive engine's varied options and rules, or
+ * the engine's LLM roles (the slot's sampling in each call's context) and the LLM group judge over the engine's client.
+ */
+const alignEngine = (
+  plan: RunPlan & { readonly align: AlignSpec },
+  engine: Context.Context<EngineServices>
+): Effect.Effect<{ readonly sampler: Sampler; readonly ranker: RankerService }> =>
+  plan.config.engine === "extractive"
+    ? Effect.all({ sampler: ExtractiveSampler.make(plan.align.grid), ranker: ExtractiveRanker.make })
+    : Option.match(Context.getOption(engine, LlmClient), {
+      onNone: () => Effect.dieMessage("the LLM engine's client is missing from the engine"),
+      onSome: (client) =>
+        Effect.map(Effect.provideService(LlmRanker.make, LlmClient, client), (ranker) => ({
+          sampler: fromRoles({
+            noteWriter: Context.get(engine, NoteWriter),
+            queryPlanner: Context.get(engine, QueryPlanner),
+            answerer: Context.get(engine, Answerer)
+          }),
+          ranker
+        }))
+    })
+
+/**
+ * Runs one question of an align run (DNAlign's recipe, `alignQuestion`): every sample, judge call and retrieval goes
+ * through the question's journal (replayed where journaled, so a resumed question re-sends nothing finished), and the
+ * question's pairs are stored as its result in one transaction. A failed question is recorded with its error; it
+ * never fails the run. Interrupted between two calls, the question stays `running` for resume.
+ */
+export const executeAlignItem = (
+  plan: RunPlan & { readonly align: AlignSpec },
+  engine: Context.Context<EngineServices>,
+  item: PendingItem,
+  stopping: Effect.Effect<boolean>,
+  options: { readonly claimed?: boolean } = {}
+) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    const journal = yield* Journal
+    const hub = yield* RunEvents
+    const { runId } = plan
+    if (options.claimed !== true) yield* store.markItemRunning(runId, item.itemId)
+    yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
+    const replay = yield* journal.replaying(runId, item.itemId)
+    const { ranker, sampler } = yield* alignEngine(plan, engine)
+    const exit = yield* alignQuestion({
+      question: item.question,
+      runId,
+      config: plan.config,
+      spec: plan.align,
+      sampler,
+      calls: journalCalls(replay, plan.configHash, stopping)
+    }).pipe(
+      Effect.provideService(Ranker, ranker),
+      Effect.provide(engine),
+      // an align run's calls are batch work (long outage tolerance, batch priority), shared fairly between runs
+      LlmCallPolicy.locally({ workClass: "batch", fairnessKey: runId }),
+      Effect.exit
+    )
+    const stats = yield* replay.stats
+    if (Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
+      return { itemId: item.itemId, ok: false, stopped: true, ...stats } satisfies ItemOutcome
+    }
+    const outcome = yield* Effect.either(exit)
+    if (Either.isRight(outcome)) {
+      const result = outcome.right
+      yield* store.completeItem({ runId, itemId: item.itemId, result, elapsedMs: result.elapsedMs })
+      yield* hub.publish({
+        _tag: "ItemDone",
+        runId,
+        itemId: item.itemId,
+        llmCalls: stats.executed + stats.replayed,
+        elapsedMs: result.elapsedMs
+      })
+    } else {
+      const error = outcome.left
+      yield* store.failItem({ runId, itemId: item.itemId, error: { tag: error._tag, message: error.message } })
+      yield* hub.publish({ _tag: "ItemFailed", runId, itemId: item.itemId, message: error.message })
+    }
+    yield* Metric.increment(withTags(RunMetrics.items, { outcome: Either.isRight(outcome) ? "done" : "failed" }))
+    yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "executed" }), stats.executed)
+    yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "replayed" }), stats.replayed)
+    return { itemId: item.itemId, ok: Either.isRight(outcome), stopped: false, ...stats } satisfies ItemOutcome
+  }).pipe(
+    (self) =>
+      Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () =>
+        self, () =>
+        Metric.incrementBy(RunMetrics.itemsInFlight, -1)),
+    Effect.annotateLogs({ "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }),
+    Effect.catchTags({ RunNotFound: Effect.die, ItemNotFound: Effect.die, JournalMismatch: Effect.die }),
+    Effect.withSpan("RunExecutor.alignItem", {
+      attributes: { "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }
+    })
+  )
