@@ -1,10 +1,17 @@
-import { Home } from "@deepnote/core"
+import { type EmbedderService, type EmbeddingError, Home } from "@deepnote/core"
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"
 import { collectionFile, collectionSize, listCollections, removeCollectionFile } from "./Collections/CollectionFiles.js"
 import { ingestFiles } from "./Collections/IngestFiles.js"
 import type { CorpusDocument } from "./Domain/CorpusDocument.js"
-import { CollectionNotFound, type IndexError, type IngestError, InvalidCollectionName } from "./Domain/Errors.js"
+import type { EmbedOptions, EmbedSummary, VectorInfo } from "./Domain/Embedding.js"
+import {
+  CollectionNotFound,
+  type IndexError,
+  type IngestError,
+  InvalidCollectionName,
+  NoVectors
+} from "./Domain/Errors.js"
 import type { CollectionSettings, IndexOptions, IngestSummary } from "./Domain/Ingest.js"
 import { openCollection } from "./Index/CollectionDatabase.js"
 import type { FileProgress, FtsIndex, ScoredDocument } from "./Index/FtsIndex.js"
@@ -69,6 +76,28 @@ export interface CollectionsService {
    * passage count and build time stay the same in this process.
    */
   readonly fingerprint: (name: string) => Effect.Effect<string, LookupError>
+  /**
+   * Embeds the passages that have no vector yet (all of them the first time), one committed batch per request of
+   * `embedder.batchSize` texts, then saves the ANN file beside the collection. Resumable: an interrupted run keeps its
+   * committed batches, and the next run sends only what is left. Needs a writable collection (it takes the lock).
+   */
+  readonly embed: (
+    name: string,
+    embedder: EmbedderService,
+    options?: EmbedOptions
+  ) => Effect.Effect<EmbedSummary, LookupError | EmbeddingError>
+  /**
+   * The `limit` passages nearest to a query vector of `model` (cosine similarity as the score), through the ANN
+   * file; `NoVectors` when the collection was never embedded.
+   */
+  readonly nearest: (
+    name: string,
+    vector: Float32Array,
+    model: string,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<ScoredDocument>, LookupError | NoVectors>
+  /** The embeddings model, vector count and passages still to embed. */
+  readonly vectorInfo: (name: string) => Effect.Effect<VectorInfo, LookupError>
   readonly list: Effect.Effect<ReadonlyArray<string>>
   /** Closes and deletes the collection file; false when there was none. */
   readonly drop: (name: string) => Effect.Effect<boolean, InvalidCollectionName | IndexError>
@@ -179,6 +208,20 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
         const fingerprint = yield* index.fingerprint
         fingerprints.set(name, { stamp, fingerprint })
         return fingerprint
+      }),
+      embed: Effect.fn("Collections.embed")(function*(name, embedder, options = {}) {
+        yield* annotate(name)
+        const index = yield* existing(name)
+        return yield* lock(name)(index.vectors.embed(name, embedder, options))
+      }),
+      nearest: Effect.fn("Collections.nearest")(function*(name, vector, model, limit) {
+        yield* annotate(name)
+        const found = yield* (yield* existing(name)).vectors.nearest(vector, model, limit)
+        return found ?? (yield* new NoVectors({ name }))
+      }),
+      vectorInfo: Effect.fn("Collections.vectorInfo")(function*(name) {
+        yield* annotate(name)
+        return yield* (yield* existing(name)).vectors.info
       }),
       list: Effect.sync(() => listCollections(home.root)).pipe(Effect.withSpan("Collections.list")),
       drop: Effect.fn("Collections.drop")(function*(name) {
