@@ -1,10 +1,27 @@
-import type { Answerer, Judge, NoteWriter, QueryPlanner, Retriever, RunConfig } from "@deepnote/core"
+import {
+  type Answerer,
+  type Judge,
+  type NoteWriter,
+  type QueryPlanner,
+  type Retriever,
+  retrieverOf,
+  type RunConfig
+} from "@deepnote/core"
 import { Extractive } from "@deepnote/extractive"
-import { LlmClient, type LlmClientService, LlmEngine, type LlmHealth, type LlmSettings } from "@deepnote/llm"
-import { Collections, FtsRetriever, Reranker } from "@deepnote/retrieval"
+import {
+  embeddingsSettingsFromConfig,
+  EmbeddingsSettingsSchema,
+  HttpEmbedder,
+  LlmClient,
+  type LlmClientService,
+  LlmEngine,
+  type LlmHealth,
+  type LlmSettings
+} from "@deepnote/llm"
+import { Collections, DenseRetriever, FtsRetriever, HybridRetriever, Reranker } from "@deepnote/retrieval"
 import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { type ConfigError, Context, Effect, Layer, Option, type Scope } from "effect"
+import { type ConfigError, Context, Effect, Layer, Option, Schema, type Scope } from "effect"
 
 /** The four roles of an engine. */
 export type Roles = NoteWriter | QueryPlanner | Judge | Answerer
@@ -24,22 +41,58 @@ export interface Options<E> {
   readonly llm: Layer.Layer<LlmSettings, E>
   /** The reranker's HTTP client (`config.reranker` is `http`); default: a connection pool of its own. */
   readonly rerankerHttp?: Layer.Layer<HttpClient.HttpClient> | undefined
+  /**
+   * The embeddings servers of dense and hybrid retrieval (a layer of the core `Embedder`); default: `HttpEmbedder`
+   * over `DEEPNOTE_EMBEDDINGS_*`, or none when `DEEPNOTE_EMBEDDINGS_URL` is unset (a dense search then says so).
+   */
+  readonly embedder?: Layer.Layer<never, ConfigError.ConfigError> | undefined
 }
+
+/**
+ * The operator's embeddings servers (`DEEPNOTE_EMBEDDINGS_*`) as an `Embedder`, or nothing when none is set. Typed
+ * as providing nothing: the dense retrievers read the `Embedder` as optional and say what is missing.
+ */
+export const embedderFromConfig: Layer.Layer<never, ConfigError.ConfigError> = Layer.unwrapEffect(
+  Effect.map(
+    embeddingsSettingsFromConfig,
+    Option.match({
+      onNone: () => Layer.empty,
+      onSome: (settings) => HttpEmbedder.layer(Schema.encodeSync(EmbeddingsSettingsSchema)(settings))
+    })
+  )
+)
 
 const roles = <E>(engine: Name, llm: Layer.Layer<LlmSettings, E>): Layer.Layer<Roles, E> =>
   engine === "extractive" ? Extractive.layer : LlmEngine.layer.pipe(Layer.provide(llm))
 
+/** The first stage, by `config.retriever`: BM25, the collection's vectors, or both fused. */
+const recall = (
+  config: RunConfig,
+  collection: string,
+  embedder: Layer.Layer<never, ConfigError.ConfigError>
+): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> => {
+  switch (retrieverOf(config)) {
+    case "bm25":
+      return FtsRetriever.layer({ collection })
+    case "dense":
+      return DenseRetriever.layer({ collection }).pipe(Layer.provide(embedder))
+    case "hybrid":
+      return HybridRetriever.layer({ collection }).pipe(Layer.provide(embedder))
+  }
+}
+
 const retriever = (
   config: RunConfig,
   collection: string,
-  rerankerHttp: Layer.Layer<HttpClient.HttpClient>
+  rerankerHttp: Layer.Layer<HttpClient.HttpClient>,
+  embedder: Layer.Layer<never, ConfigError.ConfigError>
 ): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> =>
   config.reranker === "http"
-    ? FtsRetriever.layer({ collection }).pipe(
+    ? recall(config, collection, embedder).pipe(
       Layer.provide(Reranker.layerConfig),
       Layer.provide(rerankerHttp)
     )
-    : FtsRetriever.layer({ collection })
+    : recall(config, collection, embedder)
 
 /**
  * The engine of one question or one run: the four roles of `config.engine` and the retriever over `collection` (with
@@ -51,7 +104,12 @@ export const layer = <E>(
 ): Layer.Layer<EngineServices, E | ConfigError.ConfigError, Collections> =>
   Layer.merge(
     roles(options.config.engine, options.llm),
-    retriever(options.config, options.collection, options.rerankerHttp ?? NodeHttpClient.layerUndici)
+    retriever(
+      options.config,
+      options.collection,
+      options.rerankerHttp ?? NodeHttpClient.layerUndici,
+      options.embedder ?? embedderFromConfig
+    )
   )
 
 /** An engine whose roles are built once and shared by many questions and runs (the HTTP app). */
@@ -74,23 +132,28 @@ export interface SharedOptions<E> {
   readonly llm: Layer.Layer<LlmSettings, E>
   /** The reranker's HTTP client; default: one connection pool, built here and shared by every retriever. */
   readonly rerankerHttp?: Layer.Layer<HttpClient.HttpClient> | undefined
+  /** The embeddings servers; default `embedderFromConfig`, built here once and shared by every retriever. */
+  readonly embedder?: Layer.Layer<never, ConfigError.ConfigError> | undefined
 }
 
 /**
  * Builds the roles once (one LLM client pool, one cache) and the reranker's connection pool once, for the scope's
  * lifetime; each `layerFor` adds a retriever over the `Collections` in context here.
  */
-export const make = <E>(options: SharedOptions<E>): Effect.Effect<Shared, E, Collections | Scope.Scope> =>
+export const make = <E>(
+  options: SharedOptions<E>
+): Effect.Effect<Shared, E | ConfigError.ConfigError, Collections | Scope.Scope> =>
   Effect.gen(function*() {
     const built = yield* Layer.build(roles(options.engine, options.llm))
     const shared = Layer.succeedContext(built)
     const collections = Layer.succeed(Collections, yield* Collections)
     const rerankerHttp = Layer.succeedContext(yield* Layer.build(options.rerankerHttp ?? NodeHttpClient.layerUndici))
+    const embedder = Layer.succeedContext(yield* Layer.build(options.embedder ?? embedderFromConfig))
     return {
       engine: options.engine,
       llmHealth: Option.map(Context.getOption(built, LlmClient), (client) => client.health),
       llmClient: Context.getOption(built, LlmClient),
       layerFor: (config, collection) =>
-        Layer.merge(shared, retriever(config, collection, rerankerHttp).pipe(Layer.provide(collections)))
+        Layer.merge(shared, retriever(config, collection, rerankerHttp, embedder).pipe(Layer.provide(collections)))
     }
   })

@@ -2,7 +2,7 @@ import type { RunConfig } from "@deepnote/core"
 import { Engine, type EngineServices } from "@deepnote/engine"
 import type { LlmClientService, LlmHealth, LlmSettings } from "@deepnote/llm"
 import type { Collections } from "@deepnote/retrieval"
-import { Context, Effect, Layer, type Option, type Scope } from "effect"
+import { type ConfigError, Context, Effect, Layer, type Option, type Scope } from "effect"
 import { ServerSettings } from "../ServerSettings.js"
 
 export interface ServerEngineService {
@@ -24,7 +24,7 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
   /** `llmSettings` is only built when the server's engine is `llm` (`--llm-url` / `DEEPNOTE_LLM_URL`). */
   static readonly make = <E>(
     llmSettings: Layer.Layer<LlmSettings, E>
-  ): Effect.Effect<ServerEngineService, E, ServerSettings | Collections | Scope.Scope> =>
+  ): Effect.Effect<ServerEngineService, E | ConfigError.ConfigError, ServerSettings | Collections | Scope.Scope> =>
     Effect.gen(function*() {
       const { defaults } = yield* ServerSettings
       const shared = yield* Engine.make({ engine: defaults.engine, llm: llmSettings })
