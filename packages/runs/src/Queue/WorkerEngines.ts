@@ -24,7 +24,9 @@ export const makeWorkerEngines = <E>(
   Effect.gen(function*() {
     const collections = yield* Collections
     const scope = yield* Effect.scope
-    const build = (engine: Engine.Name): Effect.Effect<Either.Either<Pick<Engine.Shared, "layerFor">, E | ConfigError.ConfigError>> =>
+    const build = (
+      engine: Engine.Name
+    ): Effect.Effect<Either.Either<Pick<Engine.Shared, "layerFor">, E | ConfigError.ConfigError>> =>
       options.shared !== undefined && options.shared.engine === engine
         ? Effect.succeed(Either.right(options.shared))
         : Engine.make({ engine, llm }).pipe(
