@@ -37,6 +37,8 @@ export interface NewRun {
   readonly execution?: "local" | "queue" | undefined
   /** What the LLM engine's startup check found (`engineFacts`): recorded in the manifest. */
   readonly llm?: EngineFacts | undefined
+  /** Dense and hybrid runs: the collection's embeddings model and vector length (`embeddingFacts`). */
+  readonly embeddings?: { readonly model: string; readonly dimensions: number } | undefined
 }
 
 /** The models an LLM run uses per role and the servers that serve them, as the servers said before it started. */
@@ -109,6 +111,7 @@ export const createRun = (input: NewRun) =>
       ...configFacts(input),
       indexId: `collection:${input.collection}`,
       ...(input.collectionFingerprint === undefined ? {} : { collectionFingerprint: input.collectionFingerprint }),
+      ...(input.embeddings === undefined ? {} : { embeddings: input.embeddings }),
       codeVersion,
       dataset: { path: input.dataset, hash: sha256Hex(bytes), format: dataset.format, count: dataset.questions.length },
       ...(input.sweep === undefined ? {} : { sweep: input.sweep }),

@@ -4,6 +4,7 @@ import { Config, Console, Duration, Effect, Layer } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { indexProgress } from "../render/IndexProgress.js"
 import { homeLayer, homeOption, jsonOption } from "./Common.js"
+import { embedCollection, renderEmbedSummary } from "./Embed.js"
 
 const files = Args.text({ name: "file" }).pipe(
   Args.withDescription("corpus files: JSONL ({id?, title?, text}), IRCoT/HotpotQA/MuSiQue/2Wiki QA files, .txt or .md"),
@@ -25,6 +26,9 @@ const format = Options.choice("format", [
 ]).pipe(
   Options.withDescription("record format (default auto: from the extension and the first record)"),
   Options.withDefault("auto" as const)
+)
+const embed = Options.boolean("embed").pipe(
+  Options.withDescription("then embed the passages without a vector (DEEPNOTE_EMBEDDINGS_URL), as `deepnote embed`")
 )
 const strict = Options.boolean("strict").pipe(
   Options.withDescription("reject the whole file on the first invalid record instead of skipping it")
@@ -51,7 +55,7 @@ export const renderSummary = (s: IngestSummary): string => {
 /** `deepnote index FILE… --collection NAME`: build or extend a collection (resumable; bad records reported). */
 export const indexCommand = Command.make(
   "index",
-  { files, collection, format, strict, json: jsonOption, home: homeOption },
+  { files, collection, format, strict, embed, json: jsonOption, home: homeOption },
   (opts) =>
     Effect.gen(function*() {
       const collections = yield* Collections
@@ -77,7 +81,12 @@ export const indexCommand = Command.make(
         )
       )
       yield* progress.done
-      yield* Console.log(opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary))
+      const embedding = opts.embed ? yield* embedCollection(opts.collection, false) : undefined
+      yield* Console.log(
+        opts.json
+          ? JSON.stringify(embedding === undefined ? summary : { ...summary, embedding }, null, 2)
+          : [renderSummary(summary), ...(embedding === undefined ? [] : [renderEmbedSummary(embedding)])].join("\n")
+      )
     }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
 ).pipe(
   Command.withDescription(

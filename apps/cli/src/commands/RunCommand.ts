@@ -1,5 +1,5 @@
 import { profiles, RunConfig } from "@deepnote/core"
-import { promptSetHash } from "@deepnote/engine"
+import { embeddingFacts, promptSetHash } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
 import { createRun, enqueueRun, expandSweep } from "@deepnote/runs"
 import { Sweeps } from "@deepnote/store"
@@ -111,6 +111,13 @@ export const runCommand = Command.make(
             c.config.engine === "llm" && llmSettings !== undefined
               ? llmEngineFacts(llmSettings, c.config)
               : Effect.succeed(undefined))
+          // a dense or hybrid cell records its collection's embeddings model (and is refused without vectors)
+          const embeddings = yield* Effect.forEach(cells, (c) =>
+            profiles[c.config.profile].retrieves
+              ? embeddingFacts(c.config, collection).pipe(
+                Effect.mapError((e) => new CommandFailed({ message: e.message }))
+              )
+              : Effect.succeed(undefined))
           // every valid cell is recorded before the first run: `resume SWEEP_ID` creates those an interruption left
           const sweep = expanded !== undefined
             ? yield* (yield* Sweeps).create({
@@ -147,6 +154,7 @@ export const runCommand = Command.make(
               llm: facts[i],
               sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell },
               collectionFingerprint: fingerprint,
+              embeddings: embeddings[i],
               execution: opts.enqueue ? "queue" : "local"
             }).pipe(Effect.mapError((e) =>
               e._tag === "DatasetError"

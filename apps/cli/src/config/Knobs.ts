@@ -1,4 +1,4 @@
-import { Profile, profiles } from "@deepnote/core"
+import { Profile, profiles, RetrieverKind } from "@deepnote/core"
 import { Options } from "@effect/cli"
 import { Option } from "effect"
 
@@ -78,6 +78,13 @@ export const knobs: ReadonlyArray<Knob> = [
     flag: "max-iterations",
     kind: "int",
     description: "renact: actions before the loop stops, T; deeprag: cap on subqueries (default 5)"
+  },
+  {
+    path: ["retriever"],
+    flag: "retriever",
+    kind: { choices: RetrieverKind.literals },
+    description: "candidate recall (default bm25): bm25, dense (the collection's vectors, see `deepnote embed`; " +
+      "embeddings server from DEEPNOTE_EMBEDDINGS_URL) or hybrid (reciprocal-rank fusion of both)"
   },
   {
     path: ["reranker"],

@@ -11,7 +11,7 @@ import {
   ValidationError
 } from "@deepnote/api"
 import { profiles } from "@deepnote/core"
-import { promptSetHash } from "@deepnote/engine"
+import { embeddingFacts, promptSetHash } from "@deepnote/engine"
 import type { DatasetFormat } from "@deepnote/eval"
 import { LlmClient } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
@@ -145,6 +145,20 @@ const make: Effect.Effect<
     const fingerprint = !profiles[config.profile].retrieves
       ? undefined
       : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))
+    // dense and hybrid: the collection's embeddings model (recorded), and no run over a collection without vectors
+    const embeddings = !profiles[config.profile].retrieves
+      ? undefined
+      : yield* embeddingFacts(config, stored).pipe(
+        Effect.provideService(Collections, index),
+        Effect.catchTags({
+          NoVectors: () =>
+            ValidationError.of(
+              `config.retriever: collection "${name}" has no vectors (embed it with \`deepnote embed\`)`,
+              "config.retriever"
+            )
+        }),
+        Effect.mapError((e) => (e._tag === "ValidationError" ? e : storeFailure(e)))
+      )
     // the LLM engine's models: each role's must be served (else 400), and the manifest records which ones answered
     const facts = yield* Option.match(engine.llmClient, {
       onNone: () => Effect.succeed(undefined),
@@ -163,6 +177,7 @@ const make: Effect.Effect<
         label: input.label,
         concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency),
         collectionFingerprint: fingerprint,
+        embeddings,
         execution: "queue",
         llm: facts
       }).pipe(

@@ -1,0 +1,60 @@
+import { AnswerRecord, Embedder, Home } from "@deepnote/core"
+import { HttpEmbedder } from "@deepnote/llm"
+import { start } from "@deepnote/llm-sim"
+import { Collections } from "@deepnote/retrieval"
+import { HttpClientRequest } from "@effect/platform"
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Context, Effect, Layer } from "effect"
+import { clientWith, homeWithTenant, raw, testServer } from "./Harness.js"
+
+/** Embeds a stored collection of the home through the simulator's /v1/embeddings. */
+const embed = (home: string, stored: string, url: string) =>
+  Effect.gen(function*() {
+    const embedder = Context.get(yield* Layer.build(HttpEmbedder.layer({ endpoints: [{ url }] })), Embedder)
+    return yield* (yield* Collections).embed(stored, embedder)
+  }).pipe(Effect.provide(Collections.layer.pipe(Layer.provide(Home.layer(home)))), Effect.scoped)
+
+describe("the HTTP app with dense and hybrid retrieval (embeddings from the simulator over real HTTP)", () => {
+  it.scopedLive("a request chooses its retriever; the embeddings server is the operator's (DEEPNOTE_EMBEDDINGS_URL)", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite" })
+      const { home, key } = yield* homeWithTenant("acme", "wiki")
+      const embedded = yield* embed(home, "acme__wiki", sim.url)
+      assert.isAbove(embedded.vectors, 0)
+      const env = ConfigProvider.fromMap(new Map([["DEEPNOTE_EMBEDDINGS_URL", sim.url]]))
+      return yield* Effect.gen(function*() {
+        const client = yield* clientWith(key)
+        const question = "Who directed Big Stone Gap?"
+        for (const retriever of ["dense", "hybrid"] as const) {
+          const before = sim.metrics.poolingRequests
+          const record = yield* client.ask.ask({
+            payload: { question, collection: "wiki", config: { retriever, maxStep: 1, maxFailure: 1 } }
+          })
+          assert.instanceOf(record, AnswerRecord)
+          assert.strictEqual(record.config.retriever, retriever)
+          assert.isAbove(record.result.trace.passages.length, 0)
+          assert.isAbove(sim.metrics.poolingRequests, before, `${retriever}: the queries were embedded by the server`)
+        }
+        const refused = yield* raw(
+          HttpClientRequest.post("/v1/ask").pipe(
+            HttpClientRequest.bodyUnsafeJson({
+              question,
+              collection: "wiki",
+              config: { retriever: "dense", embeddingsUrl: "http://elsewhere:8000" }
+            })
+          ),
+          key
+        )
+        assert.strictEqual(refused.status, 400, "a request cannot point the server at an embeddings URL")
+        assert.include(refused.text, "embeddingsUrl")
+        const unknown = yield* raw(
+          HttpClientRequest.post("/v1/ask").pipe(
+            HttpClientRequest.bodyUnsafeJson({ question, collection: "wiki", config: { retriever: "sparse" } })
+          ),
+          key
+        )
+        assert.strictEqual(unknown.status, 400)
+        assert.include(unknown.text, "retriever")
+      }).pipe(Effect.provide(testServer(home)), Effect.withConfigProvider(env))
+    }))
+})

@@ -1,0 +1,19 @@
+import { type EmbeddingModel, retrieverOf, type RunConfig } from "@deepnote/core"
+import { Collections, NoVectors } from "@deepnote/retrieval"
+import { Effect } from "effect"
+
+/**
+ * What a dense or hybrid run's manifest records of its collection's vectors: the embeddings model and their length
+ * (queries must be embedded the same way). Undefined for BM25; `NoVectors` for a collection never embedded, so a run
+ * is refused before it starts rather than failing at every question.
+ */
+export const embeddingFacts = (config: RunConfig, collection: string) =>
+  Effect.gen(function*() {
+    if (retrieverOf(config) === "bm25") return undefined
+    const info = yield* (yield* Collections).vectorInfo(collection)
+    if (info.model === undefined || info.dimensions === undefined || info.vectors === 0) {
+      return yield* new NoVectors({ name: collection })
+    }
+    const facts: EmbeddingModel = { model: info.model, dimensions: info.dimensions }
+    return facts
+  })
