@@ -8,8 +8,9 @@ import {
   QuestionText,
   type RunConfig
 } from "@deepnote/core"
-import { adHocQuestion, Engine } from "@deepnote/engine"
-import { Collections } from "@deepnote/retrieval"
+import { adHocQuestion, embeddingFacts, Engine } from "@deepnote/engine"
+import { embeddingsSettingsFromConfig } from "@deepnote/llm"
+import { Collections, DenseRetriever } from "@deepnote/retrieval"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { type KnobInput, resolveRunConfig } from "../config/ResolveConfig.js"
 import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
@@ -45,6 +46,23 @@ export const requireCollection = (name: string) =>
     }
   })
 
+/**
+ * Dense and hybrid retrieval need an embeddings server and a collection with vectors: checked before any question,
+ * each a one-line failure. Returns the collection's embeddings model and dimensions (undefined for BM25).
+ */
+export const requireDense = (config: RunConfig, collection: string) =>
+  Effect.gen(function*() {
+    const facts = yield* embeddingFacts(config, collection).pipe(
+      Effect.mapError((e) => new CommandFailed({ message: e.message }))
+    )
+    if (facts === undefined) return undefined
+    const settings = yield* embeddingsSettingsFromConfig.pipe(
+      Effect.mapError((e) => new UsageError({ message: e.message }))
+    )
+    if (Option.isNone(settings)) return yield* new CommandFailed({ message: DenseRetriever.noEmbedder })
+    return facts
+  })
+
 /** Answers one question end to end and returns the record `--json` prints and `inspect` reads. */
 export const askOnce = (input: AskInput) =>
   Effect.gen(function*() {
@@ -52,7 +70,10 @@ export const askOnce = (input: AskInput) =>
       Effect.mapError(() => new UsageError({ message: "the question is empty" }))
     )
     const needsRetrieval = profiles[input.config.profile].retrieves
-    if (needsRetrieval) yield* requireCollection(input.collection)
+    if (needsRetrieval) {
+      yield* requireCollection(input.collection)
+      yield* Effect.withTracerEnabled(requireDense(input.config, input.collection), false)
+    }
     const question = adHocQuestion(text)
     const engine = Engine.layer({
       config: input.config,

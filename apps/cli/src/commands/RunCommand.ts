@@ -1,5 +1,5 @@
 import { profiles, RunConfig } from "@deepnote/core"
-import { embeddingFacts, promptSetHash } from "@deepnote/engine"
+import { promptSetHash } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
 import { createRun, enqueueRun, expandSweep } from "@deepnote/runs"
 import { Sweeps } from "@deepnote/store"
@@ -15,7 +15,7 @@ import { runEngineLayer } from "../runs/RunEngine.js"
 import { queueServices, storeChoice, storeFailed } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
-import { requireCollection, resolveConfigAndCollection } from "./AskSupport.js"
+import { requireCollection, requireDense, resolveConfigAndCollection } from "./AskSupport.js"
 import {
   boundedInteger,
   collectionOption,
@@ -114,9 +114,7 @@ export const runCommand = Command.make(
           // a dense or hybrid cell records its collection's embeddings model (and is refused without vectors)
           const embeddings = yield* Effect.forEach(cells, (c) =>
             profiles[c.config.profile].retrieves
-              ? embeddingFacts(c.config, collection).pipe(
-                Effect.mapError((e) => new CommandFailed({ message: e.message }))
-              )
+              ? requireDense(c.config, collection)
               : Effect.succeed(undefined))
           // every valid cell is recorded before the first run: `resume SWEEP_ID` creates those an interruption left
           const sweep = expanded !== undefined
