@@ -71,6 +71,18 @@ describe("Collections.embed and nearest (vectors in SQLite, the ANN file beside)
       assert.strictEqual(best!.id, "berlin")
     }).pipe(Effect.provide(TempCollections)))
 
+  it.scoped("parallel requests: each batch committed as it answers, the same vectors as one at a time", () =>
+    Effect.gen(function*() {
+      yield* withDocs
+      const collections = yield* Collections
+      const embedder = wordEmbedder({ batchSize: 1 })
+      const summary = yield* collections.embed("c", embedder.service, { parallel: 3 })
+      assert.deepStrictEqual([summary.embedded, summary.batches, summary.vectors], [5, 5, 5])
+      assert.sameMembers(embedder.calls.map((c) => c.length), [1, 1, 1, 1, 1])
+      const [best] = yield* collections.nearest("c", wordVector("copper Chile"), "words-64", 1)
+      assert.strictEqual(best!.id, "copper")
+    }).pipe(Effect.provide(TempCollections)))
+
   it.scoped("passages added later are embedded next time; deleted and replaced ones lose their vectors", () =>
     Effect.gen(function*() {
       yield* withDocs

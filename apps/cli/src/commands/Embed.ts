@@ -50,7 +50,9 @@ export const embedCollection = (collection: string, reset: boolean) =>
       Effect.mapError((e) => new UsageError({ message: `DEEPNOTE_PROGRESS_INTERVAL: ${e.message}` }))
     )
     const onProgress = yield* progressLines(Duration.toMillis(interval))
-    return yield* (yield* Collections).embed(collection, embedder, { reset, onProgress }).pipe(
+    // as many requests in flight as the embeddings servers take (DEEPNOTE_EMBEDDINGS_CONCURRENCY per endpoint)
+    const parallel = settings.value.concurrency * settings.value.endpoints.length
+    return yield* (yield* Collections).embed(collection, embedder, { reset, onProgress, parallel }).pipe(
       Effect.mapError((e) =>
         e._tag === "InvalidCollectionName"
           ? new UsageError({ message: e.message })

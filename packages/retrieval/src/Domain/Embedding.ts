@@ -11,6 +11,11 @@ export interface EmbedProgress {
 export interface EmbedOptions {
   /** Drop every stored vector first (another embeddings model, or other dimensions). */
   readonly reset?: boolean
+  /**
+   * Requests in flight at once (default 1); each batch is committed as soon as its vectors arrive, so an interrupted
+   * run loses at most this many batches' requests, never a committed batch.
+   */
+  readonly parallel?: number
   /** Called after every committed batch; interrupting the effect stops after the last committed one. */
   readonly onProgress?: (progress: EmbedProgress) => Effect.Effect<void>
 }

@@ -1,13 +1,13 @@
 import type { EmbedderService, EmbeddingError } from "@deepnote/core"
 import type { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option } from "effect"
+import { Chunk, Clock, Effect, Option } from "effect"
 import type { EmbedOptions, EmbedSummary, VectorInfo } from "../Domain/Embedding.js"
 import { IndexError } from "../Domain/Errors.js"
 import type { ScoredDocument } from "../Index/FtsIndex.js"
 import { makeFtsQueries } from "../Index/FtsQueries.js"
 import { indexFailure } from "../Index/IndexFailure.js"
 import { MetaKey } from "../Index/IndexSchema.js"
-import { makeVectorQueries } from "../Index/VectorQueries.js"
+import { makeVectorQueries, type PendingRow } from "../Index/VectorQueries.js"
 import { annFacts, type AnnIndex, emptyAnn, openAnn, removeAnn } from "./AnnFile.js"
 import { fromBytes, toBytes } from "./VectorBytes.js"
 
@@ -15,7 +15,10 @@ import { fromBytes, toBytes } from "./VectorBytes.js"
 export interface CollectionVectors {
   readonly annFile: string
   readonly info: Effect.Effect<VectorInfo, IndexError>
-  /** Embeds the passages without a vector, batch by batch (each batch committed with its vectors), then saves the ANN file. */
+  /**
+   * Embeds the passages without a vector, batch by batch (each batch committed with its vectors as it answers,
+   * `options.parallel` requests in flight), then saves the ANN file.
+   */
   readonly embed: (
     collection: string,
     embedder: EmbedderService,
@@ -144,24 +147,37 @@ export const makeCollectionVectors = (sql: SqlClient.SqlClient, file: string, an
       const { ann, rebuilt } = yield* current(model.dimensions, before.version, "load").pipe(
         Effect.mapError(fail("opening the ANN file"))
       )
+      const parallel = Math.max(1, options.parallel ?? 1)
       let afterRowid = 0
       let embedded = 0
       let batches = 0
+      /** One request, and its vectors committed in one transaction as soon as it answers. */
+      const embedBatch = (rows: ReadonlyArray<typeof PendingRow.Type>) =>
+        Effect.gen(function*() {
+          const vectors = yield* embedder.embed(
+            rows.map((r) => (r.title ? `${r.title}: ${r.text}` : r.text)),
+            "passage"
+          )
+          batches++
+          yield* sql.withTransaction(Effect.gen(function*() {
+            yield* q.insert(rows.map((r, i) => ({ rowid: r.rowid, vector: toBytes(vectors[i]!) })))
+            yield* sql`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ${MetaKey.vectorsVersion}`
+          })).pipe(Effect.mapError(fail("storing vectors")))
+          ann.add(rows.map((r) => r.rowid), vectors)
+          embedded += rows.length
+          if (options.onProgress !== undefined) yield* options.onProgress({ collection, embedded, pending })
+        })
       while (true) {
-        const rows = yield* q.pending({ afterRowid, limit: embedder.batchSize }).pipe(
+        const rows = yield* q.pending({ afterRowid, limit: embedder.batchSize * parallel }).pipe(
           Effect.mapError(fail("reading passages to embed"))
         )
         if (rows.length === 0) break
-        const vectors = yield* embedder.embed(rows.map((r) => (r.title ? `${r.title}: ${r.text}` : r.text)), "passage")
-        batches++
-        yield* sql.withTransaction(Effect.gen(function*() {
-          yield* q.insert(rows.map((r, i) => ({ rowid: r.rowid, vector: toBytes(vectors[i]!) })))
-          yield* sql`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ${MetaKey.vectorsVersion}`
-        })).pipe(Effect.mapError(fail("storing vectors")))
-        ann.add(rows.map((r) => r.rowid), vectors)
-        embedded += rows.length
+        const chunks = Chunk.toArray(Chunk.chunksOf(Chunk.unsafeFromArray(rows), embedder.batchSize))
+        yield* Effect.forEach(chunks, (chunk) => embedBatch(Chunk.toReadonlyArray(chunk)), {
+          concurrency: parallel,
+          discard: true
+        })
         afterRowid = rows[rows.length - 1]!.rowid
-        if (options.onProgress !== undefined) yield* options.onProgress({ collection, embedded, pending })
       }
       const after = yield* state.pipe(Effect.mapError(fail("reading the vectors")))
       if (embedded > 0 || rebuilt) {
