@@ -1,5 +1,11 @@
 import { type EmbeddingModel, retrieverOf, type RunConfig } from "@deepnote/core"
-import { Collections, NoVectors } from "@deepnote/retrieval"
+import {
+  type CollectionNotFound,
+  Collections,
+  type IndexError,
+  type InvalidCollectionName,
+  NoVectors
+} from "@deepnote/retrieval"
 import { Effect } from "effect"
 
 /**
@@ -7,7 +13,14 @@ import { Effect } from "effect"
  * (queries must be embedded the same way). Undefined for BM25; `NoVectors` for a collection never embedded, so a run
  * is refused before it starts rather than failing at every question.
  */
-export const embeddingFacts = (config: RunConfig, collection: string) =>
+export const embeddingFacts = (
+  config: RunConfig,
+  collection: string
+): Effect.Effect<
+  EmbeddingModel | undefined,
+  InvalidCollectionName | CollectionNotFound | IndexError | NoVectors,
+  Collections
+> =>
   Effect.gen(function*() {
     if (retrieverOf(config) === "bm25") return undefined
     const info = yield* (yield* Collections).vectorInfo(collection)

@@ -1,15 +1,16 @@
 import type { EmbedderService, EmbeddingError } from "@deepnote/core"
 import type { SqlClient } from "@effect/sql"
-import { Chunk, Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { EmbedOptions, EmbedSummary, VectorInfo } from "../Domain/Embedding.js"
 import { IndexError } from "../Domain/Errors.js"
 import type { ScoredDocument } from "../Index/FtsIndex.js"
 import { makeFtsQueries } from "../Index/FtsQueries.js"
 import { indexFailure } from "../Index/IndexFailure.js"
 import { MetaKey } from "../Index/IndexSchema.js"
-import { makeVectorQueries, type PendingRow } from "../Index/VectorQueries.js"
-import { annFacts, type AnnIndex, emptyAnn, openAnn, removeAnn } from "./AnnFile.js"
-import { fromBytes, toBytes } from "./VectorBytes.js"
+import { makeVectorQueries } from "../Index/VectorQueries.js"
+import { annFacts, type AnnIndex, emptyAnn, openAnn } from "./AnnFile.js"
+import { embedPending } from "./EmbedPending.js"
+import { fromBytes } from "./VectorBytes.js"
 
 /** The dense side of one open collection: its stored vectors (SQLite) and their ANN file. */
 export interface CollectionVectors {
@@ -117,95 +118,23 @@ export const makeCollectionVectors = (sql: SqlClient.SqlClient, file: string, an
   }).pipe(Effect.mapError(fail("reading the vectors")))
 
   const embed = (collection: string, embedder: EmbedderService, options: EmbedOptions) =>
-    Effect.gen(function*() {
-      const started = yield* Clock.currentTimeMillis
-      const model = yield* embedder.model
-      if (options.reset === true) {
-        yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`DELETE FROM vectors`
-          yield* sql`DELETE FROM meta WHERE key IN (${MetaKey.embeddingModel}, ${MetaKey.embeddingDimensions})`
-          yield* sql`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ${MetaKey.vectorsVersion}`
-        })).pipe(Effect.mapError(fail("dropping the vectors")))
-        removeAnn(annFile)
-        searching = undefined
-      }
-      const before = yield* state.pipe(Effect.mapError(fail("reading the vectors")))
-      if (before.model !== undefined && (before.model !== model.model || before.dimensions !== model.dimensions)) {
-        return yield* new IndexError({
-          file,
-          reason: `its vectors are from ${before.model} (${before.dimensions} dimensions) and the embeddings ` +
-            `server has ${model.model} (${model.dimensions}): embed the collection again with --reset`
-        })
-      }
-      if (before.model === undefined) {
-        yield* Effect.forEach(
-          [[MetaKey.embeddingModel, model.model], [MetaKey.embeddingDimensions, String(model.dimensions)]] as const,
-          ([key, value]) => fts.putMeta({ key, value })
-        ).pipe(Effect.mapError(fail("recording the embeddings model")))
-      }
-      const pending = (yield* q.countPending(undefined).pipe(Effect.mapError(fail("reading the vectors")))).n
-      const { ann, rebuilt } = yield* current(model.dimensions, before.version, "load").pipe(
-        Effect.mapError(fail("opening the ANN file"))
-      )
-      const parallel = Math.max(1, options.parallel ?? 1)
-      let afterRowid = 0
-      let embedded = 0
-      let batches = 0
-      /** One request, and its vectors committed in one transaction as soon as it answers. */
-      const embedBatch = (rows: ReadonlyArray<typeof PendingRow.Type>) =>
-        Effect.gen(function*() {
-          const vectors = yield* embedder.embed(
-            rows.map((r) => (r.title ? `${r.title}: ${r.text}` : r.text)),
-            "passage"
-          )
-          batches++
-          yield* sql.withTransaction(Effect.gen(function*() {
-            yield* q.insert(rows.map((r, i) => ({ rowid: r.rowid, vector: toBytes(vectors[i]!) })))
-            yield* sql`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ${MetaKey.vectorsVersion}`
-          })).pipe(Effect.mapError(fail("storing vectors")))
-          ann.add(rows.map((r) => r.rowid), vectors)
-          embedded += rows.length
-          if (options.onProgress !== undefined) yield* options.onProgress({ collection, embedded, pending })
-        })
-      while (true) {
-        const rows = yield* q.pending({ afterRowid, limit: embedder.batchSize * parallel }).pipe(
-          Effect.mapError(fail("reading passages to embed"))
-        )
-        if (rows.length === 0) break
-        const chunks = Chunk.toArray(Chunk.chunksOf(Chunk.unsafeFromArray(rows), embedder.batchSize))
-        yield* Effect.forEach(chunks, (chunk) => embedBatch(Chunk.toReadonlyArray(chunk)), {
-          concurrency: parallel,
-          discard: true
-        })
-        afterRowid = rows[rows.length - 1]!.rowid
-      }
-      const after = yield* state.pipe(Effect.mapError(fail("reading the vectors")))
-      if (embedded > 0 || rebuilt) {
-        yield* Effect.try({
-          try: () =>
-            ann.save(annFile, {
-              version: after.version,
-              model: model.model,
-              dimensions: model.dimensions,
-              count: ann.size()
-            }),
-          catch: fail("writing the ANN file")
-        })
-      }
-      const final = yield* info
-      return {
-        collection,
-        model: model.model,
-        dimensions: model.dimensions,
-        embedded,
-        vectors: final.vectors,
-        documents: final.vectors + final.pending,
-        batches,
-        rebuilt,
+    embedPending(
+      {
+        sql,
+        file,
         annFile,
-        ms: (yield* Clock.currentTimeMillis) - started
-      }
-    })
+        state: state.pipe(Effect.mapError(fail("reading the vectors"))),
+        current: (dimensions, version) =>
+          current(dimensions, version, "load").pipe(Effect.mapError(fail("opening the ANN file"))),
+        info,
+        forget: () => {
+          searching = undefined
+        }
+      },
+      collection,
+      embedder,
+      options
+    )
 
   return { annFile, info, embed, nearest }
 }
