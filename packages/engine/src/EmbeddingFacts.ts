@@ -4,7 +4,7 @@ import {
   Collections,
   type IndexError,
   type InvalidCollectionName,
-  NoVectors
+  type NoVectors
 } from "@deepnote/retrieval"
 import { Effect } from "effect"
 
@@ -23,10 +23,5 @@ export const embeddingFacts = (
 > =>
   Effect.gen(function*() {
     if (retrieverOf(config) === "bm25") return undefined
-    const info = yield* (yield* Collections).vectorInfo(collection)
-    if (info.model === undefined || info.dimensions === undefined || info.vectors === 0) {
-      return yield* new NoVectors({ name: collection })
-    }
-    const facts: EmbeddingModel = { model: info.model, dimensions: info.dimensions }
-    return facts
+    return yield* (yield* Collections).embeddingModel(collection)
   })

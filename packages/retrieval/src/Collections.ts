@@ -134,6 +134,11 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
         yield* annotate(name)
         return yield* (yield* existing(name)).vectors.info
       }),
+      embeddingModel: Effect.fn("Collections.embeddingModel")(function*(name) {
+        yield* annotate(name)
+        const found = yield* (yield* existing(name)).vectors.model
+        return found ?? (yield* new NoVectors({ name }))
+      }),
       list: Effect.sync(() => listCollections(home.root)).pipe(Effect.withSpan("Collections.list")),
       drop: Effect.fn("Collections.drop")(function*(name) {
         yield* annotate(name)

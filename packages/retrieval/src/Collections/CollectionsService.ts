@@ -1,4 +1,4 @@
-import type { EmbedderService, EmbeddingError } from "@deepnote/core"
+import type { EmbedderService, EmbeddingError, EmbeddingModel } from "@deepnote/core"
 import type { Effect } from "effect"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { EmbedOptions, EmbedSummary, VectorInfo } from "../Domain/Embedding.js"
@@ -83,8 +83,10 @@ export interface CollectionsService {
     model: string,
     limit: number
   ) => Effect.Effect<ReadonlyArray<ScoredDocument>, LookupError | NoVectors>
-  /** The embeddings model, vector count and passages still to embed. */
+  /** The embeddings model, vector count and passages still to embed (counts: reads the vectors table). */
   readonly vectorInfo: (name: string) => Effect.Effect<VectorInfo, LookupError>
+  /** The model and length of the stored vectors (from `meta`, cheap); `NoVectors` when none is stored. */
+  readonly embeddingModel: (name: string) => Effect.Effect<EmbeddingModel, LookupError | NoVectors>
   readonly list: Effect.Effect<ReadonlyArray<string>>
   /** Closes and deletes the collection file; false when there was none. */
   readonly drop: (name: string) => Effect.Effect<boolean, InvalidCollectionName | IndexError>

@@ -26,6 +26,12 @@ export const makeVectorQueries = (sql: SqlClient.SqlClient) => ({
     execute: () =>
       sql`SELECT count(*) AS n FROM documents AS d WHERE NOT EXISTS (SELECT 1 FROM vectors AS v WHERE v.rowid = d.rowid)`
   }),
+  /** Whether any vector is stored (one index probe, unlike a count). */
+  anyVector: SqlSchema.single({
+    Request: Schema.Void,
+    Result: Schema.Struct({ found: Schema.Number }),
+    execute: () => sql`SELECT EXISTS (SELECT 1 FROM vectors) AS found`
+  }),
   countVectors: SqlSchema.single({
     Request: Schema.Void,
     Result: Schema.Struct({ n: Schema.Number }),

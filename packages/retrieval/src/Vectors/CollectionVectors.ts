@@ -1,4 +1,4 @@
-import type { EmbedderService, EmbeddingError } from "@deepnote/core"
+import type { EmbedderService, EmbeddingError, EmbeddingModel } from "@deepnote/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { EmbedOptions, EmbedSummary, VectorInfo } from "../Domain/Embedding.js"
@@ -16,6 +16,8 @@ import { fromBytes } from "./VectorBytes.js"
 export interface CollectionVectors {
   readonly annFile: string
   readonly info: Effect.Effect<VectorInfo, IndexError>
+  /** The model and length of the stored vectors, from `meta` (cheap); undefined when none is stored. */
+  readonly model: Effect.Effect<EmbeddingModel | undefined, IndexError>
   /**
    * Embeds the passages without a vector, batch by batch (each batch committed with its vectors as it answers,
    * `options.parallel` requests in flight), then saves the ANN file.
@@ -136,5 +138,13 @@ export const makeCollectionVectors = (sql: SqlClient.SqlClient, file: string, an
       options
     )
 
-  return { annFile, info, embed, nearest }
+  const model = Effect.gen(function*() {
+    const s = yield* state
+    if (s.model === undefined || s.dimensions === undefined) return undefined
+    if ((yield* q.anyVector(undefined)).found === 0) return undefined
+    const found: EmbeddingModel = { model: s.model, dimensions: s.dimensions }
+    return found
+  }).pipe(Effect.mapError(fail("reading the vectors")))
+
+  return { annFile, info, model, embed, nearest }
 }
