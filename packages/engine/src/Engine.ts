@@ -1,5 +1,6 @@
 import {
   type Answerer,
+  Embedder,
   type Judge,
   type NoteWriter,
   type QueryPlanner,
@@ -119,6 +120,8 @@ export interface Shared {
   readonly llmHealth: Option.Option<Effect.Effect<LlmHealth>>
   /** The shared LLM client (model checks for the facts a run's manifest records); none for the extractive engine. */
   readonly llmClient: Option.Option<LlmClientService>
+  /** Whether an embeddings server is configured (dense and hybrid retrieval can work). */
+  readonly dense: boolean
   /**
    * The shared roles and a retriever over `collection`, for one question or run; `config.engine` must be the shared
    * engine's (the roles are not rebuilt).
@@ -148,11 +151,13 @@ export const make = <E>(
     const shared = Layer.succeedContext(built)
     const collections = Layer.succeed(Collections, yield* Collections)
     const rerankerHttp = Layer.succeedContext(yield* Layer.build(options.rerankerHttp ?? NodeHttpClient.layerUndici))
-    const embedder = Layer.succeedContext(yield* Layer.build(options.embedder ?? embedderFromConfig))
+    const embedderContext = yield* Layer.build(options.embedder ?? embedderFromConfig)
+    const embedder = Layer.succeedContext(embedderContext)
     return {
       engine: options.engine,
       llmHealth: Option.map(Context.getOption(built, LlmClient), (client) => client.health),
       llmClient: Context.getOption(built, LlmClient),
+      dense: Option.isSome(Context.getOption(embedderContext, Embedder)),
       layerFor: (config, collection) =>
         Layer.merge(shared, retriever(config, collection, rerankerHttp, embedder).pipe(Layer.provide(collections)))
     }

@@ -12,6 +12,8 @@ export interface ServerEngineService {
   readonly llmHealth: Option.Option<Effect.Effect<LlmHealth>>
   /** The shared LLM client when the engine is `llm` (the model check and facts recorded in a run's manifest). */
   readonly llmClient: Option.Option<LlmClientService>
+  /** Whether an embeddings server is configured (`DEEPNOTE_EMBEDDINGS_URL`): dense and hybrid requests need one. */
+  readonly dense: boolean
   /** The shared roles and a retriever over the stored (namespaced) collection name. */
   readonly layerFor: (config: RunConfig, storedCollection: string) => Layer.Layer<EngineServices>
 }
@@ -32,6 +34,7 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
         engine: shared.engine,
         llmHealth: shared.llmHealth,
         llmClient: shared.llmClient,
+        dense: shared.dense,
         // a reranker's settings (`DEEPNOTE_RERANKER_*`) that do not decode are a fault of the server's environment
         layerFor: (config, storedCollection) => shared.layerFor(config, storedCollection).pipe(Layer.orDie)
       })

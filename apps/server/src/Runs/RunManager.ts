@@ -11,7 +11,7 @@ import {
   ValidationError
 } from "@deepnote/api"
 import { profiles } from "@deepnote/core"
-import { embeddingFacts, promptSetHash } from "@deepnote/engine"
+import { promptSetHash } from "@deepnote/engine"
 import type { DatasetFormat } from "@deepnote/eval"
 import { LlmClient } from "@deepnote/llm"
 import { Collections } from "@deepnote/retrieval"
@@ -21,7 +21,7 @@ import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { modelCheckFailure } from "../Engine/LlmFailure.js"
-import { resolveRequestConfig } from "../Engine/RequestConfig.js"
+import { requireEmbeddings, resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
 import { isActiveRun, toRunView } from "./RunView.js"
@@ -146,19 +146,10 @@ const make: Effect.Effect<
       ? undefined
       : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))
     // dense and hybrid: the collection's embeddings model (recorded), and no run over a collection without vectors
+    if (profiles[config.profile].retrieves) yield* requireEmbeddings(engine.dense, config, "config")
     const embeddings = !profiles[config.profile].retrieves
       ? undefined
-      : yield* embeddingFacts(config, stored).pipe(
-        Effect.provideService(Collections, index),
-        Effect.catchTags({
-          NoVectors: () =>
-            ValidationError.of(
-              `config.retriever: collection "${name}" has no vectors (embed it with \`deepnote embed\`)`,
-              "config.retriever"
-            )
-        }),
-        Effect.mapError((e) => (e._tag === "ValidationError" ? e : storeFailure(e)))
-      )
+      : yield* collections.embeddings(config, name, stored)
     // the LLM engine's models: each role's must be served (else 400), and the manifest records which ones answered
     const facts = yield* Option.match(engine.llmClient, {
       onNone: () => Effect.succeed(undefined),
