@@ -9,7 +9,7 @@ import {
   type RunConfig
 } from "@deepnote/core"
 import { adHocQuestion, embeddingFacts, Engine } from "@deepnote/engine"
-import { embeddingsSettingsFromConfig } from "@deepnote/llm"
+import { embeddingsSettingsFromConfig, LlmCallPolicy } from "@deepnote/llm"
 import { Collections, DenseRetriever } from "@deepnote/retrieval"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { type KnobInput, resolveRunConfig } from "../config/ResolveConfig.js"
@@ -82,6 +82,8 @@ export const askOnce = (input: AskInput) =>
       llm: llmSettingsLayer(input.llm, input.llmFromFile, "interactive")
     })
     const result = yield* answerQuestion(question, input.config).pipe(
+      // the embeddings client reads the work class from the call policy (the LLM client's settings already say it)
+      LlmCallPolicy.interactive,
       Effect.provide(input.live === undefined ? engine : Layer.merge(engine, input.live)),
       Effect.catchTags({
         RetrievalError: (e) => new CommandFailed({ message: `retrieval failed: ${e.message}` }),
