@@ -1,5 +1,6 @@
 import { Retriever } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
+import Database from "better-sqlite3"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import { Collections, DenseRetriever, HybridRetriever } from "../src/index.js"
@@ -41,9 +42,13 @@ describe("Collections.embed and nearest (vectors in SQLite, the ANN file beside)
       return summary.annFile
     }).pipe(
       Effect.flatMap((annFile) =>
-        // a new service over the same home: the file is opened (mapped), not rebuilt
+        // a new service over the same home: the file is opened (mapped), not rebuilt — with the stored vectors
+        // removed behind its back (the version unchanged), only the file can still answer
         Effect.gen(function*() {
           const stamp = Fs.statSync(annFile).mtimeMs
+          const db = new Database(annFile.replace(/\.usearch$/, ".sqlite"))
+          db.exec("DELETE FROM vectors")
+          db.close()
           const collections = yield* Collections
           const [best] = yield* collections.nearest("c", wordVector("Spielberg thriller"), "words-64", 1)
           assert.strictEqual(best!.id, "jaws")
