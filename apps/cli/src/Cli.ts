@@ -4,6 +4,7 @@ import { askCommand } from "./commands/Ask.js"
 import { compareCommand } from "./commands/Compare.js"
 import { configCommand } from "./commands/ConfigCommand.js"
 import { demoCommand } from "./commands/Demo.js"
+import { embedCommand } from "./commands/Embed.js"
 import { evalCommand } from "./commands/Eval.js"
 import { exportCommand } from "./commands/Export.js"
 import { indexCommand } from "./commands/Index.js"
@@ -24,6 +25,7 @@ export const deepnote = Command.make("deepnote").pipe(
   Command.withDescription("DeepNote: note-centric adaptive retrieval-augmented generation for complex questions."),
   Command.withSubcommands([
     indexCommand,
+    embedCommand,
     askCommand,
     inspectCommand,
     runCommand,

@@ -1,16 +1,29 @@
 import {
   type Answerer,
+  Embedder,
   type Judge,
   type NoteWriter,
   type QueryPlanner,
   Retriever,
+  retrieverOf,
   type RunConfig
 } from "@deepnote/core"
 import { Extractive } from "@deepnote/extractive"
-import { LlmClient, type LlmClientService, LlmEngine, type LlmHealth, type LlmSettings } from "@deepnote/llm"
+import {
+  embeddingsSettingsFromConfig,
+  EmbeddingsSettingsSchema,
+  HttpEmbedder,
+  LlmClient,
+  type LlmClientService,
+  LlmEngine,
+  type LlmHealth,
+  type LlmSettings
+} from "@deepnote/llm"
 import {
   Collections,
+  DenseRetriever,
   FtsRetriever,
+  HybridRetriever,
   MeiliClient,
   type MeiliOptions,
   MeiliRetriever,
@@ -18,7 +31,7 @@ import {
 } from "@deepnote/retrieval"
 import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { type ConfigError, Context, Effect, Layer, Option, type Scope } from "effect"
+import { type ConfigError, Context, Effect, Layer, Option, Schema, type Scope } from "effect"
 
 /** The four roles of an engine. */
 export type Roles = NoteWriter | QueryPlanner | Judge | Answerer
@@ -40,30 +53,62 @@ export interface Options<E> {
   readonly rerankerHttp?: Layer.Layer<HttpClient.HttpClient> | undefined
   /** The Meilisearch index of `retriever: meilisearch`; default: from `DEEPNOTE_MEILI_*` (`meiliOptionsConfig`). */
   readonly meili?: MeiliOptions | undefined
+  /**
+   * The embeddings servers of dense and hybrid retrieval (a layer of the core `Embedder`); default: `HttpEmbedder`
+   * over `DEEPNOTE_EMBEDDINGS_*`, or none when `DEEPNOTE_EMBEDDINGS_URL` is unset (a dense search then says so).
+   */
+  readonly embedder?: Layer.Layer<never, ConfigError.ConfigError> | undefined
 }
+
+/**
+ * The operator's embeddings servers (`DEEPNOTE_EMBEDDINGS_*`) as an `Embedder`, or nothing when none is set. Typed
+ * as providing nothing: the dense retrievers read the `Embedder` as optional and say what is missing.
+ */
+export const embedderFromConfig: Layer.Layer<never, ConfigError.ConfigError> = Layer.unwrapEffect(
+  Effect.map(
+    embeddingsSettingsFromConfig,
+    Option.match({
+      onNone: () => Layer.empty,
+      onSome: (settings) => HttpEmbedder.layer(Schema.encodeSync(EmbeddingsSettingsSchema)(settings))
+    })
+  )
+)
 
 const roles = <E>(engine: Name, llm: Layer.Layer<LlmSettings, E>): Layer.Layer<Roles, E> =>
   engine === "extractive" ? Extractive.layer : LlmEngine.layer.pipe(Layer.provide(llm))
+
+/** The first stage, by `config.retriever`: BM25, the collection's vectors, both fused, or a Meilisearch index. */
+const recall = (
+  config: RunConfig,
+  collection: string,
+  embedder: Layer.Layer<never, ConfigError.ConfigError>,
+  meili: MeiliOptions | undefined,
+  http: Layer.Layer<HttpClient.HttpClient>
+): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> => {
+  switch (retrieverOf(config)) {
+    case "bm25":
+      return FtsRetriever.layer({ collection })
+    case "dense":
+      return DenseRetriever.layer({ collection }).pipe(Layer.provide(embedder))
+    case "hybrid":
+      return HybridRetriever.layer({ collection }).pipe(Layer.provide(embedder))
+    case "meilisearch":
+      return Layer.effect(Retriever, MeiliRetriever.make).pipe(
+        Layer.provide(meili === undefined ? MeiliClient.layerConfig : MeiliClient.layer(meili)),
+        Layer.provide(http)
+      )
+  }
+}
 
 const retriever = (
   config: RunConfig,
   collection: string,
   http: Layer.Layer<HttpClient.HttpClient>,
-  meili: MeiliOptions | undefined
+  meili: MeiliOptions | undefined,
+  embedder: Layer.Layer<never, ConfigError.ConfigError>
 ): Layer.Layer<Retriever, ConfigError.ConfigError, Collections> => {
-  const reranked = <E, R>(first: Layer.Layer<Retriever, E, R>) =>
-    config.reranker === "http" ? first.pipe(Layer.provide(Reranker.layerConfig), Layer.provide(http)) : first
-  switch (config.retriever) {
-    case "bm25":
-      return reranked(FtsRetriever.layer({ collection }))
-    case "meilisearch":
-      return reranked(
-        Layer.effect(Retriever, MeiliRetriever.make).pipe(
-          Layer.provide(meili === undefined ? MeiliClient.layerConfig : MeiliClient.layer(meili)),
-          Layer.provide(http)
-        )
-      )
-  }
+  const first = recall(config, collection, embedder, meili, http)
+  return config.reranker === "http" ? first.pipe(Layer.provide(Reranker.layerConfig), Layer.provide(http)) : first
 }
 
 /**
@@ -77,7 +122,13 @@ export const layer = <E>(
 ): Layer.Layer<EngineServices, E | ConfigError.ConfigError, Collections> =>
   Layer.merge(
     roles(options.config.engine, options.llm),
-    retriever(options.config, options.collection, options.rerankerHttp ?? NodeHttpClient.layerUndici, options.meili)
+    retriever(
+      options.config,
+      options.collection,
+      options.rerankerHttp ?? NodeHttpClient.layerUndici,
+      options.meili,
+      options.embedder ?? embedderFromConfig
+    )
   )
 
 /** An engine whose roles are built once and shared by many questions and runs (the HTTP app). */
@@ -87,6 +138,8 @@ export interface Shared {
   readonly llmHealth: Option.Option<Effect.Effect<LlmHealth>>
   /** The shared LLM client (model checks for the facts a run's manifest records); none for the extractive engine. */
   readonly llmClient: Option.Option<LlmClientService>
+  /** Whether an embeddings server is configured (dense and hybrid retrieval can work). */
+  readonly dense: boolean
   /**
    * The shared roles and a retriever over `collection` (or the shared Meilisearch index), for one question or run;
    * `config.engine` must be the shared engine's (the roles are not rebuilt).
@@ -102,26 +155,33 @@ export interface SharedOptions<E> {
   readonly rerankerHttp?: Layer.Layer<HttpClient.HttpClient> | undefined
   /** The Meilisearch index of `retriever: meilisearch`; default: from `DEEPNOTE_MEILI_*`. */
   readonly meili?: MeiliOptions | undefined
+  /** The embeddings servers; default `embedderFromConfig`, built here once and shared by every retriever. */
+  readonly embedder?: Layer.Layer<never, ConfigError.ConfigError> | undefined
 }
 
 /**
  * Builds the roles once (one LLM client pool, one cache) and the reranker's connection pool once, for the scope's
  * lifetime; each `layerFor` adds a retriever over the `Collections` in context here.
  */
-export const make = <E>(options: SharedOptions<E>): Effect.Effect<Shared, E, Collections | Scope.Scope> =>
+export const make = <E>(
+  options: SharedOptions<E>
+): Effect.Effect<Shared, E | ConfigError.ConfigError, Collections | Scope.Scope> =>
   Effect.gen(function*() {
     const built = yield* Layer.build(roles(options.engine, options.llm))
     const shared = Layer.succeedContext(built)
     const collections = Layer.succeed(Collections, yield* Collections)
     const rerankerHttp = Layer.succeedContext(yield* Layer.build(options.rerankerHttp ?? NodeHttpClient.layerUndici))
+    const embedderContext = yield* Layer.build(options.embedder ?? embedderFromConfig)
+    const embedder = Layer.succeedContext(embedderContext)
     return {
       engine: options.engine,
       llmHealth: Option.map(Context.getOption(built, LlmClient), (client) => client.health),
       llmClient: Context.getOption(built, LlmClient),
+      dense: Option.isSome(Context.getOption(embedderContext, Embedder)),
       layerFor: (config, collection) =>
         Layer.merge(
           shared,
-          retriever(config, collection, rerankerHttp, options.meili).pipe(Layer.provide(collections))
+          retriever(config, collection, rerankerHttp, options.meili, embedder).pipe(Layer.provide(collections))
         )
     }
   })

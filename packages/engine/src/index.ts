@@ -3,6 +3,7 @@
  * app. See README.md.
  */
 export * from "./AdHocQuestion.js"
+export * from "./EmbeddingFacts.js"
 export * as Engine from "./Engine.js"
 export type { EngineServices } from "./Engine.js"
 export * from "./PromptSetHash.js"

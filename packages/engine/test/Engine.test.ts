@@ -1,8 +1,9 @@
-import { answerQuestion, NoteWriter, Retriever, structuredFormats } from "@deepnote/core"
-import { LlmSettings, UsageLedger } from "@deepnote/llm"
+import { answerQuestion, Embedder, NoteWriter, Retriever, structuredFormats } from "@deepnote/core"
+import { HttpEmbedder, LlmSettings, UsageLedger } from "@deepnote/llm"
 import { start } from "@deepnote/llm-sim"
+import { Collections } from "@deepnote/retrieval"
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Data, Effect, Layer, Option } from "effect"
+import { ConfigProvider, Context, Data, Effect, Layer, Option } from "effect"
 import { adHocQuestion, Engine, promptSetHash } from "../src/index.js"
 import { config, goldReranker, MinesCollection, question } from "./support.js"
 
@@ -76,6 +77,76 @@ describe("Engine.layer", () => {
       assert.notStrictEqual(before[0]!.id, "b")
       assert.strictEqual(after[0]!.id, "b")
       assert.strictEqual(reranker.requests.length, 1)
+    }).pipe(Effect.provide(MinesCollection)))
+})
+
+/** The simulator's embeddings over real HTTP, and the mines collection embedded through them. */
+const embeddedMines = Effect.gen(function*() {
+  const sim = yield* start({ content: "lite" })
+  const embedder = HttpEmbedder.layer({ endpoints: [{ url: sim.url }] })
+  const service = Context.get(yield* Layer.build(embedder), Embedder)
+  yield* Effect.flatMap(Collections, (c) => c.embed("mines", service))
+  return { sim, embedder }
+})
+
+const withEnv = (env: Record<string, string>) =>
+  Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+describe("Engine.layer: retriever bm25 | dense | hybrid", () => {
+  it.scopedLive("dense: queries are embedded by the embeddings server and matched against the collection's vectors", () =>
+    Effect.gen(function*() {
+      const { embedder, sim } = yield* embeddedMines
+      const cfg = config({ retriever: "dense" })
+      const before = sim.metrics.poolingRequests
+      const found = yield* search(["gold Ghana"], cfg).pipe(
+        Effect.provide(Engine.layer({ config: cfg, collection: "mines", llm: unusedLlm, embedder }))
+      )
+      assert.strictEqual(found[0]!.id, "b")
+      assert.isAtMost(found[0]!.score, 1)
+      assert.strictEqual(sim.metrics.poolingRequests - before, 2, "the model's length once, then the query")
+      const result = yield* answerQuestion(question, cfg).pipe(
+        Effect.provide(Engine.layer({ config: cfg, collection: "mines", llm: unusedLlm, embedder }))
+      )
+      assert.include(result.answer.text, "Mine B")
+    }).pipe(Effect.provide(MinesCollection)))
+
+  it.scopedLive("hybrid from DEEPNOTE_EMBEDDINGS_URL: RRF of the BM25 and dense lists", () =>
+    Effect.gen(function*() {
+      const { sim } = yield* embeddedMines
+      const cfg = config({ retriever: "hybrid", topK: 4 })
+      const found = yield* search(["copper Chile", "coal Wales"], cfg).pipe(
+        Effect.provide(Engine.layer({ config: cfg, collection: "mines", llm: unusedLlm })),
+        withEnv({ DEEPNOTE_EMBEDDINGS_URL: sim.url })
+      )
+      assert.sameMembers(found.slice(0, 2).map((p) => p.id), ["a", "d"])
+      assert.isBelow(found[0]!.score, 0.1, "an RRF score")
+    }).pipe(Effect.provide(MinesCollection)))
+
+  it.scopedLive("dense without DEEPNOTE_EMBEDDINGS_URL, or on a collection never embedded: one clear line", () =>
+    Effect.gen(function*() {
+      const cfg = config({ retriever: "dense" })
+      const noServer = yield* Effect.flip(
+        search(["gold"], cfg).pipe(
+          Effect.provide(Engine.layer({ config: cfg, collection: "mines", llm: unusedLlm })),
+          withEnv({})
+        )
+      )
+      assert.strictEqual(noServer._tag, "RetrievalError")
+      assert.include(noServer.message, "set DEEPNOTE_EMBEDDINGS_URL")
+      const sim = yield* start({ content: "lite" })
+      const noVectors = yield* Effect.flip(
+        search(["gold"], cfg).pipe(
+          Effect.provide(
+            Engine.layer({
+              config: cfg,
+              collection: "mines",
+              llm: unusedLlm,
+              embedder: HttpEmbedder.layer({ endpoints: [{ url: sim.url }] })
+            })
+          )
+        )
+      )
+      assert.include(noVectors.message, `collection "mines" has no vectors: embed it with \`deepnote embed mines\``)
     }).pipe(Effect.provide(MinesCollection)))
 })
 

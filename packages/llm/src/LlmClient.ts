@@ -11,7 +11,14 @@ import type { LlmHealth } from "./Client/PoolHealth.js"
 import { chatRequest, completionRequest } from "./Client/Requests.js"
 import { cacheEntry, chatFromCache, chatResult, completionFromCache, completionResult } from "./Client/Results.js"
 import type { StreamDelta } from "./Client/Sse.js"
-import type { ChatRequest, ChatResult, ChatStreamEvent, CompletionRequest, CompletionResult } from "./Domain/Chat.js"
+import type {
+  CallTags,
+  ChatRequest,
+  ChatResult,
+  ChatStreamEvent,
+  CompletionRequest,
+  CompletionResult
+} from "./Domain/Chat.js"
 import { LlmCallError } from "./Domain/LlmError.js"
 import { type CachedReply, LlmCache } from "./LlmCache.js"
 import { currentLlmCallPolicy, resolve as resolvePolicy } from "./LlmCallPolicy.js"
@@ -57,7 +64,13 @@ const make = Effect.gen(function*() {
   const headers: Record<string, string> = settings.apiKey === undefined
     ? {}
     : { authorization: `Bearer ${Redacted.value(settings.apiKey)}` }
-  const execute = yield* makeExecutor({ settings, http, pool, ledger, headers })
+  const execute = yield* makeExecutor<CallTags>({
+    settings,
+    http,
+    pool,
+    structuredFallback: ledger.structuredFallback,
+    headers
+  })
 
   const resolveModel = (configured: string | undefined) =>
     configured !== undefined ?

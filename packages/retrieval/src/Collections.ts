@@ -2,77 +2,17 @@ import { Home } from "@deepnote/core"
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"
 import { collectionFile, collectionSize, listCollections, removeCollectionFile } from "./Collections/CollectionFiles.js"
+import type { CollectionsService } from "./Collections/CollectionsService.js"
 import { ingestFiles } from "./Collections/IngestFiles.js"
-import type { CorpusDocument } from "./Domain/CorpusDocument.js"
-import { CollectionNotFound, type IndexError, type IngestError, InvalidCollectionName } from "./Domain/Errors.js"
-import type { CollectionSettings, IndexOptions, IngestSummary } from "./Domain/Ingest.js"
+import { CollectionNotFound, type IndexError, InvalidCollectionName, NoVectors } from "./Domain/Errors.js"
+import type { CollectionSettings } from "./Domain/Ingest.js"
 import { openCollection } from "./Index/CollectionDatabase.js"
-import type { FileProgress, FtsIndex, ScoredDocument } from "./Index/FtsIndex.js"
+import type { FtsIndex } from "./Index/FtsIndex.js"
 import { indexFailure } from "./Index/IndexFailure.js"
 import { MetaKey } from "./Index/IndexSchema.js"
 import { buildMatch } from "./Index/MatchQuery.js"
 
-/** What `Collections.info` reports about a collection file. */
-export interface CollectionInfo {
-  readonly name: string
-  readonly file: string
-  readonly documents: number
-  readonly sizeBytes: number
-  readonly settings: CollectionSettings
-  /** Everything in the file's `meta` table (schema version, tokenizer, created/built times, …). */
-  readonly meta: Readonly<Record<string, string>>
-  readonly files: ReadonlyArray<FileProgress>
-}
-
-export interface SearchOptions {
-  readonly limit: number
-  /** BM25 weight of the title columns (default 5, RunConfig.titleWeight). */
-  readonly titleWeight?: number
-  /** BM25 weight of the text columns (default 1, RunConfig.textWeight). */
-  readonly textWeight?: number
-  /** Multiplier of the CJK bigram columns relative to the word columns (default 1). */
-  readonly cjkWeight?: number
-}
-
-type LookupError = InvalidCollectionName | CollectionNotFound | IndexError
-
-/** Named BM25 collections under `<home>/collections/<name>.sqlite`: build, update, search, inspect, drop. */
-export interface CollectionsService {
-  /** Ingests corpus files (JSONL documents, IRCoT/HotpotQA/MuSiQue/2Wiki QA files, text, markdown); resumable. */
-  readonly index: (
-    name: string,
-    files: ReadonlyArray<string>,
-    options?: IndexOptions
-  ) => Effect.Effect<IngestSummary, IngestError>
-  /** Adds passages in one transaction (creating the collection if needed). */
-  readonly add: (
-    name: string,
-    documents: ReadonlyArray<CorpusDocument>,
-    options?: { readonly onDuplicate?: "skip" | "replace"; readonly settings?: Partial<CollectionSettings> }
-  ) => Effect.Effect<{ readonly added: number; readonly skipped: number }, InvalidCollectionName | IndexError>
-  /** Deletes passages by id; returns how many existed. */
-  readonly remove: (name: string, ids: ReadonlyArray<string>) => Effect.Effect<number, LookupError>
-  /** One BM25 query (free text, tokenised safely) → the best `limit` passages. */
-  readonly search: (
-    name: string,
-    query: string,
-    options: SearchOptions
-  ) => Effect.Effect<ReadonlyArray<ScoredDocument>, LookupError>
-  readonly get: (
-    name: string,
-    ids: ReadonlyArray<string>
-  ) => Effect.Effect<ReadonlyArray<Omit<ScoredDocument, "score">>, LookupError>
-  readonly info: (name: string) => Effect.Effect<CollectionInfo, LookupError>
-  /**
-   * The collection's content hash (`sha256:…` over every passage in id order): a run records it, and a worker on
-   * another machine refuses a run whose collection differs from its own copy. Remembered while the collection's
-   * passage count and build time stay the same in this process.
-   */
-  readonly fingerprint: (name: string) => Effect.Effect<string, LookupError>
-  readonly list: Effect.Effect<ReadonlyArray<string>>
-  /** Closes and deletes the collection file; false when there was none. */
-  readonly drop: (name: string) => Effect.Effect<boolean, InvalidCollectionName | IndexError>
-}
+export type { CollectionInfo, CollectionsService, SearchOptions } from "./Collections/CollectionsService.js"
 
 const validName = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/u
 
@@ -179,6 +119,25 @@ export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<
         const fingerprint = yield* index.fingerprint
         fingerprints.set(name, { stamp, fingerprint })
         return fingerprint
+      }),
+      embed: Effect.fn("Collections.embed")(function*(name, embedder, options = {}) {
+        yield* annotate(name)
+        const index = yield* existing(name)
+        return yield* lock(name)(index.vectors.embed(name, embedder, options))
+      }),
+      nearest: Effect.fn("Collections.nearest")(function*(name, vector, model, limit) {
+        yield* annotate(name)
+        const found = yield* (yield* existing(name)).vectors.nearest(vector, model, limit)
+        return found ?? (yield* new NoVectors({ name }))
+      }),
+      vectorInfo: Effect.fn("Collections.vectorInfo")(function*(name) {
+        yield* annotate(name)
+        return yield* (yield* existing(name)).vectors.info
+      }),
+      embeddingModel: Effect.fn("Collections.embeddingModel")(function*(name) {
+        yield* annotate(name)
+        const found = yield* (yield* existing(name)).vectors.model
+        return found ?? (yield* new NoVectors({ name }))
       }),
       list: Effect.sync(() => listCollections(home.root)).pipe(Effect.withSpan("Collections.list")),
       drop: Effect.fn("Collections.drop")(function*(name) {

@@ -77,9 +77,9 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       assert.strictEqual(info.documents, 4)
       assert.deepStrictEqual(info.settings, { stemming: "none" })
       assert.strictEqual(info.meta.created_at, "2026-01-02T03:04:05.000Z")
-      assert.strictEqual(info.meta.schema_version, "2")
+      assert.strictEqual(info.meta.schema_version, "3")
       assert.deepStrictEqual(info.files.map((f) => [f.file, f.done]), [["/corpus/old.jsonl", true]])
-      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2] })
+      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3] })
     }))
 
   it.effect("a file at migration 1 is migrated to the current version, its passages kept", () =>
@@ -87,13 +87,15 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       const file = yield* fileOf("v1")
       yield* fresh(Effect.flatMap(Collections, (c) => c.add("v1", docs)))
       const db = new Database(file)
-      db.exec("DELETE FROM deepnote_migrations WHERE migration_id = 2; PRAGMA application_id = 0;")
+      db.exec(
+        "DELETE FROM deepnote_migrations WHERE migration_id >= 2; DROP TABLE IF EXISTS vectors; PRAGMA application_id = 0;"
+      )
       db.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
       db.close()
       assert.deepStrictEqual(inspect(file), { applicationId: 0, migrations: [1] })
       const info = yield* fresh(Effect.flatMap(Collections, (c) => c.info("v1")))
-      assert.deepStrictEqual([info.documents, info.meta.schema_version], [3, "2"])
-      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2] })
+      assert.deepStrictEqual([info.documents, info.meta.schema_version], [3, "3"])
+      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3] })
     }))
 
   it.effect("a file written by a newer DeepNote is refused", () =>

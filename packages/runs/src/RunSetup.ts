@@ -38,6 +38,8 @@ export interface NewRun {
   readonly execution?: "local" | "queue" | undefined
   /** What the LLM engine's startup check found (`engineFacts`): recorded in the manifest. */
   readonly llm?: EngineFacts | undefined
+  /** Dense and hybrid runs: the collection's embeddings model and vector length (`embeddingFacts`). */
+  readonly embeddings?: { readonly model: string; readonly dimensions: number } | undefined
   /** An align run's recipe (`deepnote align-data`): its questions make preference pairs. */
   readonly align?: AlignSpec | undefined
   /** `retriever: meilisearch`: the index searched instead of `collection` (recorded in the manifest's `indexId`). */
@@ -141,6 +143,7 @@ export const createRun = (input: NewRun) =>
         }
       ],
       ...(input.collectionFingerprint === undefined ? {} : { collectionFingerprint: input.collectionFingerprint }),
+      ...(input.embeddings === undefined ? {} : { embeddings: input.embeddings }),
       codeVersion,
       dataset: { path: input.dataset, hash: sha256Hex(bytes), format: dataset.format, count: dataset.questions.length },
       ...(input.sweep === undefined ? {} : { sweep: input.sweep }),

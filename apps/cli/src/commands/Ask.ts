@@ -1,4 +1,4 @@
-import { AnswerRecord } from "@deepnote/core"
+import { AnswerRecord, retrieverOf } from "@deepnote/core"
 import { Collections } from "@deepnote/retrieval"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
@@ -39,7 +39,7 @@ export const askCommand = Command.make(
     Effect.gen(function*() {
       const { collection, config, file } = yield* resolveConfigAndCollection(opts)
       const meili = yield* meiliForConfig(
-        config.retriever,
+        retrieverOf(config),
         opts.meili,
         file?.meili,
         Option.getOrUndefined(opts.configFile)

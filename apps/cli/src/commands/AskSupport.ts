@@ -8,8 +8,9 @@ import {
   QuestionText,
   type RunConfig
 } from "@deepnote/core"
-import { adHocQuestion, Engine } from "@deepnote/engine"
-import { Collections, type MeiliOptions } from "@deepnote/retrieval"
+import { adHocQuestion, embeddingFacts, Engine } from "@deepnote/engine"
+import { embeddingsSettingsFromConfig, LlmCallPolicy } from "@deepnote/llm"
+import { Collections, DenseRetriever, type MeiliOptions } from "@deepnote/retrieval"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { type KnobInput, resolveRunConfig } from "../config/ResolveConfig.js"
 import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
@@ -47,6 +48,23 @@ export const requireCollection = (name: string) =>
     }
   })
 
+/**
+ * Dense and hybrid retrieval need an embeddings server and a collection with vectors: checked before any question,
+ * each a one-line failure. Returns the collection's embeddings model and dimensions (undefined for BM25).
+ */
+export const requireDense = (config: RunConfig, collection: string) =>
+  Effect.gen(function*() {
+    const facts = yield* embeddingFacts(config, collection).pipe(
+      Effect.mapError((e) => new CommandFailed({ message: e.message }))
+    )
+    if (facts === undefined) return undefined
+    const settings = yield* embeddingsSettingsFromConfig.pipe(
+      Effect.mapError((e) => new UsageError({ message: e.message }))
+    )
+    if (Option.isNone(settings)) return yield* new CommandFailed({ message: DenseRetriever.noEmbedder })
+    return facts
+  })
+
 /** Answers one question end to end and returns the record `--json` prints and `inspect` reads. */
 export const askOnce = (input: AskInput) =>
   Effect.gen(function*() {
@@ -55,7 +73,10 @@ export const askOnce = (input: AskInput) =>
     )
     const needsRetrieval = profiles[input.config.profile].retrieves
     const meili = input.config.retriever === "meilisearch" ? input.meili : undefined
-    if (needsRetrieval && meili === undefined) yield* requireCollection(input.collection)
+    if (needsRetrieval && meili === undefined) {
+      yield* requireCollection(input.collection)
+      yield* Effect.withTracerEnabled(requireDense(input.config, input.collection), false)
+    }
     const question = adHocQuestion(text)
     const engine = Engine.layer({
       config: input.config,
@@ -65,6 +86,8 @@ export const askOnce = (input: AskInput) =>
       llm: llmSettingsLayer(input.llm, input.llmFromFile, "interactive")
     })
     const result = yield* answerQuestion(question, input.config).pipe(
+      // the embeddings client reads the work class from the call policy (the LLM client's settings already say it)
+      LlmCallPolicy.interactive,
       Effect.provide(input.live === undefined ? engine : Layer.merge(engine, input.live)),
       Effect.catchTags({
         RetrievalError: (e) => new CommandFailed({ message: `retrieval failed: ${e.message}` }),

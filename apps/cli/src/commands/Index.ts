@@ -5,6 +5,7 @@ import { meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { indexProgress } from "../render/IndexProgress.js"
 import { configFileOption, homeLayer, homeOption, jsonOption } from "./Common.js"
+import { embedCollection, renderEmbedSummary } from "./Embed.js"
 import { indexIntoMeili } from "./IndexMeili.js"
 
 const files = Args.text({ name: "file" }).pipe(
@@ -43,6 +44,9 @@ const format = Options.choice("format", [
   Options.withDescription("record format (default auto: from the extension and the first record)"),
   Options.withDefault("auto" as const)
 )
+const embed = Options.boolean("embed").pipe(
+  Options.withDescription("then embed the passages without a vector (DEEPNOTE_EMBEDDINGS_URL), as `deepnote embed`")
+)
 const strict = Options.boolean("strict").pipe(
   Options.withDescription("reject the whole file on the first invalid record instead of skipping it")
 )
@@ -76,6 +80,7 @@ const indexIntoCollection = (opts: {
   readonly collection: Option.Option<string>
   readonly format: "auto" | "documents" | "ircot" | "hotpotqa" | "2wiki" | "musique" | "text" | "markdown"
   readonly strict: boolean
+  readonly embed: boolean
   readonly language: Option.Option<string>
   readonly json: boolean
   readonly home: Option.Option<string>
@@ -110,7 +115,12 @@ const indexIntoCollection = (opts: {
       )
     )
     yield* progress.done
-    yield* Console.log(opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary))
+    const embedding = opts.embed ? yield* embedCollection(opts.collection.value, false) : undefined
+    yield* Console.log(
+      opts.json
+        ? JSON.stringify(embedding === undefined ? summary : { ...summary, embedding }, null, 2)
+        : [renderSummary(summary), ...(embedding === undefined ? [] : [renderEmbedSummary(embedding)])].join("\n")
+    )
   }).pipe(Effect.provide(Collections.layer.pipe(Layer.provideMerge(homeLayer(opts.home)))))
 
 /**
@@ -124,6 +134,7 @@ export const indexCommand = Command.make(
     collection,
     format,
     strict,
+    embed,
     backend,
     language,
     meili: meiliOptions,
@@ -137,6 +148,11 @@ export const indexCommand = Command.make(
         if (Option.isSome(opts.collection)) {
           return yield* new UsageError({
             message: "--collection names an embedded collection; with --backend meilisearch use --meili-index"
+          })
+        }
+        if (opts.embed) {
+          return yield* new UsageError({
+            message: "--embed stores vectors in an embedded collection; Meilisearch embeds with its own embedders"
           })
         }
         yield* indexIntoMeili({

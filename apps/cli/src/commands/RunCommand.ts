@@ -1,4 +1,4 @@
-import { profiles, RunConfig } from "@deepnote/core"
+import { profiles, type RetrieverKind, retrieverOf, RunConfig } from "@deepnote/core"
 import { promptSetHash } from "@deepnote/engine"
 import { Collections } from "@deepnote/retrieval"
 import { createRun, enqueueRun, expandSweep } from "@deepnote/runs"
@@ -17,7 +17,7 @@ import { runEngineLayer } from "../runs/RunEngine.js"
 import { queueServices, storeChoice, storeFailed } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { runTraceOptions } from "../telemetry/TraceOptions.js"
-import { requireCollection, resolveConfigAndCollection } from "./AskSupport.js"
+import { requireCollection, requireDense, resolveConfigAndCollection } from "./AskSupport.js"
 import {
   boundedInteger,
   collectionOption,
@@ -106,14 +106,15 @@ export const runCommand = Command.make(
             )
           const cells = expanded?.cells ?? [{ index: 0, cell: {}, config }]
           // a cell retrieves from the collection (bm25) or the Meilisearch index; either is checked before any run
-          const searches = (retriever: RunConfig["retriever"]) =>
-            cells.some((c) => profiles[c.config.profile].retrieves && c.config.retriever === retriever)
-          if (searches("bm25")) yield* requireCollection(collection)
+          const searches = (retriever: (kind: RetrieverKind) => boolean) =>
+            cells.some((c) => profiles[c.config.profile].retrieves && retriever(retrieverOf(c.config)))
+          if (searches((kind) => kind !== "meilisearch")) yield* requireCollection(collection)
           // a profile that does not retrieve needs no Meilisearch even when `retriever` names it
-          const meili = !searches("meilisearch") && config.retriever === "meilisearch"
+          const isMeili = (kind: RetrieverKind) => kind === "meilisearch"
+          const meili = !searches(isMeili) && retrieverOf(config) === "meilisearch"
             ? undefined
             : yield* meiliForConfig(
-              searches("meilisearch") ? "meilisearch" : config.retriever,
+              searches(isMeili) ? "meilisearch" : retrieverOf(config),
               opts.meili,
               file?.meili,
               Option.getOrUndefined(opts.configFile)
@@ -127,6 +128,11 @@ export const runCommand = Command.make(
             c.config.engine === "llm" && llmSettings !== undefined
               ? llmEngineFacts(llmSettings, c.config)
               : Effect.succeed(undefined))
+          // a dense or hybrid cell records its collection's embeddings model (and is refused without vectors)
+          const embeddings = yield* Effect.forEach(cells, (c) =>
+            profiles[c.config.profile].retrieves
+              ? requireDense(c.config, collection)
+              : Effect.succeed(undefined))
           // every valid cell is recorded before the first run: `resume SWEEP_ID` creates those an interruption left
           const sweep = expanded !== undefined
             ? yield* (yield* Sweeps).create({
@@ -138,7 +144,7 @@ export const runCommand = Command.make(
           const finished: Array<
             { readonly runId: string; readonly counts: { readonly failed: number; readonly total: number } }
           > = []
-          const fingerprint = !searches("bm25")
+          const fingerprint = !searches((kind) => kind !== "meilisearch")
             ? undefined
             : yield* (yield* Collections).fingerprint(collection).pipe(
               Effect.mapError((e) => new CommandFailed({ message: e.message }))
@@ -164,7 +170,7 @@ export const runCommand = Command.make(
               sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell },
               ...(cell.config.retriever === "meilisearch"
                 ? { meilisearch: meiliTarget }
-                : { collectionFingerprint: fingerprint }),
+                : { collectionFingerprint: fingerprint, embeddings: embeddings[i] }),
               execution: opts.enqueue ? "queue" : "local"
             }).pipe(Effect.mapError((e) =>
               e._tag === "DatasetError"

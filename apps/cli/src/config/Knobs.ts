@@ -1,4 +1,4 @@
-import { Profile, profiles } from "@deepnote/core"
+import { Profile, profiles, RetrieverKind } from "@deepnote/core"
 import { Options } from "@effect/cli"
 import { Option } from "effect"
 
@@ -82,9 +82,10 @@ export const knobs: ReadonlyArray<Knob> = [
   {
     path: ["retriever"],
     flag: "retriever",
-    kind: { choices: ["bm25", "meilisearch"] },
-    description:
-      "first-stage retrieval: bm25 (the embedded collection, default) or meilisearch (the index of --meili-url/--meili-index)"
+    kind: { choices: RetrieverKind.literals },
+    description: "candidate recall (default bm25): bm25, dense (the collection's vectors, see `deepnote embed`; " +
+      "embeddings server from DEEPNOTE_EMBEDDINGS_URL), hybrid (reciprocal-rank fusion of both) or meilisearch " +
+      "(the index of --meili-url/--meili-index)"
   },
   {
     path: ["reranker"],

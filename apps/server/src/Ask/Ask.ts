@@ -24,7 +24,7 @@ import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
 import { pipelineFailure } from "../Engine/LlmFailure.js"
-import { resolveRequestConfig } from "../Engine/RequestConfig.js"
+import { requireEmbeddings, resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
 import { AskLimiter } from "./AskLimiter.js"
@@ -101,6 +101,11 @@ export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() 
       const stored = needsRetrieval && meili === undefined
         ? yield* collections.require(tenant, name)
         : `${tenant.namespace}${name}`
+      // dense and hybrid need an embeddings server and the collection's vectors: a 400 now, not a failed question
+      if (needsRetrieval && meili === undefined) {
+        yield* requireEmbeddings(engine.dense, config, input.configField)
+        yield* collections.embeddings(config, name, stored)
+      }
       return {
         question: adHocQuestion(input.question),
         config,

@@ -1,4 +1,6 @@
-import { CollectionSummary, Conflict, InternalError, NotFound, type Tenant } from "@deepnote/api"
+import { CollectionSummary, Conflict, InternalError, NotFound, type Tenant, ValidationError } from "@deepnote/api"
+import { type RunConfig } from "@deepnote/core"
+import { embeddingFacts } from "@deepnote/engine"
 import { Collections, type IndexError } from "@deepnote/retrieval"
 import { Context, Effect, Layer } from "effect"
 
@@ -32,6 +34,18 @@ export class TenantCollections extends Context.Tag("@deepnote/server/TenantColle
   >
   /** The stored name of an existing collection, or 404. */
   readonly require: (tenant: Tenant, name: string) => Effect.Effect<string, NotFound>
+  /**
+   * Dense and hybrid: the stored collection's embeddings model and vector length (what a run's manifest records), or
+   * 400 on `config.retriever` when it has no vectors; undefined for BM25.
+   */
+  readonly embeddings: (
+    config: RunConfig,
+    name: string,
+    stored: string
+  ) => Effect.Effect<
+    { readonly model: string; readonly dimensions: number } | undefined,
+    ValidationError | InternalError
+  >
 }>() {
   static readonly layer = Layer.effect(
     TenantCollections,
@@ -103,7 +117,21 @@ export class TenantCollections extends Context.Tag("@deepnote/server/TenantColle
         require: Effect.fn("TenantCollections.require")(function*(tenant: Tenant, name: string) {
           if (!(yield* exists(tenant, name))) return yield* notFound(name)
           return storedName(tenant, name)
-        })
+        }),
+        embeddings: (config: RunConfig, name: string, stored: string) =>
+          embeddingFacts(config, stored).pipe(
+            Effect.provideService(Collections, collections),
+            Effect.catchTags({
+              NoVectors: () =>
+                ValidationError.of(
+                  `config.retriever: collection "${name}" has no vectors: embed it with \`deepnote embed\``,
+                  "config.retriever"
+                ),
+              CollectionNotFound: (e) => InternalError.of(e.message, "index_error"),
+              InvalidCollectionName: (e) => InternalError.of(e.message, "index_error"),
+              IndexError: indexFailure
+            })
+          )
       }
     })
   )

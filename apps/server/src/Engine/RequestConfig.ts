@@ -1,5 +1,5 @@
 import { type ConfigPatch, ValidationError } from "@deepnote/api"
-import { RunConfig } from "@deepnote/core"
+import { retrieverOf, RunConfig, usesVectors } from "@deepnote/core"
 import { Effect, ParseResult, Schema } from "effect"
 import { validationFromIssues } from "../Http/ErrorResponses.js"
 
@@ -47,3 +47,13 @@ export const resolveRequestConfig = (
       Effect.mapError((error) => validationFromIssues(ParseResult.ArrayFormatter.formatErrorSync(error), [field]))
     )
   })
+
+/** Dense and hybrid retrieval need the operator's embeddings server: without one, such a request is a 400. */
+export const requireEmbeddings = (dense: boolean, config: RunConfig, field: string) =>
+  !usesVectors(config) || dense
+    ? Effect.void
+    : ValidationError.of(
+      `${field}.retriever: this server has no embeddings server for ${retrieverOf(config)} retrieval (its operator ` +
+        "sets DEEPNOTE_EMBEDDINGS_URL)",
+      `${field}.retriever`
+    )

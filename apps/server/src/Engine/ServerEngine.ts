@@ -2,7 +2,7 @@ import type { RunConfig } from "@deepnote/core"
 import { Engine, type EngineServices } from "@deepnote/engine"
 import type { LlmClientService, LlmHealth, LlmSettings } from "@deepnote/llm"
 import type { Collections } from "@deepnote/retrieval"
-import { Context, Effect, Layer, type Option, type Scope } from "effect"
+import { type ConfigError, Context, Effect, Layer, type Option, type Scope } from "effect"
 import { ServerSettings } from "../ServerSettings.js"
 
 export interface ServerEngineService {
@@ -12,6 +12,8 @@ export interface ServerEngineService {
   readonly llmHealth: Option.Option<Effect.Effect<LlmHealth>>
   /** The shared LLM client when the engine is `llm` (the model check and facts recorded in a run's manifest). */
   readonly llmClient: Option.Option<LlmClientService>
+  /** Whether an embeddings server is configured (`DEEPNOTE_EMBEDDINGS_URL`): dense and hybrid requests need one. */
+  readonly dense: boolean
   /** The shared roles and a retriever over the stored (namespaced) collection name. */
   readonly layerFor: (config: RunConfig, storedCollection: string) => Layer.Layer<EngineServices>
 }
@@ -25,7 +27,7 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
   /** `llmSettings` is only built when the server's engine is `llm` (`--llm-url` / `DEEPNOTE_LLM_URL`). */
   static readonly make = <E>(
     llmSettings: Layer.Layer<LlmSettings, E>
-  ): Effect.Effect<ServerEngineService, E, ServerSettings | Collections | Scope.Scope> =>
+  ): Effect.Effect<ServerEngineService, E | ConfigError.ConfigError, ServerSettings | Collections | Scope.Scope> =>
     Effect.gen(function*() {
       const { defaults, meili } = yield* ServerSettings
       const shared = yield* Engine.make({ engine: defaults.engine, llm: llmSettings, meili })
@@ -33,6 +35,7 @@ export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<S
         engine: shared.engine,
         llmHealth: shared.llmHealth,
         llmClient: shared.llmClient,
+        dense: shared.dense,
         // a reranker's settings (`DEEPNOTE_RERANKER_*`) that do not decode are a fault of the server's environment
         layerFor: (config, storedCollection) => shared.layerFor(config, storedCollection).pipe(Layer.orDie)
       })

@@ -21,7 +21,7 @@ import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { modelCheckFailure } from "../Engine/LlmFailure.js"
-import { resolveRequestConfig } from "../Engine/RequestConfig.js"
+import { requireEmbeddings, resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
 import { isActiveRun, toRunView } from "./RunView.js"
@@ -153,6 +153,11 @@ const make: Effect.Effect<
     const fingerprint = !searchesCollection
       ? undefined
       : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))
+    // dense and hybrid: the collection's embeddings model (recorded), and no run over a collection without vectors
+    if (profiles[config.profile].retrieves) yield* requireEmbeddings(engine.dense, config, "config")
+    const embeddings = !profiles[config.profile].retrieves
+      ? undefined
+      : yield* collections.embeddings(config, name, stored)
     // the LLM engine's models: each role's must be served (else 400), and the manifest records which ones answered
     const facts = yield* Option.match(engine.llmClient, {
       onNone: () => Effect.succeed(undefined),
@@ -172,6 +177,7 @@ const make: Effect.Effect<
         concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency),
         collectionFingerprint: fingerprint,
         meilisearch: meili === undefined ? undefined : { host: withoutCredentials(meili.host), index: meili.index },
+        embeddings,
         execution: "queue",
         llm: facts
       }).pipe(

@@ -37,6 +37,23 @@ export type RerankerKind = typeof RerankerKind.Type
 export const RerankerApi = Schema.Literal("vllm-rerank", "vllm-score", "tei", "cohere")
 export type RerankerApi = typeof RerankerApi.Type
 
+/**
+ * What recalls candidates: `bm25` (the FTS5 index), `dense` (the collection's vectors, nearest neighbours of the
+ * queries' embeddings) or `hybrid` (reciprocal-rank fusion of both candidate lists), before the usual pipeline.
+ */
+export const RetrieverKind = Schema.Literal("bm25", "dense", "hybrid", "meilisearch")
+export type RetrieverKind = typeof RetrieverKind.Type
+
+/** The retriever of a config: unset is `bm25` (kept unset so configs stored before the knob hash as they did). */
+export const retrieverOf = (config: { readonly retriever?: RetrieverKind | undefined }): RetrieverKind =>
+  config.retriever ?? "bm25"
+
+/** Whether a config's retrieval needs the collection's vectors and an embeddings server (`dense`, `hybrid`). */
+export const usesVectors = (config: { readonly retriever?: RetrieverKind | undefined }): boolean => {
+  const kind = retrieverOf(config)
+  return kind === "dense" || kind === "hybrid"
+}
+
 export const Engine = Schema.Literal("extractive", "llm")
 export type Engine = typeof Engine.Type
 
@@ -60,8 +77,11 @@ const RunConfigFields = Schema.Struct({
   maxInvalidUpdates: Schema.optional(PositiveInt("maxInvalidUpdates")),
   /** `renact`: actions before the loop stops, T; `deeprag`: subqueries; unset: the profile's default (5 for both). */
   maxIterations: Schema.optional(PositiveInt("maxIterations")),
-  /** The first-stage retriever: `bm25` (the embedded FTS5 collection) or `meilisearch` (the configured index). */
-  retriever: Schema.optionalWith(Schema.Literal("bm25", "meilisearch"), { default: () => "bm25" as const }),
+  /**
+   * Candidate recall: `bm25`, `dense`, `hybrid` (RRF of both) or `meilisearch` (the configured index); unset is `bm25`
+   * (`retrieverOf`), so configs stored before the knob hash as they did.
+   */
+  retriever: Schema.optional(RetrieverKind),
   reranker: Schema.optionalWith(RerankerKind, { default: () => "none" as const }),
   rerankerApi: Schema.optionalWith(RerankerApi, { default: () => "vllm-rerank" as const }),
   /** Base URL of the rerank server (required when `reranker` is `http`). */

@@ -1,5 +1,5 @@
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Effect, Option, Schema, Stream } from "effect"
+import { Effect, Option, ParseResult, Schema, Stream } from "effect"
 import {
   type LlmAttemptError,
   LlmHttpError,
@@ -7,7 +7,7 @@ import {
   LlmTimeoutError,
   LlmTransportError
 } from "../Domain/LlmError.js"
-import { ChatCompletion, errorMessage, TextCompletion, type WireUsage } from "../Domain/Wire.js"
+import { ChatCompletion, EmbeddingList, errorMessage, TextCompletion, type WireUsage } from "../Domain/Wire.js"
 import { parseRetryAfter } from "./Backoff.js"
 import { withDeadline } from "./Deadline.js"
 import { foldChatStream, type StreamDelta } from "./Sse.js"
@@ -20,11 +20,13 @@ export interface AttemptReply {
   readonly finishReason: string | undefined
   readonly model: string | undefined
   readonly usage: WireUsage | undefined | null
+  /** `/v1/embeddings`: the vectors as the server listed them (`index` says whose text each is). */
+  readonly embeddings?: EmbeddingList["data"] | undefined
 }
 
 export interface AttemptRequest {
   readonly endpoint: string
-  readonly path: "/v1/chat/completions" | "/v1/completions"
+  readonly path: "/v1/chat/completions" | "/v1/completions" | "/v1/embeddings"
   readonly body: Record<string, unknown>
   readonly headers: Record<string, string>
   readonly stream: boolean
@@ -35,6 +37,13 @@ export interface AttemptRequest {
 
 const decodeChat = Schema.decodeUnknown(Schema.parseJson(ChatCompletion))
 const decodeText = Schema.decodeUnknown(Schema.parseJson(TextCompletion))
+const decodeEmbeddings = Schema.decodeUnknown(Schema.parseJson(EmbeddingList))
+
+/** A decoding failure in one line: the first issue's path and message (a vector's field, not the whole tree). */
+const firstIssue = (error: ParseResult.ParseError): string => {
+  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
+  return issue === undefined ? error.message : `${issue.path.join(".") || "reply"}: ${issue.message}`
+}
 
 const httpError = (endpoint: string, res: HttpClientResponse.HttpClientResponse, body: string, nowMs: number) => {
   const detail = errorMessage(body)
@@ -81,7 +90,18 @@ const readReply = (
   return res.text.pipe(
     Effect.mapError(transport),
     Effect.flatMap((text) =>
-      req.path === "/v1/chat/completions"
+      req.path === "/v1/embeddings"
+        ? decodeEmbeddings(text).pipe(
+          Effect.mapError((e) => malformed(`not an embeddings list (${firstIssue(e)})`)),
+          Effect.map((list) => ({
+            texts: [],
+            finishReason: undefined,
+            model: list.model,
+            usage: list.usage,
+            embeddings: list.data
+          }))
+        )
+        : req.path === "/v1/chat/completions"
         ? decodeChat(text).pipe(
           Effect.mapError((e) => malformed(`${e.message} in ${text}`)),
           Effect.map((c) => ({

@@ -1,10 +1,8 @@
 import type { HttpClient } from "@effect/platform"
 import { Cause, Clock, Effect, Exit, Option, Random, RateLimiter, type Scope } from "effect"
-import type { CallTags } from "../Domain/Chat.js"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
-import type { UsageLedgerService } from "../UsageLedger.js"
 import { adjust } from "./Adjust.js"
 import { type AttemptReply, type AttemptRequest, runAttempt } from "./Attempt.js"
 import { observeAttempt } from "./CallTelemetry.js"
@@ -15,10 +13,16 @@ import { callFailure, type CallState, decide, type Decision, errorType, outcomeO
 import { RetryThrottle } from "./RetryThrottle.js"
 import type { StreamDelta } from "./Sse.js"
 
+/** Who is calling, for spans, sticky routing and messages: a role's `CallTags`, or `embed` for embeddings. */
+export interface ExecutorTags {
+  readonly role: string
+  readonly questionId?: string | undefined
+}
+
 /** One logical call: how to build its HTTP request for a given endpoint, plus tags for spans and budgets. */
-export interface Call {
-  readonly tags: CallTags
-  readonly operation: "chat" | "text_completion"
+export interface Call<T extends ExecutorTags = ExecutorTags> {
+  readonly tags: T
+  readonly operation: "chat" | "text_completion" | "embeddings"
   readonly model: string
   readonly policy: ResolvedCallPolicy
   /** A streamed call's deltas, as they arrive (retries happen only before the first). */
@@ -41,15 +45,16 @@ export interface Executed {
  * transient failures with backoff within `maxAttempts`, overload answers and outages within the call's outage
  * tolerance, every retry paced by the retry throttle (a token bucket).
  */
-export const makeExecutor = (deps: {
+export const makeExecutor = <T extends ExecutorTags>(deps: {
   readonly settings: LlmSettingsData
   readonly http: HttpClient.HttpClient
   readonly pool: EndpointPoolService
-  readonly ledger: UsageLedgerService
+  /** Counts a request retried without its structured-output fields (the usage ledger's `structuredFallback`). */
+  readonly structuredFallback: (tags: T) => Effect.Effect<void>
   readonly headers: Record<string, string>
-}): Effect.Effect<(call: Call) => Effect.Effect<Executed, LlmCallError>, never, Scope.Scope> =>
+}): Effect.Effect<(call: Call<T>) => Effect.Effect<Executed, LlmCallError>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const { http, ledger, pool, settings } = deps
+    const { http, pool, settings } = deps
     const global = yield* Effect.makeSemaphore(settings.globalInFlight)
     const limit = settings.rps === undefined
       ? <A, E, R>(self: Effect.Effect<A, E, R>) => self
@@ -66,7 +71,7 @@ export const makeExecutor = (deps: {
     )
 
     /** One attempt in its span; a failure carries the decision made inside the span (annotated on it). */
-    const attempt = (call: Call, state: CallState) => {
+    const attempt = (call: Call<T>, state: CallState) => {
       let endpoint: EndpointState | undefined
       let structured = false
       let sentAt: number | undefined
@@ -143,7 +148,7 @@ export const makeExecutor = (deps: {
           "deepnote.llm.error": error._tag,
           "deepnote.llm.error.message": error.message
         })
-        const adjusted = yield* adjust(error, endpoint, structured, () => ledger.structuredFallback(call.tags))
+        const adjusted = yield* adjust(error, endpoint, structured, () => deps.structuredFallback(call.tags))
         if (adjusted !== undefined) {
           decision = adjusted
           return yield* Effect.fail(error)
@@ -191,10 +196,19 @@ export const makeExecutor = (deps: {
       )
     }
 
-    const failure = (call: Call, state: CallState, reason: LlmCallError["reason"], last: LlmAttemptError) =>
-      callFailure(call.tags.role, call.policy, state, reason, last, describeEndpoints(pool.endpoints))
+    const failure = (call: Call<T>, state: CallState, reason: LlmCallError["reason"], last: LlmAttemptError) =>
+      callFailure(
+        call.operation === "embeddings"
+          ? { label: "embeddings", servers: "embeddings servers" }
+          : { label: `LLM ${call.tags.role}`, servers: "LLM servers" },
+        call.policy,
+        state,
+        reason,
+        last,
+        describeEndpoints(pool.endpoints)
+      )
 
-    return (call: Call) =>
+    return (call: Call<T>) =>
       Effect.gen(function*() {
         const state: CallState = {
           attempt: 0,

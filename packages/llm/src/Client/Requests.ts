@@ -69,3 +69,30 @@ export const completionRequest = (
     }
   }
 })
+
+/**
+ * The `/v1/embeddings` request of a batch of texts: vectors as floats (what vLLM and TEI's OpenAI route both send),
+ * `dimensions` only when asked for (a Matryoshka model's shorter vectors; other models refuse it).
+ */
+export const embeddingsRequest = (
+  input: { readonly texts: ReadonlyArray<string>; readonly model: string; readonly dimensions: number | undefined },
+  policy: ResolvedCallPolicy
+): Call["build"] =>
+(e) => ({
+  structured: false,
+  request: {
+    path: "/v1/embeddings",
+    stream: false,
+    headers: {
+      "x-deepnote-role": "embed",
+      ...(policy.fairnessKey === undefined ? {} : { "x-deepnote-fairness-key": policy.fairnessKey })
+    },
+    body: {
+      model: input.model,
+      input: input.texts,
+      encoding_format: "float",
+      ...(input.dimensions === undefined ? {} : { dimensions: input.dimensions }),
+      ...priorityField(e, policy)
+    }
+  }
+})

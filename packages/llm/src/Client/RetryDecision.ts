@@ -1,4 +1,3 @@
-import type { Role } from "@deepnote/core"
 import { type LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
@@ -125,9 +124,12 @@ export const decide = (input: DecisionInput): Decision => {
   }
 }
 
-/** How a call ends for good: its error, saying why, after how many attempts, or how long it waited and for whom. */
+/**
+ * How a call ends for good: its error, saying why, after how many attempts, or how long it waited and for whom.
+ * `label` names the call (`LLM init`, `embeddings`) and `servers` what it waited for (`LLM servers`).
+ */
 export const callFailure = (
-  role: Role,
+  call: { readonly label: string; readonly servers: string },
   policy: ResolvedCallPolicy,
   state: CallState,
   reason: LlmCallError["reason"],
@@ -136,11 +138,11 @@ export const callFailure = (
 ): LlmCallError =>
   new LlmCallError({
     message: reason === "outage"
-      ? `LLM ${role} call gave up after waiting ${(state.waitedMs / 1000).toFixed(1)} s for the LLM servers ` +
+      ? `${call.label} call gave up after waiting ${(state.waitedMs / 1000).toFixed(1)} s for the ${call.servers} ` +
         `(outage tolerance ${policy.outageToleranceMs / 1000} s, ${policy.workClass} work): ${endpoints}`
       : reason === "stream-interrupted"
-      ? `LLM ${role} reply broke off after its first tokens (not retried): ${last.message}`
-      : `LLM ${role} call ${reason === "permanent" ? "failed" : "gave up"} after ${state.attempt} attempt(s): ` +
+      ? `${call.label} reply broke off after its first tokens (not retried): ${last.message}`
+      : `${call.label} call ${reason === "permanent" ? "failed" : "gave up"} after ${state.attempt} attempt(s): ` +
         last.message,
     attempts: state.attempt,
     reason,

@@ -62,6 +62,20 @@ export const TextCompletion = Schema.Struct({
   usage: Schema.optional(Schema.NullOr(WireUsage))
 })
 
+/**
+ * OpenAI's `/v1/embeddings` reply (vLLM, TEI's OpenAI route): one item per input with its `index`; the vector as
+ * numbers, or base64 of little-endian float32 bytes (`encoding_format: "base64"`).
+ */
+export const EmbeddingList = Schema.Struct({
+  model: Schema.optional(Schema.String),
+  data: Schema.Array(Schema.Struct({
+    index: Schema.Int,
+    embedding: Schema.Union(Schema.Array(Schema.Number), Schema.String)
+  })),
+  usage: Schema.optional(Schema.NullOr(WireUsage))
+})
+export type EmbeddingList = typeof EmbeddingList.Type
+
 export const ModelList = Schema.Struct({
   data: Schema.Array(Schema.Struct({
     id: Schema.String,

@@ -9,6 +9,10 @@ export const collectionFile = (root: string, name: string): string => Path.join(
 
 const extension = ".sqlite"
 
+/** The ANN index of a collection's vectors, beside its file: `<root>/collections/<name>.usearch` (+ `.json`). */
+export const annFileOf = (collectionFile: string): string =>
+  (collectionFile.endsWith(extension) ? collectionFile.slice(0, -extension.length) : collectionFile) + ".usearch"
+
 /** Collection names found in the directory, sorted (none when it does not exist yet). */
 export const listCollections = (root: string): ReadonlyArray<string> => {
   const dir = collectionsDir(root)
@@ -17,13 +21,17 @@ export const listCollections = (root: string): ReadonlyArray<string> => {
     : []
 }
 
-/** Bytes on disk of a collection: the file and its write-ahead log. */
+/** Bytes on disk of a collection: the file, its write-ahead log and its ANN file. */
 export const collectionSize = (file: string): number =>
-  ["", "-wal"].reduce((n, suffix) => n + (Fs.statSync(file + suffix, { throwIfNoEntry: false })?.size ?? 0), 0)
+  [file, `${file}-wal`, annFileOf(file)].reduce(
+    (n, path) => n + (Fs.statSync(path, { throwIfNoEntry: false })?.size ?? 0),
+    0
+  )
 
-/** Deletes a collection's file, log and shared-memory index; true when the file existed. */
+/** Deletes a collection's file, log, shared-memory index and ANN file; true when the file existed. */
 export const removeCollectionFile = (file: string): boolean => {
   const existed = Fs.existsSync(file)
   for (const suffix of ["", "-wal", "-shm"]) Fs.rmSync(file + suffix, { force: true })
+  for (const suffix of ["", ".json"]) Fs.rmSync(annFileOf(file) + suffix, { force: true })
   return existed
 }

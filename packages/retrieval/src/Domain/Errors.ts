@@ -68,6 +68,14 @@ export class CollectionNotFound extends Schema.TaggedError<CollectionNotFound>()
   }
 }
 
+/** Dense retrieval was asked of a collection that has no vectors. */
+export class NoVectors extends Schema.TaggedError<NoVectors>()("NoVectors", { name: Schema.String }) {
+  override get message(): string {
+    return `collection "${this.name}" has no vectors: embed it with \`deepnote embed ${this.name}\` (or ` +
+      "`deepnote index … --embed`) against an embeddings server (DEEPNOTE_EMBEDDINGS_URL)"
+  }
+}
+
 /**
  * The index file could not be opened, read or written: SQLite failures, a file that is not a collection (another
  * SQLite database, not SQLite at all, written by a newer DeepNote) or a corrupted one. The reason is one line.

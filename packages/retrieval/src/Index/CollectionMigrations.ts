@@ -10,7 +10,7 @@ export const migrationsTable = "deepnote_migrations"
 export const applicationId = 0x444e434c
 
 /** The newest migration this build knows; a file with a newer one was written by a newer DeepNote. */
-export const latestMigration = 2
+export const latestMigration = 3
 
 /**
  * The migrations of a collection file, applied in order by `Migrator` in one transaction. Each sets
@@ -36,5 +36,15 @@ export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSetting
   "2_application_id": Effect.gen(function*() {
     yield* sql.unsafe(`PRAGMA application_id = ${applicationId}`)
     yield* sql`UPDATE meta SET value = '2' WHERE key = ${MetaKey.schemaVersion}`
+  }),
+  /**
+   * Dense retrieval: each passage's vector (float32, little-endian) by the passage's rowid. The table is also the
+   * progress of embedding (a passage without a row is still to embed) and the truth the ANN file is built from.
+   * `vectors_version` counts changes to it, so an ANN file that missed one is rebuilt, never trusted.
+   */
+  "3_vectors": Effect.gen(function*() {
+    yield* sql.unsafe(`CREATE TABLE IF NOT EXISTS vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL)`)
+    yield* sql`INSERT OR REPLACE INTO meta ${sql.insert({ key: MetaKey.vectorsVersion, value: "0" })}`
+    yield* sql`UPDATE meta SET value = '3' WHERE key = ${MetaKey.schemaVersion}`
   })
 })

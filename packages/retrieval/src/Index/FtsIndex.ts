@@ -1,9 +1,11 @@
 import type { SqlClient } from "@effect/sql"
 import { Chunk, Clock, Effect, Option, Scope } from "effect"
 import { createHash } from "node:crypto"
+import { annFileOf } from "../Collections/CollectionFiles.js"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { IndexError } from "../Domain/Errors.js"
 import type { CollectionSettings } from "../Domain/Ingest.js"
+import { type CollectionVectors, makeCollectionVectors } from "../Vectors/CollectionVectors.js"
 import { analyzeBatch, type AnalyzedPassage } from "./AnalyzedBatch.js"
 import { makeFtsQueries, type ProgressRow, replaceChunk, type StoredRow } from "./FtsQueries.js"
 import { indexFailure } from "./IndexFailure.js"
@@ -71,6 +73,8 @@ export interface FtsIndex {
   readonly meta: Effect.Effect<Readonly<Record<string, string>>, IndexError>
   /** Records the build time; with `optimize`, merges the FTS5 segments into one (faster queries, slower build). */
   readonly finish: (optimize: boolean) => Effect.Effect<void, IndexError>
+  /** The passages' vectors and their ANN file (dense retrieval). */
+  readonly vectors: CollectionVectors
 }
 
 /**
@@ -137,6 +141,7 @@ export const makeFtsIndex = (
     return {
       file,
       settings,
+      vectors: makeCollectionVectors(sql, file, annFileOf(file)),
       addBatch: (documents, onDuplicate, progress) =>
         // tokenising is the expensive part: done before the transaction, which then only holds the connection for SQL
         Effect.flatMap(Effect.sync(() => analyzeBatch(documents, onDuplicate)), (analyzed) => {
@@ -154,6 +159,7 @@ export const makeFtsIndex = (
               const rowids = (yield* q.rowidsOf(chunk)).map((r) => r.rowid)
               if (rowids.length === 0) continue
               yield* q.deleteFts(rowids)
+              yield* q.dropVectors(rowids)
               yield* q.deleteDocuments(rowids)
               deleted += rowids.length
             }

@@ -132,6 +132,17 @@ export const makeFtsQueries = (sql: SqlClient.SqlClient) => ({
     Request: ProgressRow,
     execute: (row) => sql`INSERT OR REPLACE INTO ingest_progress ${sql.insert(row)}`
   }),
+  /**
+   * Drops the vectors of passages deleted or replaced (a replaced text needs a new vector) and bumps
+   * `vectors_version` when any went, so a stale ANN file is rebuilt rather than trusted.
+   */
+  dropVectors: (rowids: ReadonlyArray<number>) =>
+    Effect.gen(function*() {
+      const dropped = yield* sql`DELETE FROM vectors WHERE rowid IN ${sql.in(rowids)} RETURNING rowid`
+      if (dropped.length > 0) {
+        yield* sql`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ${MetaKey.vectorsVersion}`
+      }
+    }),
   optimize: SqlSchema.void({ Request: Schema.Void, execute: () => sql`INSERT INTO fts(fts) VALUES ('optimize')` }),
   /** `PRAGMA quick_check`: one row `ok`, or one row per problem found. */
   quickCheck: SqlSchema.findAll({
@@ -157,7 +168,10 @@ export const replaceChunk = (q: FtsQueries, chunk: ReadonlyArray<AnalyzedPassage
   Effect.gen(function*() {
     const documents = chunk.map((a) => a.document)
     const existing = yield* q.rowidsOf(documents.map((d) => d.id))
-    if (existing.length > 0) yield* q.deleteFts(existing.map((r) => r.rowid))
+    if (existing.length > 0) {
+      yield* q.deleteFts(existing.map((r) => r.rowid))
+      yield* q.dropVectors(existing.map((r) => r.rowid))
+    }
     const written = yield* q.upsert(documents)
     const rowids = new Map(written.map((r) => [r.id, r.rowid]))
     const fts = chunk.flatMap((a) => {

@@ -45,5 +45,10 @@ export const MetaKey = {
   chinese: "chinese",
   createdAt: "created_at",
   builtAt: "built_at",
-  documentCount: "document_count"
+  documentCount: "document_count",
+  /** The embeddings model of the collection's vectors, and their length (set by the first embedded batch). */
+  embeddingModel: "embedding_model",
+  embeddingDimensions: "embedding_dimensions",
+  /** Bumped by every change to `vectors` (migration 3): the ANN file records the version it was built from. */
+  vectorsVersion: "vectors_version"
 } as const

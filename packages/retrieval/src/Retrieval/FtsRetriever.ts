@@ -6,8 +6,8 @@
  */
 import { RetrievalError, Retriever, type RetrieverService } from "@deepnote/core"
 import { Effect, Layer } from "effect"
-import { Collections } from "../Collections.js"
-import { retrievalPipeline } from "./RetrievalPipeline.js"
+import { Collections, type CollectionsService } from "../Collections.js"
+import { type PipelineSpec, retrievalPipeline } from "./RetrievalPipeline.js"
 
 export interface FtsRetrieverOptions {
   /** The collection to search (`<home>/collections/<name>.sqlite`). */
@@ -16,20 +16,21 @@ export interface FtsRetrieverOptions {
   readonly cjkWeight?: number
 }
 
+/** BM25 recall of one query (the hybrid retriever's lexical half). */
+export const recall =
+  (collections: CollectionsService, options: FtsRetrieverOptions): PipelineSpec["recall"] => (query, limit, request) =>
+    collections.search(options.collection, query, {
+      limit,
+      titleWeight: request.context.config.titleWeight,
+      textWeight: request.context.config.textWeight,
+      ...(options.cjkWeight === undefined ? {} : { cjkWeight: options.cjkWeight })
+    }).pipe(Effect.mapError((cause) => new RetrievalError({ message: cause.message, cause })))
+
 /** Builds the retriever over a collection of the `Collections` in context. */
 export const make = (options: FtsRetrieverOptions): Effect.Effect<RetrieverService, never, Collections> =>
   Effect.gen(function*() {
     const collections = yield* Collections
-    return yield* retrievalPipeline({
-      source: options.collection,
-      recall: (query, limit, request) =>
-        collections.search(options.collection, query, {
-          limit,
-          titleWeight: request.context.config.titleWeight,
-          textWeight: request.context.config.textWeight,
-          ...(options.cjkWeight === undefined ? {} : { cjkWeight: options.cjkWeight })
-        }).pipe(Effect.mapError((cause) => new RetrievalError({ message: cause.message, cause })))
-    })
+    return yield* retrievalPipeline({ source: options.collection, recall: recall(collections, options) })
   })
 
 /** The `Retriever` layer; needs `Collections` (e.g. `Collections.layer` over `Home`). */

@@ -3,7 +3,7 @@ import { Engine } from "@deepnote/engine"
 import type { LlmSettings } from "@deepnote/llm"
 import { Collections, type MeiliOptions, withoutCredentials } from "@deepnote/retrieval"
 import type { Run } from "@deepnote/store"
-import { Effect, Either, Layer, Option, Scope } from "effect"
+import { type ConfigError, Effect, Either, Layer, Option, Scope } from "effect"
 import type { EngineServices } from "../Executor/EngineServices.js"
 import { collectionOf, meiliTargetOf } from "../RunSetup.js"
 import type { WorkerOptions } from "./QueueWorker.js"
@@ -27,7 +27,9 @@ export const makeWorkerEngines = <E>(
   Effect.gen(function*() {
     const collections = yield* Collections
     const scope = yield* Effect.scope
-    const build = (engine: Engine.Name): Effect.Effect<Either.Either<Pick<Engine.Shared, "layerFor">, E>> =>
+    const build = (
+      engine: Engine.Name
+    ): Effect.Effect<Either.Either<Pick<Engine.Shared, "layerFor">, E | ConfigError.ConfigError>> =>
       options.shared !== undefined && options.shared.engine === engine
         ? Effect.succeed(Either.right(options.shared))
         : Engine.make({ engine, llm, meili: options.meili }).pipe(

@@ -54,6 +54,8 @@ export class RunManifest extends Schema.Class<RunManifest>("RunManifest")({
    * differs refuses the run's questions, so one run is never answered from two different indexes.
    */
   collectionFingerprint: Schema.optional(Schema.String),
+  /** Dense and hybrid runs: the embeddings model of the collection's vectors and their length. */
+  embeddings: Schema.optional(Schema.Struct({ model: Schema.String, dimensions: Schema.Int })),
   codeVersion: Schema.String,
   dataset: DatasetRef,
   sweep: Schema.optional(SweepCell),
