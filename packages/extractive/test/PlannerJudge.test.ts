@@ -45,8 +45,19 @@ describe("planQueries", () => {
       }
     }))
 
-  it.effect("returns nothing for an empty note", () =>
-    Effect.sync(() => assert.deepStrictEqual(planQueries(corliss.question, "", [], 2), [])))
+  it.effect("an empty note has no bridge: the question's own entities, none of them twice", () =>
+    Effect.sync(() => {
+      const comparison = "Which film has the director died earlier, Payment On Demand or My Cousin From Warsaw?"
+      assert.deepStrictEqual(planQueries(comparison, "", [], 5), [
+        "Payment On Demand film director",
+        "Cousin From Warsaw film director"
+      ])
+      assert.deepStrictEqual(planQueries(comparison, "", ["payment on demand film director"], 5), [
+        "Cousin From Warsaw film director"
+      ])
+      // one-word names are left out (often fragments of a title: "Kiss", "Tell")
+      assert.deepStrictEqual(planQueries(corliss.question, "", [], 5), ["Corliss Archer government position"])
+    }))
 
   it.effect("Chinese: proposes entities of the note that the question lacks", () =>
     Effect.sync(() => {
