@@ -31,7 +31,8 @@ const diversify = (ranked: ReadonlyArray<Candidate>): Array<Candidate> => {
  *    the question, a read passage's title nor an earlier query names, in the sentences most tied to the question and
  *    next to its relation words; one from a passage not yet drawn from goes first (`diversify`);
  * 2. the entities the question names whose own passage the note does not show yet (`uncoveredQuestionEntities`: the
- *    second film of a comparison that the first retrieval missed);
+ *    second film of a comparison that the first retrieval missed), once the note holds something (with nothing read
+ *    the question itself is the query: the loops send it when nothing is proposed);
  * 3. the remaining bridge candidates, in the same order.
  * Deterministic: ties keep the note's reading order. Returns at most `count` queries, possibly none.
  */
@@ -46,7 +47,10 @@ export const planQueries = (
   const { anchors, ranked, terms, units } = bridgeCandidates(question, note, queryLog, options)
   const cutoff = opts.queryCutoff * (ranked[0]?.score ?? 0)
   const ordered = diversify(ranked)
-  const named = uncoveredQuestionEntities(question, units, queryLog, languageOf(question, options.language))
+  // Nothing read yet (an empty note): the question itself is the query, which the loops send when nothing is proposed.
+  const named = units.length === 0
+    ? []
+    : uncoveredQuestionEntities(question, units, queryLog, languageOf(question, options.language))
   const query = (entity: string, own: ReadonlySet<string>) => {
     const covered = new Set([...anchors, ...own, ...termsOf(entity)])
     return [entity, ...answerKeywords(question, terms, covered, opts.queryKeywords)].join(" ")
