@@ -17,7 +17,9 @@ describe("planQueries honours numQueries", () => {
       const note = `${filmB}\n${filmA}`
       const all = planQueries(question, note, [], 99)
       assert.isAtLeast(all.length, 4, all.join(" | "))
-      for (const count of [0, 1, 2, 3]) assert.deepStrictEqual(planQueries(question, note, [], count), all.slice(0, count))
+      for (const count of [0, 1, 2, 3]) {
+        assert.deepStrictEqual(planQueries(question, note, [], count), all.slice(0, count))
+      }
       assert.strictEqual(new Set(all).size, all.length)
       const corlissNote = writeInitialNote(corliss.question, [corliss.film, corliss.secretary])
       const [first, second] = planQueries(corliss.question, corlissNote, [], 2)
