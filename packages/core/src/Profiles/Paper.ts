@@ -9,7 +9,7 @@ const defaults = { maxUniquePassages: paperDefaultCap } as const
 /**
  * The reference's stop rule: cumulative failures ≥ `maxFailure`, then `maxStep`, then the unique-passage cap (checked
  * after the first note too, as the reference checks at the start of every step). The reference stops at strictly
- * more than the cap and, at exactly the cap, retrieves once more unfiltered (up to cap + top_k − 1 read); the budget is
+ * more than the cap and, at exactly the cap, retrieves once more unfiltered (up to cap + top_k read); the budget is
  * exact in every profile, so here the loop stops once the cap is reached.
  */
 export const paperStop: StopPolicy = (state) =>
