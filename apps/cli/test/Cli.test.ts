@@ -154,6 +154,38 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       assertCleanError(badEnv.stderr, "topK must be a positive integer")
     }))
 
+  it.scopedLive("the passage budget and the query composition: flags, config file, environment; ask honours them", () =>
+    Effect.gen(function*() {
+      const home = yield* indexed
+      const file = Path.join(home, "budget.yaml")
+      writeFileSync(file, "maxUniquePassages: 8\nqueryComposition: qt\n")
+      const knobsOf = (stdout: string) => {
+        const { config } = JSON.parse(stdout) as { config: { maxUniquePassages?: number; queryComposition: string } }
+        return [config.maxUniquePassages, config.queryComposition]
+      }
+      const defaults = yield* runCli(["config", "--json", "--home", home])
+      assert.deepStrictEqual(knobsOf(defaults.stdout), [undefined, "both"])
+      const fromFile = yield* runCli(["config", "--json", "--home", home, "--config", file])
+      assert.deepStrictEqual(knobsOf(fromFile.stdout), [8, "qt"])
+      const fromEnv = yield* runCli(["config", "--json", "--home", home], {
+        DEEPNOTE_MAX_UNIQUE_PASSAGES: "9",
+        DEEPNOTE_QUERY_COMPOSITION: "q0+qt"
+      })
+      assert.deepStrictEqual(knobsOf(fromEnv.stdout), [9, "q0+qt"])
+      const bad = yield* runCli(["ask", question, "-c", "sample", "--home", home, "--query-composition", "q0"])
+      assert.strictEqual(bad.code, 2)
+      const out = yield* runCli([
+        "ask",
+        question,
+        ...["-c", "sample", "--home", home, "--json", "--max-unique-passages", "7", "--query-composition", "q0+qt"]
+      ])
+      assert.strictEqual(out.code, 0, out.stderr)
+      const { result } = Schema.decodeUnknownSync(Schema.parseJson(AnswerRecord))(out.stdout)
+      assert.strictEqual(result.counters.uniquePassages, 7)
+      assert.strictEqual(new Set(result.trace.passages.map((e) => e.passage.id)).size, 7)
+      assert.strictEqual(result.stopReason, "passage-cap")
+    }))
+
   it.scopedLive("the store: --store, else the config file's `store`, else DEEPNOTE_STORE, else the home's file", () =>
     Effect.gen(function*() {
       const home = yield* indexed

@@ -44,6 +44,33 @@ describe("HTTP API (typed client, in-process server)", () => {
         assert.strictEqual(record.config.maxStep, 2)
         assert.isAbove(record.result.trace.passages.length, 0)
 
+        // the passage budget and the query composition are request knobs like the others
+        const budgeted = yield* client.ask.ask({
+          payload: {
+            question: "Who directed Big Stone Gap?",
+            collection: "wiki",
+            config: { maxUniquePassages: 6, queryComposition: "qt" }
+          }
+        })
+        assert.deepStrictEqual([budgeted.config.maxUniquePassages, budgeted.config.queryComposition], [6, "qt"])
+        assert.isAtMost(budgeted.result.counters.uniquePassages, 6)
+        const composition = JSON.parse(
+          (yield* raw(
+            HttpClientRequest.post("/v1/ask").pipe(
+              HttpClientRequest.bodyUnsafeJson({
+                question: "q",
+                collection: "wiki",
+                config: { queryComposition: "q0" }
+              })
+            ),
+            key
+          )).text
+        )
+        assert.deepStrictEqual([composition.error.code, composition.error.field], [
+          "validation_error",
+          "config.queryComposition"
+        ])
+
         const sse = yield* raw(
           HttpClientRequest.post("/v1/ask").pipe(
             HttpClientRequest.setHeader("accept", "text/event-stream"),

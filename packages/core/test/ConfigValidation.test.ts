@@ -24,11 +24,13 @@ describe("RunConfig", () => {
           c.maxStep,
           c.maxFailure,
           c.maxUniquePassages,
+          c.queryComposition,
           c.reranker,
           c.task,
           c.language
         ],
-        ["deepnote", 5, 50, 2, 3, 2, 15, "none", "multihop", "auto"]
+        // no budget unless set: each profile has its own default (`ProfileDefinition.defaults`)
+        ["deepnote", 5, 50, 2, 3, 2, undefined, "both", "none", "multihop", "auto"]
       )
       assert.deepStrictEqual(samplingFor(c, "judge"), {
         model: undefined,
@@ -59,6 +61,8 @@ describe("RunConfig", () => {
       rejects({ profile: "magic" }, "profile")
       rejects({ reranker: "http" }, "rerankerUrl is required")
       rejects({ profile: "paper", maxUniquePassages: 3 }, "maxUniquePassages (3) must be ≥ topK (5)")
+      rejects({ maxUniquePassages: 0 }, "maxUniquePassages must be a positive integer")
+      rejects({ queryComposition: "q0" }, "queryComposition")
       rejects({ sampling: { temperature: 3 } }, "temperature must be between 0 and 2")
       rejects({ roles: { judge: { topP: 0 } } }, "topP must be > 0")
     }))

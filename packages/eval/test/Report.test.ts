@@ -103,24 +103,50 @@ describe("buildReport", () => {
       assert.deepStrictEqual(report.cost, {
         llmCalls: 5,
         retrievals: 1.33,
+        passages: 1.33,
         steps: 1,
         wallMs: 200,
         promptTokens: 150,
         completionTokens: 20
       })
-      assert.deepStrictEqual(report.recall, { n: 2, init: 25, final: 100 })
+      assert.deepStrictEqual(report.recall, { n: 2, init: 25, final: 100, allGold: 100 })
+      assert.isUndefined(report.budget)
       assert.deepStrictEqual(report.stopReasons, { "max-step": 1, "max-failure": 2 })
       assert.deepStrictEqual(report.failures, [{ id: "q4", tag: "RoleError", message: "bad reply" }])
       assert.deepStrictEqual(report.items?.[0]?.scores, { acc: 1, em: 1, f1: 1 })
       assert.deepStrictEqual([report.items?.[0]?.recallInit, report.items?.[0]?.recallFinal], [0.5, 1])
-      assert.deepStrictEqual(report.items?.map((i) => [i.llmCalls, i.retrievals]), [
-        [7, 2],
-        [5, 1],
-        [3, 1],
-        [undefined, undefined],
-        [undefined, undefined]
+      assert.deepStrictEqual(report.items?.map((i) => [i.llmCalls, i.retrievals, i.passages]), [
+        [7, 2, 2],
+        [5, 1, 2],
+        [3, 1, 0],
+        [undefined, undefined, undefined],
+        [undefined, undefined, undefined]
       ])
       assert.strictEqual(report.items?.[3]?.error, "RoleError: bad reply")
+    }))
+
+  it.effect("recall at the budget: the share of questions that read every gold passage, and passages read", () =>
+    Effect.sync(() => {
+      const partial: ReportItem = {
+        question: q1,
+        outcome: done(q1, "x", {
+          llm: 2,
+          retrievals: 1,
+          steps: 0,
+          ms: 1,
+          stop: "passage-cap",
+          passages: [[0, "Paris"]]
+        })
+      }
+      const report = buildReport([items[0]!, partial], { budget: 15 })
+      assert.deepStrictEqual(report.recall, { n: 2, init: 50, final: 75, allGold: 50 })
+      assert.strictEqual(report.cost.passages, 1.5)
+      assert.strictEqual(report.budget, 15)
+      const table = renderTable(report)
+      assert.include(table, "gold recall: 50.00 after init, 75.00 final (n=2, budget 15 passages)")
+      assert.include(table, "every gold passage read: 50.00%")
+      assert.include(table, "1.50 passages read")
+      assert.strictEqual(Schema.decodeUnknownSync(Report)(JSON.parse(renderJson(report))).budget, 15)
     }))
 
   it.effect("deeprag's subqueries: retrieved vs parametric per question, in the cost and the text", () =>
@@ -169,7 +195,8 @@ describe("buildReport", () => {
       const meanEnd = (row: string) => /^\S+\s+\S+\s+\S+/u.exec(row)?.[0].length
       assert.strictEqual(new Set(rows.map(meanEnd)).size, 1)
       assert.match(table, /f1\s+3\s+77\.78\s+\[\d+\.\d\d, \d+\.\d\d\]/)
-      assert.include(table, "gold recall: 25.00 after init, 100.00 final (n=2)")
+      assert.include(table, "gold recall: 25.00 after init, 100.00 final (n=2); every gold passage read: 100.00%")
+      assert.match(table, /per question: [\d.]+ LLM calls, [\d.]+ retrievals, [\d.]+ passages read, /)
       assert.include(table, "stop reasons: max-failure 2, max-step 1")
       const decoded = Schema.decodeUnknownSync(Report)(JSON.parse(renderJson(report)))
       assert.strictEqual(renderJson(decoded), renderJson(report))
@@ -179,6 +206,7 @@ describe("buildReport", () => {
       assert.match(csv[1]!, /^acc,3,33\.33,[\d.]+,[\d.]+,4,5,/)
       const itemsCsv = renderItemsCsv(report).trim().split("\n")
       assert.strictEqual(itemsCsv.length, 6)
-      assert.match(itemsCsv[1]!, /^q1,done,1,1,1,max-step,7,2,0\.5,1,The Eiffel Tower!,$/)
+      assert.match(itemsCsv[0]!, /,retrievals,passages,recall_init,/)
+      assert.match(itemsCsv[1]!, /^q1,done,1,1,1,max-step,7,2,\d+,0\.5,1,The Eiffel Tower!,$/)
     }))
 })

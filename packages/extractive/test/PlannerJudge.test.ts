@@ -45,8 +45,27 @@ describe("planQueries", () => {
       }
     }))
 
-  it.effect("returns nothing for an empty note", () =>
+  it.effect("returns nothing for an empty note (the loops then search the question itself)", () =>
     Effect.sync(() => assert.deepStrictEqual(planQueries(corliss.question, "", [], 2), [])))
+
+  it.effect("after the bridges, the question's entities whose passage the note does not show, none twice", () =>
+    Effect.sync(() => {
+      const comparison = "Which film has the director died earlier, Payment On Demand or My Cousin From Warsaw?"
+      const note = "Curtis Bernhardt (1899 – 1981) was a German film director."
+      assert.deepStrictEqual(planQueries(comparison, note, [], 5), [
+        "Curtis Bernhardt died earlier",
+        "Payment On Demand film director",
+        "Cousin From Warsaw film director"
+      ])
+      assert.deepStrictEqual(planQueries(comparison, note, ["payment on demand film director"], 5), [
+        "Curtis Bernhardt died earlier",
+        "Cousin From Warsaw film director"
+      ])
+      // one-word names are left out (often fragments of a title: "Kiss", "Tell")
+      const corlissNote = "Lord High Treasurer: The post was an English government position."
+      assert.isFalse(planQueries(corliss.question, corlissNote, [], 5).some((q) => /^(Kiss|Tell) /u.test(q)))
+      assert.isTrue(planQueries(corliss.question, corlissNote, [], 5).some((q) => q.startsWith("Corliss Archer")))
+    }))
 
   it.effect("Chinese: proposes entities of the note that the question lacks", () =>
     Effect.sync(() => {

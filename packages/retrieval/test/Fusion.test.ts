@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { fuseQueries, reciprocalRankFusion } from "../src/index.js"
+import { fuseQueries, leadsFirst, reciprocalRankFusion } from "../src/index.js"
 
 const item = (id: string) => ({ id, score: 0 })
 
@@ -36,4 +36,13 @@ describe("fuseQueries", () => {
       assert.deepStrictEqual(fused.slice(2), ["q0-a", "q0-b"])
       assert.deepStrictEqual(fuseQueries([[item("a")]]).map((x) => x.id), ["a"])
     }))
+})
+
+describe("leadsFirst", () => {
+  it("puts each lead's first ahead of the fused list, once each, in lead order; the leads' other items are not used", () => {
+    const fused = [item("q0-a"), item("bridge-2"), item("q0-b")]
+    const leads = [[item("bridge-1"), item("lead-only")], [item("bridge-2")], [], [item("bridge-1")]]
+    assert.deepStrictEqual(leadsFirst(leads, fused).map((x) => x.id), ["bridge-1", "bridge-2", "q0-a", "q0-b"])
+    assert.deepStrictEqual(leadsFirst([], fused).map((x) => x.id), ["q0-a", "bridge-2", "q0-b"])
+  })
 })

@@ -1,4 +1,4 @@
-import { Profile, profiles, RetrieverKind } from "@deepnote/core"
+import { Profile, profiles, QueryComposition, RetrieverKind } from "@deepnote/core"
 import { Options } from "@effect/cli"
 import { Option } from "effect"
 
@@ -50,6 +50,13 @@ export const knobs: ReadonlyArray<Knob> = [
   },
   { path: ["numQueries"], flag: "num-queries", kind: "int", description: "new queries planned per step (default 2)" },
   {
+    path: ["queryComposition"],
+    flag: "query-composition",
+    kind: { choices: QueryComposition.literals },
+    description:
+      "deepnote, adaptive-note: each planned query retrieved with the question (q0+qt), alone (qt) or both, fused (default both)"
+  },
+  {
     path: ["maxStep"],
     flag: "max-step",
     kind: "int",
@@ -65,7 +72,8 @@ export const knobs: ReadonlyArray<Knob> = [
     path: ["maxUniquePassages"],
     flag: "max-unique-passages",
     kind: "int",
-    description: "paper: cap on unique passages; adaptive-note: passages read that stop the loop, T_RP (default 15)"
+    description:
+      "passage budget: unique passages a question may read, exact (the last retrieval is cut, then the loop stops); default: paper and adaptive-note 15 (T_RP), others unbounded"
   },
   {
     path: ["maxInvalidUpdates"],

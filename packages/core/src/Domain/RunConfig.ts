@@ -54,6 +54,14 @@ export const usesVectors = (config: { readonly retriever?: RetrieverKind | undef
   return kind === "dense" || kind === "hybrid"
 }
 
+/**
+ * How the `deepnote` step sends a planned query q_t to the retriever: with the question (`q0+qt`, the user's rule: one
+ * string "q0\nq_t"), alone (`qt`), or `both` (each planned query retrieved alone and with the question, the lists fused
+ * with each planned query's best new candidate kept). Measured in benchmarks/retrieval/loop-recall.md.
+ */
+export const QueryComposition = Schema.Literal("q0+qt", "qt", "both")
+export type QueryComposition = typeof QueryComposition.Type
+
 export const Engine = Schema.Literal("extractive", "llm")
 export type Engine = typeof Engine.Type
 
@@ -71,8 +79,14 @@ const RunConfigFields = Schema.Struct({
   maxStep: Schema.optionalWith(PositiveInt("maxStep"), { default: () => 3 }),
   /** Cumulative (not consecutive) rejected notes that stop the loop. */
   maxFailure: Schema.optionalWith(PositiveInt("maxFailure"), { default: () => 2 }),
-  /** `paper`: cap on unique passages over the loop (the reference's `max_top_k`); `adaptive-note`: T_RP. */
-  maxUniquePassages: Schema.optionalWith(PositiveInt("maxUniquePassages"), { default: () => 15 }),
+  /** `deepnote` and `adaptive-note`: how each planned query is sent to the retriever (see `QueryComposition`). */
+  queryComposition: Schema.optionalWith(QueryComposition, { default: () => "both" as const }),
+  /**
+   * The passage budget: unique passages a question may read, in every profile that retrieves (`paper`: the
+   * reference's `max_top_k`; `adaptive-note`: T_RP). Exact: the retrieval that reaches it is cut to what remains and
+   * the loop stops (`passage-cap`). Unset: the profile's default (`ProfileDefinition.defaults`; none = unbounded).
+   */
+  maxUniquePassages: Schema.optional(PositiveInt("maxUniquePassages")),
   /** `adaptive-note`: invalid updates (rejected notes) that stop the loop, T_IU; unset: the profile's default (1). */
   maxInvalidUpdates: Schema.optional(PositiveInt("maxInvalidUpdates")),
   /** `renact`: actions before the loop stops, T; `deeprag`: subqueries; unset: the profile's default (5 for both). */
@@ -124,7 +138,7 @@ export const RunConfig = RunConfigFields.pipe(
     if (c.reranker === "http" && (c.rerankerUrl === undefined || c.rerankerUrl.length === 0)) {
       return { path: ["rerankerUrl"], message: "rerankerUrl is required when reranker is http" }
     }
-    if (c.profile === "paper" && c.maxUniquePassages < c.topK) {
+    if (c.profile === "paper" && c.maxUniquePassages !== undefined && c.maxUniquePassages < c.topK) {
       return {
         path: ["maxUniquePassages"],
         message: `maxUniquePassages (${c.maxUniquePassages}) must be ≥ topK (${c.topK})`

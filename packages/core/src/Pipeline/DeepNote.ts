@@ -4,6 +4,7 @@ import type { CallContext } from "../Domain/CallContext.js"
 import { PipelineResult } from "../Domain/PipelineResult.js"
 import type { Question } from "../Domain/Question.js"
 import type { RunConfig } from "../Domain/RunConfig.js"
+import { passageBudget } from "../Profiles/ProfileDefinition.js"
 import { profileOf } from "../Profiles/Registry.js"
 import { observeQuestion } from "./QuestionMetrics.js"
 import { Recorder } from "./Recorder.js"
@@ -21,7 +22,7 @@ export interface AnswerOptions {
 export const answerQuestion = (question: Question, config: RunConfig, options: AnswerOptions = {}) =>
   Effect.gen(function*() {
     const profile = profileOf(config.profile)
-    const recorder = yield* Recorder.make(question.id)
+    const recorder = yield* Recorder.make(question.id, passageBudget(config, profile.defaults))
     const language = config.language === "auto" ? question.language ?? detectLanguage(question.text) : config.language
     const base: Omit<CallContext, "step"> = {
       questionId: question.id,

@@ -1,13 +1,29 @@
 import { Effect } from "effect"
+import type { QueryComposition } from "../Domain/RunConfig.js"
 import { Verdict } from "../Domain/Verdict.js"
 import type { NoteStep } from "./NoteLoop.js"
 import { selectNewQueries } from "./QueryLog.js"
 import { decide, planStage, retrieveStage, updateAndJudgeStage } from "./Stages.js"
 
 /**
+ * What a step retrieves for its planned queries: `q0+qt` sends "q0\nq_t" per planned query (the question's terms rank
+ * the candidates, the planned query steers), `qt` the planned query alone, `both` "q0\nq_t" with each planned query
+ * alone as a lead (its best new candidate kept first, ahead of the fusion).
+ */
+export const composeQueries = (
+  question: string,
+  planned: ReadonlyArray<string>,
+  composition: QueryComposition
+): { readonly queries: ReadonlyArray<string>; readonly leads: ReadonlyArray<string> } => ({
+  queries: composition === "qt" ? planned : planned.map((query) => `${question}\n${query}`),
+  leads: composition === "both" ? planned : []
+})
+
+/**
  * One step of the `deepnote` loop (shared by `adaptive-note`): the paper's step with its weaknesses fixed. Each planned
- * query is retrieved together with the question, candidates are fused, passages already seen are dropped before
- * rerank, repeated queries are dropped; a step with nothing new to ask stops the loop (`no-new-queries`).
+ * query is retrieved as `queryComposition` says (with the question, alone, or both), candidates are fused, passages
+ * already seen are dropped before rerank, repeated queries are dropped; a step with nothing new to ask stops the loop
+ * (`no-new-queries`).
  */
 export const deepnoteStep: NoteStep = ({ best, context, queryLog, question, recorder }) =>
   Effect.gen(function*() {
@@ -23,7 +39,7 @@ export const deepnoteStep: NoteStep = ({ best, context, queryLog, question, reco
     const passages = yield* retrieveStage(
       recorder,
       {
-        queries: kept.map((query) => `${question}\n${query}`),
+        ...composeQueries(question, kept, config.queryComposition),
         recallK: config.recallK,
         topK: config.topK,
         exclude: new Set(recorder.seen),

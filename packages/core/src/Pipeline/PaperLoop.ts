@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Note } from "../Domain/Note.js"
 import type { NoteStep } from "./NoteLoop.js"
-import { applyPaperCap, paperCapRule, paperNoteText, paperRetrievalQuery } from "./PaperRules.js"
+import { applyPaperCap, paperCap, paperCapRule, paperNoteText, paperRetrievalQuery } from "./PaperRules.js"
 import { planStage, retrieveStage, updateAndJudgeStage } from "./Stages.js"
 
 /**
@@ -12,8 +12,8 @@ import { planStage, retrieveStage, updateAndJudgeStage } from "./Stages.js"
 export const paperStep: NoteStep = ({ best, context, queryLog, question, recorder }) =>
   Effect.gen(function*() {
     const { config, step } = context
-    const rule = paperCapRule(recorder.seen.size, config.topK, config.maxUniquePassages)
-    // The stop policy has already stopped a loop past the cap, so the rule only tells how much room is left.
+    const rule = paperCapRule(recorder.seen.size, config.topK, paperCap(config))
+    // The stop policy has already stopped a loop at the cap, so the rule only tells how much room is left.
     const room = rule._tag === "Continue" ? rule.room : 0
     const { plan } = yield* planStage(
       recorder,

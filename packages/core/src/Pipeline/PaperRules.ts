@@ -1,4 +1,11 @@
 import type { Passage } from "../Domain/Passage.js"
+import type { RunConfig } from "../Domain/RunConfig.js"
+
+/** The reference's cap on unique passages (`max_unique_passages`), the `paper` profile's default budget. */
+export const paperDefaultCap = 15
+
+/** The unique-passage cap of a `paper` run. */
+export const paperCap = (config: RunConfig): number => config.maxUniquePassages ?? paperDefaultCap
 
 /** The reference implementation's retrieval string: planner output, newline, question, cut to 500 characters. */
 export const paperRetrievalQuery = (plannerText: string, question: string): string =>

@@ -24,10 +24,15 @@ export class Recorder {
   /** Set by loops that decide per subquery whether to retrieve (`deeprag`). */
   subqueries: { retrieved: number; parametric: number } | undefined = undefined
 
-  private constructor(readonly questionId: string, readonly startedAt: number) {}
+  private constructor(
+    readonly questionId: string,
+    readonly startedAt: number,
+    /** Unique passages the question may read (`passageBudget`); `undefined` = unbounded. */
+    readonly budget: number | undefined
+  ) {}
 
-  static readonly make = (questionId: string) =>
-    Clock.currentTimeMillis.pipe(Effect.map((now) => new Recorder(questionId, now)))
+  static readonly make = (questionId: string, budget?: number) =>
+    Clock.currentTimeMillis.pipe(Effect.map((now) => new Recorder(questionId, now, budget)))
 
   readonly elapsed = Clock.currentTimeMillis.pipe(Effect.map((now) => now - this.startedAt))
 
@@ -54,6 +59,23 @@ export class Recorder {
   countCall(role: Role): void {
     this.llm[role] += 1
     this.llm.total += 1
+  }
+
+  /**
+   * A retrieval cut to the budget: passages read before pass (they cost nothing), new ones only while the budget has
+   * room, in rank order. The budget is exact: no retrieval reads past it.
+   */
+  withinBudget(passages: ReadonlyArray<Passage>): ReadonlyArray<Passage> {
+    if (this.budget === undefined) return passages
+    let room = this.budget - this.seen.size
+    const taken = new Set<string>()
+    return passages.filter((p) => {
+      if (this.seen.has(p.id) || taken.has(p.id)) return true
+      if (room <= 0) return false
+      room -= 1
+      taken.add(p.id)
+      return true
+    })
   }
 
   addPassages(passages: ReadonlyArray<Passage>): void {

@@ -25,6 +25,10 @@ export const queryAlone = (query: string, config: RunConfig): Omit<RetrievalRequ
   rerankQuery: query
 })
 
+/**
+ * One retrieval: the request with the call context, `filter` (a profile's own rule, e.g. `paper`'s near-cap filter),
+ * then the cut to the passage budget; the passages are recorded as read and published (`Retrieved`).
+ */
 export const retrieveStage = (
   recorder: Recorder,
   request: Omit<RetrievalRequest, "context">,
@@ -38,7 +42,7 @@ export const retrieveStage = (
       withTags(PipelineMetrics.retrievalDuration, { phase: context.step === 0 ? "initial" : "refine" }),
       durationMs
     )
-    const passages = filter(found)
+    const passages = recorder.withinBudget(filter(found))
     recorder.addPassages(passages)
     yield* recorder.emit(
       (c) => ({ _tag: "Retrieved", ...c, queries: request.queries, passages, durationMs }),

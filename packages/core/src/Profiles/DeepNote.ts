@@ -1,11 +1,20 @@
 import { structuredFormats } from "../Domain/RoleFormats.js"
 import { deepnoteStep } from "../Pipeline/DeepNoteLoop.js"
 import { noteLoop } from "../Pipeline/NoteLoop.js"
-import type { ProfileDefinition, StopPolicy } from "./ProfileDefinition.js"
+import { budgetSpent, type ProfileDefaults, type ProfileDefinition, type StopPolicy } from "./ProfileDefinition.js"
 
-/** Cumulative rejected notes reach `maxFailure`, else every one of `maxStep` steps ran. */
-export const deepnoteStop: StopPolicy = ({ config, failures, step }) =>
-  failures >= config.maxFailure ? "max-failure" : step >= config.maxStep ? "max-step" : undefined
+/** No passage budget unless `maxUniquePassages` is set. */
+const defaults: ProfileDefaults = {}
+
+/** Cumulative rejected notes reach `maxFailure`, else every one of `maxStep` steps ran, else the budget is spent. */
+export const deepnoteStop: StopPolicy = (state) =>
+  state.failures >= state.config.maxFailure
+    ? "max-failure"
+    : state.step >= state.config.maxStep
+    ? "max-step"
+    : budgetSpent(state, defaults)
+    ? "passage-cap"
+    : undefined
 
 /** `deepnote` (default): the note loop with per-query retrieval, fusion, dedup of seen passages, structured outputs. */
 export const deepnote: ProfileDefinition = {
@@ -14,6 +23,6 @@ export const deepnote: ProfileDefinition = {
   retrieves: true,
   formats: structuredFormats,
   stop: deepnoteStop,
-  defaults: {},
+  defaults,
   run: noteLoop(deepnoteStep, deepnoteStop)
 }

@@ -1,12 +1,16 @@
 import { deepRagLoop } from "../Pipeline/DeepRagLoop.js"
-import type { ProfileDefinition, StopPolicy } from "./ProfileDefinition.js"
+import { budgetSpent, type ProfileDefinition, type StopPolicy } from "./ProfileDefinition.js"
 
 /** The cap on subqueries when `maxIterations` is unset (DeepRAG reports 3–5 subqueries per question). */
 const defaults = { maxIterations: 5 } as const
 
 /** After `maxIterations` subqueries (default 5); "the final answer is" ends the loop earlier, in the loop itself. */
-export const deepRagStop: StopPolicy = ({ config, step }) =>
-  step >= (config.maxIterations ?? defaults.maxIterations) ? "max-step" : undefined
+export const deepRagStop: StopPolicy = (state) =>
+  state.step >= (state.config.maxIterations ?? defaults.maxIterations)
+    ? "max-step"
+    : budgetSpent(state, defaults)
+    ? "passage-cap"
+    : undefined
 
 /**
  * `deeprag`: DeepRAG at inference (its imitation and calibration training are out of scope). Follow-up subqueries,

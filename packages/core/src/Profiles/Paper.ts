@@ -1,17 +1,23 @@
 import { noteLoop } from "../Pipeline/NoteLoop.js"
 import { paperStep } from "../Pipeline/PaperLoop.js"
-import type { ProfileDefinition, StopPolicy } from "./ProfileDefinition.js"
+import { paperDefaultCap } from "../Pipeline/PaperRules.js"
+import { budgetSpent, type ProfileDefinition, type StopPolicy } from "./ProfileDefinition.js"
+
+/** The reference's cap on unique passages (`max_top_k`) when `maxUniquePassages` is unset. */
+const defaults = { maxUniquePassages: paperDefaultCap } as const
 
 /**
- * The reference's stop rule: cumulative failures ≥ `maxFailure`, then `maxStep`, then strictly more unique passages
- * than `maxUniquePassages` (checked after the first note too, as the reference checks at the start of every step).
+ * The reference's stop rule: cumulative failures ≥ `maxFailure`, then `maxStep`, then the unique-passage cap (checked
+ * after the first note too, as the reference checks at the start of every step). The reference stops at strictly
+ * more than the cap and, at exactly the cap, retrieves once more unfiltered (up to cap + top_k read); the budget is
+ * exact in every profile, so here the loop stops once the cap is reached.
  */
-export const paperStop: StopPolicy = ({ config, failures, step, uniquePassages }) =>
-  failures >= config.maxFailure
+export const paperStop: StopPolicy = (state) =>
+  state.failures >= state.config.maxFailure
     ? "max-failure"
-    : step >= config.maxStep
+    : state.step >= state.config.maxStep
     ? "max-step"
-    : uniquePassages > config.maxUniquePassages
+    : budgetSpent(state, defaults)
     ? "passage-cap"
     : undefined
 
@@ -22,6 +28,6 @@ export const paper: ProfileDefinition = {
   retrieves: true,
   formats: { plan: "text", update: "rewrite", judge: "json", answer: "raw" },
   stop: paperStop,
-  defaults: {},
+  defaults,
   run: noteLoop(paperStep, paperStop)
 }

@@ -45,6 +45,22 @@ export interface LoopState {
 /** When a note loop ends: a reason to stop, or `undefined` to run another step. Every policy bounds the steps. */
 export type StopPolicy = (state: LoopState) => StopReason | undefined
 
+/** A profile's defaults for the knobs it reads beyond the shared ones (see `ProfileDefinition.defaults`). */
+export type ProfileDefaults = Partial<Record<keyof RunConfig, number>>
+
+/**
+ * The passage budget of a run: `maxUniquePassages` when set, else the profile's default; `undefined` = unbounded.
+ * The recorder cuts every retrieval to it, and every loop's stop policy stops once it is spent (`passage-cap`).
+ */
+export const passageBudget = (config: RunConfig, defaults: ProfileDefaults): number | undefined =>
+  config.maxUniquePassages ?? defaults.maxUniquePassages
+
+/** Whether the passages read have reached the budget (≥: the budget is exact, nothing more can be read). */
+export const budgetSpent = (state: LoopState, defaults: ProfileDefaults): boolean => {
+  const budget = passageBudget(state.config, defaults)
+  return budget !== undefined && state.uniquePassages >= budget
+}
+
 /**
  * One algorithm, as a value: how it runs a question, when its loop stops, what it asks of each role and which knobs
  * it reads with which defaults. The registry (`profiles`) holds one per `Profile`.
@@ -58,7 +74,10 @@ export interface ProfileDefinition {
   readonly formats: RoleFormats
   /** The loop's stop rule (`undefined` for the baselines, which run no loop). */
   readonly stop: StopPolicy | undefined
-  /** Knobs this profile reads beyond the shared ones, with the defaults it uses when they are unset. */
-  readonly defaults: Partial<Record<keyof RunConfig, number>>
+  /**
+   * Knobs this profile reads beyond the shared ones, with the defaults it uses when they are unset; its passage
+   * budget (`maxUniquePassages`) when it has one by default.
+   */
+  readonly defaults: ProfileDefaults
   readonly run: ProfileRun
 }

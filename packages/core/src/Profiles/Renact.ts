@@ -1,12 +1,16 @@
 import { renactLoop } from "../Pipeline/RenactLoop.js"
-import type { ProfileDefinition, StopPolicy } from "./ProfileDefinition.js"
+import { budgetSpent, type ProfileDefinition, type StopPolicy } from "./ProfileDefinition.js"
 
 /** ReNAct's iteration cap T when its knob is unset (the paper does not give one). */
 const defaults = { maxIterations: 5 } as const
 
 /** After T actions (`maxIterations`, default 5); `finish` ends the loop earlier, in the loop itself. */
-export const renactStop: StopPolicy = ({ config, step }) =>
-  step >= (config.maxIterations ?? defaults.maxIterations) ? "max-step" : undefined
+export const renactStop: StopPolicy = (state) =>
+  state.step >= (state.config.maxIterations ?? defaults.maxIterations)
+    ? "max-step"
+    : budgetSpent(state, defaults)
+    ? "passage-cap"
+    : undefined
 
 /**
  * `renact`: NotesWriting with ReAct. The main model writes a Thought and an Action (`search[query]` or

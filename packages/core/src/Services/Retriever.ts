@@ -6,6 +6,11 @@ import type { Passage } from "../Domain/Passage.js"
 export interface RetrievalRequest {
   /** One or more query strings; candidates of several queries are fused (reciprocal-rank fusion). */
   readonly queries: ReadonlyArray<string>
+  /**
+   * Queries retrieved for their best new candidate only, which goes first, ahead of the fusion of `queries` (the
+   * `both` composition: each planned query alone, whose first find the question's terms cannot push out). Optional.
+   */
+  readonly leads?: ReadonlyArray<string> | undefined
   /** Candidates recalled per query before fusion, dedup and rerank. */
   readonly recallK: number
   /** Passages returned. */

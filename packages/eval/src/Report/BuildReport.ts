@@ -33,6 +33,8 @@ export interface ReportOptions {
   readonly perItem?: boolean | undefined
   /** Score failed questions as 0 instead of leaving them out of the metrics. */
   readonly scoreFailuresAsZero?: boolean | undefined
+  /** The run's passage budget (`passageBudget` of its config), stated with the recall; absent: none. */
+  readonly budget?: number | undefined
 }
 
 const pct = (x: number) => Math.round(x * 10000) / 100
@@ -76,6 +78,7 @@ export const buildReport = (items: ReadonlyArray<ReportItem>, options: ReportOpt
     cost: {
       llmCalls: round2(mean(done.map((i) => i.result.counters.llm.total))),
       retrievals: round2(mean(done.map((i) => i.result.counters.retrievals))),
+      passages: round2(mean(done.map((i) => i.result.counters.uniquePassages))),
       steps: round2(mean(done.map((i) => i.result.counters.steps))),
       wallMs: round2(mean(done.map((i) => i.result.elapsedMs))),
       promptTokens: withUsage.length === 0 ? undefined : round2(mean(withUsage.map((u) => u.promptTokens))),
@@ -91,8 +94,10 @@ export const buildReport = (items: ReadonlyArray<ReportItem>, options: ReportOpt
     recall: {
       n: recalls.length,
       init: recalls.length === 0 ? undefined : pct(mean(recalls.map((r) => r.init ?? 0))),
-      final: recalls.length === 0 ? undefined : pct(mean(recalls.map((r) => r.final ?? 0)))
+      final: recalls.length === 0 ? undefined : pct(mean(recalls.map((r) => r.final ?? 0))),
+      allGold: recalls.length === 0 ? undefined : pct(mean(recalls.map((r) => (r.final === 1 ? 1 : 0))))
     },
+    budget: options.budget,
     failures: failed,
     items: options.perItem ? items.map((i) => itemScores(i, scorable(i), names)) : undefined
   })
@@ -113,6 +118,7 @@ const itemScores = (item: ReportItem, s: Scorable, names: ReadonlyArray<MetricNa
       stopReason: outcome.result.stopReason,
       llmCalls: outcome.result.counters.llm.total,
       retrievals: outcome.result.counters.retrievals,
+      passages: outcome.result.counters.uniquePassages,
       recallInit: recall.init,
       recallFinal: recall.final
     }

@@ -33,9 +33,10 @@ export const renderTable = (report: Report): string => {
   const tokens = c.promptTokens === undefined
     ? ""
     : `, tokens ${fixed(c.promptTokens)} prompt / ${fixed(c.completionTokens)} completion`
+  const passages = c.passages === undefined ? "" : `${fixed(c.passages)} passages read, `
   lines.push(
-    `per question: ${fixed(c.llmCalls)} LLM calls, ${fixed(c.retrievals)} retrievals, ${fixed(c.steps)} steps, ` +
-      `${fixed(c.wallMs)} ms${tokens}`
+    `per question: ${fixed(c.llmCalls)} LLM calls, ${fixed(c.retrievals)} retrievals, ${passages}` +
+      `${fixed(c.steps)} steps, ${fixed(c.wallMs)} ms${tokens}`
   )
   if (c.subqueries !== undefined) {
     lines.push(
@@ -45,9 +46,10 @@ export const renderTable = (report: Report): string => {
     )
   }
   if (report.recall.n > 0) {
-    lines.push(
-      `gold recall: ${fixed(report.recall.init)} after init, ${fixed(report.recall.final)} final (n=${report.recall.n})`
-    )
+    const { allGold, final, init, n } = report.recall
+    const within = report.budget === undefined ? "" : `, budget ${report.budget} passages`
+    const all = allGold === undefined ? "" : `; every gold passage read: ${fixed(allGold)}%`
+    lines.push(`gold recall: ${fixed(init)} after init, ${fixed(final)} final (n=${n}${within})${all}`)
   }
   const stops = Object.entries(report.stopReasons).sort(([, a], [, b]) => b - a).map(([k, v]) => `${k} ${v}`)
   if (stops.length > 0) lines.push(`stop reasons: ${stops.join(", ")}`)
@@ -88,6 +90,7 @@ export const renderItemsCsv = (report: Report): string => {
     "stop_reason",
     "llm_calls",
     "retrievals",
+    "passages",
     "recall_init",
     "recall_final",
     "prediction",
@@ -103,6 +106,7 @@ export const renderItemsCsv = (report: Report): string => {
         i.stopReason,
         i.llmCalls,
         i.retrievals,
+        i.passages,
         i.recallInit,
         i.recallFinal,
         i.prediction,

@@ -28,6 +28,8 @@ export const ItemScores = Schema.Struct({
   stopReason: Schema.optional(Schema.String),
   llmCalls: Schema.optional(Schema.Int),
   retrievals: Schema.optional(Schema.Int),
+  /** Unique passages the question read. */
+  passages: Schema.optional(Schema.Int),
   recallInit: Schema.optional(Schema.Number),
   recallFinal: Schema.optional(Schema.Number),
   error: Schema.optional(Schema.String)
@@ -46,6 +48,8 @@ export class Report extends Schema.Class<Report>("Report")({
   cost: Schema.Struct({
     llmCalls: Schema.Number,
     retrievals: Schema.Number,
+    /** Unique passages read per question (within `budget`). */
+    passages: Schema.optional(Schema.Number),
     steps: Schema.Number,
     wallMs: Schema.Number,
     promptTokens: Schema.optional(Schema.Number),
@@ -54,8 +58,18 @@ export class Report extends Schema.Class<Report>("Report")({
     subqueries: Schema.optional(Schema.Struct({ retrieved: Schema.Number, parametric: Schema.Number }))
   }),
   stopReasons: Schema.Record({ key: Schema.String, value: Schema.Int }),
-  /** Gold-passage recall (%) after initialisation (step 0) and at the end, over done questions with gold passages. */
-  recall: Schema.Struct({ n: Schema.Int, init: Schema.optional(Schema.Number), final: Schema.optional(Schema.Number) }),
+  /**
+   * Gold-passage recall (%) after initialisation (step 0) and at the end — at the passage budget, when the run has one
+   * — over done questions with gold passages; `allGold`: the share (%) of them that read every gold passage.
+   */
+  recall: Schema.Struct({
+    n: Schema.Int,
+    init: Schema.optional(Schema.Number),
+    final: Schema.optional(Schema.Number),
+    allGold: Schema.optional(Schema.Number)
+  }),
+  /** The run's passage budget (`maxUniquePassages` or its profile's default); absent: none, or not known. */
+  budget: Schema.optional(Schema.Int),
   failures: Schema.Array(Schema.Struct({ id: Schema.String, tag: Schema.String, message: Schema.String })),
   items: Schema.optional(Schema.Array(ItemScores))
 }) {}

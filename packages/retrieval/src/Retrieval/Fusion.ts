@@ -36,3 +36,16 @@ export const fuseQueries = <A extends { readonly id: string; readonly score: num
   const firsts = new Set(lists.flatMap((list) => (list[0] === undefined ? [] : [list[0].id])))
   return [...fused.filter((item) => firsts.has(item.id)), ...fused.filter((item) => !firsts.has(item.id))]
 }
+
+/**
+ * The best candidate of every lead list first (in lead order, each passage once), then `fused` without them. A lead is
+ * a planned query retrieved alone (`both` composition): its first find is what it was written to find, and no
+ * question term can push it out, whereas its other candidates are left to the fused lists.
+ */
+export const leadsFirst = <A extends { readonly id: string }>(
+  leads: ReadonlyArray<ReadonlyArray<A>>,
+  fused: ReadonlyArray<A>
+): Array<A> => {
+  const firsts = new Map(leads.flatMap((list) => (list[0] === undefined ? [] : [[list[0].id, list[0]] as const])))
+  return [...firsts.values(), ...fused.filter((item) => !firsts.has(item.id))]
+}

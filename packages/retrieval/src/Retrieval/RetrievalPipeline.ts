@@ -8,7 +8,7 @@ import {
 } from "@deepnote/core"
 import { Effect, Option } from "effect"
 import { Reranker } from "../Rerank/Reranker.js"
-import { fuseQueries } from "./Fusion.js"
+import { fuseQueries, leadsFirst } from "./Fusion.js"
 
 /** A recalled passage with the score of the backend that found it. */
 export interface Candidate {
@@ -32,25 +32,31 @@ export interface PipelineSpec {
 }
 
 /**
- * The retrieval pipeline (docs/algorithm.md) over any recall backend: `recallK` candidates per query (plus as many as are excluded, so
- * exclusion does not shrink the pool) → drop passages in `request.exclude` → reciprocal-rank fusion across queries
- * (k = 60), each query's best new candidate first (`fuseQueries`) → keep `recallK` → rerank with the HTTP cross-encoder when `config.reranker` is `http` →
- * `topK`. `Passage.score` is the score of the last stage that ordered the list (backend, RRF or reranker).
+ * The retrieval pipeline (docs/algorithm.md) over any recall backend: `recallK` candidates per query and per lead
+ * (plus as many as are excluded, so exclusion does not shrink the pool) → drop passages in `request.exclude` →
+ * reciprocal-rank fusion across queries (k = 60), each query's best new candidate first (`fuseQueries`), each lead's
+ * best new candidate before them all (`leadsFirst`) → keep `recallK` → rerank with the HTTP cross-encoder when
+ * `config.reranker` is `http` → `topK`. `Passage.score` is the score of the last stage that ordered the list
+ * (backend, RRF or reranker; a lead's first keeps its backend score).
  * The `Reranker` service is optional: it is only needed when a request asks for `http` reranking.
  */
 export const retrievalPipeline = (spec: PipelineSpec): Effect.Effect<RetrieverService> =>
   Effect.gen(function*() {
     const reranker = yield* Effect.serviceOption(Reranker)
     const search = Effect.fnUntraced(function*(request: RetrievalRequest) {
-      const queries = Array.from(new Set(request.queries.map((q) => q.trim()).filter((q) => q.length > 0)))
-      if (queries.length === 0) return []
+      const clean = (qs: ReadonlyArray<string>) =>
+        Array.from(new Set(qs.map((q) => q.trim()).filter((q) => q.length > 0)))
+      const queries = clean(request.queries)
+      const leads = clean(request.leads ?? [])
+      if (queries.length === 0 && leads.length === 0) return []
       const limit = request.recallK + request.exclude.size
-      const recalled = yield* Effect.forEach(queries, (q) => spec.recall(q, limit, request), {
+      const recalled = yield* Effect.forEach([...leads, ...queries], (q) => spec.recall(q, limit, request), {
         concurrency: spec.concurrency ?? 1
       })
       // seen passages go before fusion, so ranks (and each list's first) count new evidence only
       const lists = recalled.map((list) => list.filter((c) => !request.exclude.has(c.id)))
-      const merged = lists.length === 1 ? lists[0]! : fuseQueries(lists)
+      const main = lists.slice(leads.length)
+      const merged = leadsFirst(lists.slice(0, leads.length), main.length === 1 ? main[0]! : fuseQueries(main))
       const pool = merged.slice(0, request.recallK)
       const passages = pool.map((c) =>
         new Passage({ id: c.id, title: c.title, text: c.text, source: spec.source, score: c.score })

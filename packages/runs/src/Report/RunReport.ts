@@ -1,3 +1,4 @@
+import { passageBudget, profileOf } from "@deepnote/core"
 import { buildReport, type ReportItem, type ReportOptions } from "@deepnote/eval"
 import { Journal, RunStore } from "@deepnote/store"
 import { Chunk, Effect, Stream } from "effect"
@@ -5,7 +6,8 @@ import { describeEngine } from "./EngineFacts.js"
 
 /**
  * The metric report of a run from what the store holds: finished items are scored, pending ones only counted, so it
- * works on a run that is still going or was interrupted ("partial: n of N").
+ * works on a run that is still going or was interrupted ("partial: n of N"). Recall is stated with the run's passage
+ * budget.
  */
 export const runReport = (runId: string, options: ReportOptions = {}) =>
   Effect.gen(function*() {
@@ -31,7 +33,9 @@ export const runReport = (runId: string, options: ReportOptions = {}) =>
       }
     })
     const engine = describeEngine(run.manifest)
+    const config = run.manifest.config
     return buildReport(items, {
+      budget: passageBudget(config, profileOf(config.profile).defaults),
       title: `run ${run.id} (${run.manifest.config.profile}, ${run.status})${
         engine === undefined ? "" : ` · ${engine}`
       }`,
