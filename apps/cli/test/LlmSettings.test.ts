@@ -39,6 +39,28 @@ describe("LLM settings of the CLI: flags > config file > environment > defaults"
       assert.include(bad.message, "(from llm.attemptTimeoutMs in the config file)")
     }))
 
+  it.effect("resume: the servers the run recorded, unless a flag, the file or the environment names others", () =>
+    Effect.gen(function*() {
+      const recorded = ["http://gpu1:8000/v1", "http://gpu2:8000"]
+      const fromRun = yield* resolveLlmSettings(noFlags, undefined, "batch", undefined, recorded).pipe(withEnv({}))
+      assert.deepStrictEqual(fromRun.endpoints, [{ url: "http://gpu1:8000/v1" }, { url: "http://gpu2:8000" }])
+      const fromEnv = yield* resolveLlmSettings(noFlags, undefined, "batch", undefined, recorded).pipe(
+        withEnv({ DEEPNOTE_LLM_URL: "http://env:8000" })
+      )
+      assert.deepStrictEqual(fromEnv.endpoints, [{ url: "http://env:8000" }])
+      const fromFlag = yield* resolveLlmSettings(
+        { ...noFlags, urls: ["http://flag:8000"] },
+        undefined,
+        "batch",
+        undefined,
+        recorded
+      )
+        .pipe(withEnv({}))
+      assert.deepStrictEqual(fromFlag.endpoints, [{ url: "http://flag:8000" }])
+      const none = yield* Effect.flip(resolveLlmSettings(noFlags, undefined, "batch", undefined, []).pipe(withEnv({})))
+      assert.include(none.message, "--llm-url is required")
+    }))
+
   it("--llm-url values are checked as flags", () => {
     assert.isUndefined(llmUrlProblem("http://127.0.0.1:8000/v1#32"))
     assert.include(llmUrlProblem("http://127.0.0.1:99999") ?? "", "a port is 1 to 65535")

@@ -56,6 +56,10 @@ export interface MeiliTarget {
 /** `meilisearch:INDEX@HOST`: the `indexId` of a run over a Meilisearch index (index uids never contain `@`). */
 export const meiliIndexId = (target: MeiliTarget): string => `meilisearch:${target.index}@${target.host}`
 
+/** The LLM servers a run's manifest records (not its search servers): where `resume` goes when told nowhere else. */
+export const recordedLlmServers = (run: Run): ReadonlyArray<string> =>
+  run.manifest.servers.filter((server) => server.kind !== "meilisearch").map((server) => server.endpoint)
+
 /** The Meilisearch index a run searches, from its manifest's `indexId`; none for a run over a collection. */
 export const meiliTargetOf = (run: Run): Option.Option<MeiliTarget> => {
   const match = /^meilisearch:([^@]+)@(.+)$/.exec(run.manifest.indexId ?? "")

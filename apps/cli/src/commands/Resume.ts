@@ -1,3 +1,4 @@
+import { recordedLlmServers } from "@deepnote/runs"
 import { Args, Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
@@ -50,7 +51,9 @@ export const resumeCommand = Command.make(
     Effect.gen(function*() {
       const target = yield* runOrSweep(opts.id)
       if (target._tag === "sweep") return yield* failOnFailedQuestions(yield* resumeSweep(target.state, opts))
-      if (target.run.manifest.config.engine === "llm") yield* resolveLlmSettings(opts.llm, undefined)
+      if (target.run.manifest.config.engine === "llm") {
+        yield* resolveLlmSettings(opts.llm, undefined, "batch", undefined, recordedLlmServers(target.run))
+      }
       const ended = yield* resumeRun(target.run, opts)
       yield* failOnFailedQuestions(ended === undefined ? [] : [ended])
     }).pipe(

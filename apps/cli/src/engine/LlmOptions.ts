@@ -70,6 +70,15 @@ export const flagSource = (flags: LlmOptionValues): SettingsSource => ({
   keyOf: (field) => flagNames[field] ?? "flags"
 })
 
+/**
+ * The LLM servers a run recorded in its manifest, as the lowest settings source: `resume` goes back to them unless a
+ * flag, the config file or `DEEPNOTE_LLM_URL` names others.
+ */
+export const recordedSource = (endpoints: ReadonlyArray<string>): SettingsSource => ({
+  values: endpoints.length > 0 ? { endpoints: endpoints.map(parseEndpoint) } : {},
+  keyOf: () => "the LLM servers the run recorded"
+})
+
 const usage = (e: LlmSettingsError) =>
   new UsageError({
     message: e.missingEndpoints ? "--llm-url is required for --engine llm (or set DEEPNOTE_LLM_URL)" : e.message
@@ -84,7 +93,8 @@ export const resolveLlmSettings = (
   flags: LlmOptionValues,
   fromFile: unknown,
   workClass: WorkClass = "batch",
-  configFile = "the config file"
+  configFile = "the config file",
+  recorded: ReadonlyArray<string> = []
 ): Effect.Effect<LlmSettingsData, UsageError> =>
   Effect.gen(function*() {
     const file = yield* Either.match(fileSource(fromFile, configFile), {
@@ -92,7 +102,13 @@ export const resolveLlmSettings = (
       onRight: Effect.succeed
     })
     const environment = yield* Effect.mapError(environmentSource, usage)
-    return yield* resolveSettings([callerSource({ workClass }), flagSource(flags), file, environment]).pipe(
+    return yield* resolveSettings([
+      callerSource({ workClass }),
+      flagSource(flags),
+      file,
+      environment,
+      recordedSource(recorded)
+    ]).pipe(
       Effect.mapError(usage)
     )
   })
@@ -101,5 +117,7 @@ export const resolveLlmSettings = (
 export const llmSettingsLayer = (
   flags: LlmOptionValues,
   fromFile: unknown,
-  workClass: WorkClass = "batch"
-): Layer.Layer<LlmSettings, UsageError> => Layer.effect(LlmSettings, resolveLlmSettings(flags, fromFile, workClass))
+  workClass: WorkClass = "batch",
+  recorded: ReadonlyArray<string> = []
+): Layer.Layer<LlmSettings, UsageError> =>
+  Layer.effect(LlmSettings, resolveLlmSettings(flags, fromFile, workClass, undefined, recorded))

@@ -4,6 +4,7 @@ import {
   createRunFromRun,
   enqueueRun,
   meiliTargetOf,
+  recordedLlmServers,
   resumeConcurrency,
   runPromptSetHash
 } from "@deepnote/runs"
@@ -81,7 +82,8 @@ export const resumeRun = (run: Run, flags: ResumeFlags) =>
       flags.llm,
       undefined,
       flags.home,
-      meili
+      meili,
+      recordedLlmServers(target)
     )
     const ended = yield* executeWithProgress(target.id, engine, {
       quiet: flags.quiet,

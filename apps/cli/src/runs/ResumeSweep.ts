@@ -1,5 +1,5 @@
 import { promptSetHash } from "@deepnote/engine"
-import { createSweepCell, sweepCellConfig, type SweepState } from "@deepnote/runs"
+import { createSweepCell, recordedLlmServers, sweepCellConfig, type SweepState } from "@deepnote/runs"
 import type { Run } from "@deepnote/store"
 import { Console, Effect } from "effect"
 import { llmEngineFacts } from "../engine/LlmFacts.js"
@@ -49,7 +49,10 @@ const createCell = (template: Run, index: number, cell: Record<string, unknown>,
       Effect.mapError((e) => new UsageError({ message: e.message }))
     )
     const llm = config.engine === "llm"
-      ? yield* llmEngineFacts(yield* resolveLlmSettings(flags.llm, undefined), config)
+      ? yield* llmEngineFacts(
+        yield* resolveLlmSettings(flags.llm, undefined, "batch", undefined, recordedLlmServers(template)),
+        config
+      )
       : undefined
     return yield* createSweepCell({ template, index, cell, config, promptSetHash: promptSetHash(config), llm })
   })

@@ -7,7 +7,7 @@ import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"
 
 /**
  * The engine of a run (its roles and a retriever over its collection, or the Meilisearch index of `meili`), built
- * once per execution.
+ * once per execution. `recordedLlm`: the LLM servers a resumed run recorded, used when nothing names others.
  */
 export const runEngineLayer = (
   config: RunConfig,
@@ -15,9 +15,10 @@ export const runEngineLayer = (
   llm: LlmOptionValues,
   llmFromFile: unknown,
   home: Option.Option<string>,
-  meili?: MeiliOptions | undefined
+  meili?: MeiliOptions | undefined,
+  recordedLlm: ReadonlyArray<string> = []
 ) =>
-  Engine.layer({ config, collection, llm: llmSettingsLayer(llm, llmFromFile), meili }).pipe(
+  Engine.layer({ config, collection, llm: llmSettingsLayer(llm, llmFromFile, "batch", recordedLlm), meili }).pipe(
     Layer.provide(Collections.layer),
     Layer.provide(homeLayer(home))
   )
