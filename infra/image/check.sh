@@ -40,10 +40,14 @@ done
 node -e "fetch('http://127.0.0.1:$port/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" \
   || { tail -20 "$work/serve.log"; echo "serve never became ready"; exit 1; }
 if command -v docker-compose > /dev/null 2>&1; then
-  for file in "$repo"/infra/*/docker-compose.yml; do
-    (cd "$(dirname "$file")" && DEEPNOTE_API_KEY_PEPPER=check MEILI_MASTER_KEY=check docker-compose -f "$file" config -q) \
-      || { echo "docker-compose config failed: $file"; exit 1; }
-    echo "compose ok: ${file#"$repo"/}"
+  # in the scratch clone: each `.env.example` becomes the `.env` its README says to write
+  for example in "$work"/src/infra/*/.env.example; do
+    if [ -e "$example" ]; then cp "$example" "$(dirname "$example")/.env"; fi
+  done
+  for file in "$work"/src/infra/*/docker-compose.yml; do
+    (cd "$(dirname "$file")" && DEEPNOTE_API_KEY_PEPPER=check docker-compose -f "$file" config -q) \
+      || { echo "docker-compose config failed: ${file#"$work"/src/}"; exit 1; }
+    echo "compose ok: ${file#"$work"/src/}"
   done
 else
   echo "docker-compose not installed: compose files not checked"
