@@ -87,6 +87,13 @@ describe("the HTTP app with dense and hybrid retrieval (embeddings from the simu
         )).manifest
         assert.deepStrictEqual(manifest.embeddings, { model: "deepnote-sim", dimensions: 384 })
         assert.strictEqual(manifest.config.retriever, "hybrid")
+        // and the API's run view shows it (the inspector's run page reads it from there)
+        const view = yield* raw(HttpClientRequest.get(`/v1/runs/${runId}`), key)
+        assert.strictEqual(view.status, 200, view.text)
+        assert.deepStrictEqual(
+          (JSON.parse(view.text) as { manifest: { embeddings?: unknown } }).manifest.embeddings,
+          { model: "deepnote-sim", dimensions: 384 }
+        )
       }).pipe(Effect.provide(testServer(home)), Effect.withConfigProvider(env))
     }))
 

@@ -41,6 +41,7 @@ export interface RunManifest {
   readonly promptSetHash?: string
   readonly configHash: string
   readonly collectionFingerprint?: string
+  readonly embeddings?: { readonly model: string; readonly dimensions: number }
   readonly codeVersion: string
 }
 

@@ -26,6 +26,7 @@ const manifestView = (manifest: Run["manifest"]): RunManifestView => ({
   ...(manifest.promptSetHash === undefined ? {} : { promptSetHash: manifest.promptSetHash }),
   configHash: manifest.configHash,
   ...(manifest.collectionFingerprint === undefined ? {} : { collectionFingerprint: manifest.collectionFingerprint }),
+  ...(manifest.embeddings === undefined ? {} : { embeddings: manifest.embeddings }),
   codeVersion: manifest.codeVersion
 })
 

@@ -68,6 +68,8 @@ export const RunManifestView = Schema.Struct({
   configHash: Schema.String,
   /** The content hash of the collection the run retrieves from. */
   collectionFingerprint: Schema.optional(Schema.String),
+  /** Dense and hybrid runs: the embeddings model of the collection's vectors and their length. */
+  embeddings: Schema.optional(Schema.Struct({ model: Schema.String, dimensions: Schema.Int })),
   codeVersion: Schema.String
 })
 export type RunManifestView = typeof RunManifestView.Type

@@ -130,6 +130,16 @@ export const manifestList = (run: RunView): HTMLElement => {
         h("dd", { "data-manifest": "prompt-set" }, hashOrDash(manifest.promptSetHash)),
         h("dt", {}, "collection fingerprint"),
         h("dd", { "data-manifest": "collection-fingerprint" }, hashOrDash(manifest.collectionFingerprint)),
+        h("dt", {}, "retriever"),
+        h(
+          "dd",
+          { "data-manifest": "retriever" },
+          `${String(run.config["retriever"] ?? "bm25")}${
+            manifest.embeddings === undefined
+              ? ""
+              : ` · embeddings ${manifest.embeddings.model} (${manifest.embeddings.dimensions}-d)`
+          }`
+        ),
         h("dt", {}, "config hash"),
         h("dd", {}, shortHash(manifest.configHash)),
         h("dt", {}, "code"),
