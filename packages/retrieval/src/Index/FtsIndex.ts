@@ -8,18 +8,13 @@ import type { CollectionSettings } from "../Domain/Ingest.js"
 import { type CollectionVectors, makeCollectionVectors } from "../Vectors/CollectionVectors.js"
 import { analyzeBatch, type AnalyzedPassage } from "./AnalyzedBatch.js"
 import { makeFtsQueries, type ProgressRow, replaceChunk, type StoredRow } from "./FtsQueries.js"
+import type { ScoredDocument } from "./FtsQueries.js"
 import { indexFailure } from "./IndexFailure.js"
 import { MetaKey } from "./IndexSchema.js"
 import { openIngestFastPath } from "./IngestFastPath.js"
 import { makeWriteGuard } from "./WriteGuard.js"
 
-/** A search hit: the stored passage and its BM25 score (higher is better). */
-export interface ScoredDocument {
-  readonly id: string
-  readonly title: string
-  readonly text: string
-  readonly score: number
-}
+export type { ScoredDocument } from "./FtsQueries.js"
 
 /** BM25 column weights. Bigram columns use the word-column weight times `cjk`. */
 export interface ColumnWeights {

@@ -2,6 +2,14 @@ import { type SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { MetaKey } from "./IndexSchema.js"
 
+/** A search hit: the stored passage and its BM25 score (higher is better). */
+export interface ScoredDocument {
+  readonly id: string
+  readonly title: string
+  readonly text: string
+  readonly score: number
+}
+
 /** A row of `documents` as written. */
 export const DocumentRow = Schema.Struct({
   id: Schema.String,

@@ -1,34 +1,16 @@
 import { detectLanguage } from "@deepnote/text"
 import { HttpClient } from "@effect/platform"
-import { type ConfigError, Context, type Duration, Effect, Layer, type Redacted } from "effect"
+import { type ConfigError, Context, Effect, Layer } from "effect"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { Candidate } from "../Retrieval/RetrievalPipeline.js"
 import { meiliKey, primaryKey, toMeiliDocument } from "./MeiliDocuments.js"
 import { MeiliError } from "./MeiliError.js"
 import { meiliCall, withoutCredentials } from "./MeiliHttp.js"
 import { EnqueuedTask, Health, IndexInfo, IndexStats, MeiliSearchReply, Version } from "./MeiliReplies.js"
-import { meiliOptionsConfig } from "./MeiliSettings.js"
+import { type MeiliOptions, meiliOptionsConfig } from "./MeiliSettings.js"
 import { waitForTask } from "./MeiliTasks.js"
 
-export interface MeiliOptions {
-  /** e.g. `http://127.0.0.1:7700`. */
-  readonly host: string
-  /** Sent as `Authorization: Bearer …`: the master key or an API key with the actions the caller needs. */
-  readonly apiKey?: Redacted.Redacted | undefined
-  /** The index uid. */
-  readonly index: string
-  /** Hybrid search: the embedder configured on the index, and the share of semantic results (0…1, default 0.5). */
-  readonly embedder?: string | undefined
-  readonly semanticRatio?: number | undefined
-  /** Documents per upload task. Default 1000. */
-  readonly batchSize?: number | undefined
-  /** Time limit of one HTTP attempt. Default 30 s. */
-  readonly timeout?: Duration.DurationInput | undefined
-  /** Retries of transient failures (connection errors, timeouts, 408/429/5xx). Default 3. */
-  readonly retries?: number | undefined
-  /** How long one task (settings, upload) may take until it succeeds or fails. Default 120 s. */
-  readonly taskTimeout?: Duration.DurationInput | undefined
-}
+export type { MeiliOptions } from "./MeiliSettings.js"
 
 /** What a run's manifest and a summary record of the backend: the server without credentials and the index. */
 export interface MeiliTargetInfo {

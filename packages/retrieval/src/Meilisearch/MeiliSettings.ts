@@ -1,5 +1,24 @@
 import { Config, ConfigError, type Duration, Effect, Either, Option, type Redacted } from "effect"
-import type { MeiliOptions } from "./MeiliClient.js"
+
+export interface MeiliOptions {
+  /** e.g. `http://127.0.0.1:7700`. */
+  readonly host: string
+  /** Sent as `Authorization: Bearer …`: the master key or an API key with the actions the caller needs. */
+  readonly apiKey?: Redacted.Redacted | undefined
+  /** The index uid. */
+  readonly index: string
+  /** Hybrid search: the embedder configured on the index, and the share of semantic results (0…1, default 0.5). */
+  readonly embedder?: string | undefined
+  readonly semanticRatio?: number | undefined
+  /** Documents per upload task. Default 1000. */
+  readonly batchSize?: number | undefined
+  /** Time limit of one HTTP attempt. Default 30 s. */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** Retries of transient failures (connection errors, timeouts, 408/429/5xx). Default 3. */
+  readonly retries?: number | undefined
+  /** How long one task (settings, upload) may take until it succeeds or fails. Default 120 s. */
+  readonly taskTimeout?: Duration.DurationInput | undefined
+}
 
 export const defaultMeiliHost = "http://127.0.0.1:7700"
 export const defaultMeiliIndex = "deepnote"
