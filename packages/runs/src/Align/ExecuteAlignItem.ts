@@ -8,14 +8,15 @@ import {
   type RankerService,
   type Sampler
 } from "@deepnote/align"
-import { type AlignSpec, Answerer, NoteWriter, QueryPlanner, RunMetrics, withTags } from "@deepnote/core"
+import { type AlignSpec, Answerer, NoteWriter, QueryPlanner, RunMetrics } from "@deepnote/core"
 import { LlmCallPolicy, LlmClient } from "@deepnote/llm"
 import { Journal, type PendingItem, RunStore } from "@deepnote/store"
-import { Cause, Context, Effect, Either, Exit, Metric, Option } from "effect"
+import { Cause, Context, Effect, Exit, Metric, Option } from "effect"
 import type { EngineServices } from "../Executor/EngineServices.js"
 import type { ItemOutcome } from "../Executor/ExecuteItem.js"
 import { RunEvents } from "../Executor/RunEvents.js"
 import type { RunPlan } from "../Executor/RunPlan.js"
+import { settleItem } from "../Executor/SettleItem.js"
 import { journalCalls } from "../Journal/JournaledRoles.js"
 
 /**
@@ -82,25 +83,8 @@ export const executeAlignItem = (
       return { itemId: item.itemId, ok: false, stopped: true, ...stats } satisfies ItemOutcome
     }
     const outcome = yield* Effect.either(exit)
-    if (Either.isRight(outcome)) {
-      const result = outcome.right
-      yield* store.completeItem({ runId, itemId: item.itemId, result, elapsedMs: result.elapsedMs })
-      yield* hub.publish({
-        _tag: "ItemDone",
-        runId,
-        itemId: item.itemId,
-        llmCalls: stats.executed + stats.replayed,
-        elapsedMs: result.elapsedMs
-      })
-    } else {
-      const error = outcome.left
-      yield* store.failItem({ runId, itemId: item.itemId, error: { tag: error._tag, message: error.message } })
-      yield* hub.publish({ _tag: "ItemFailed", runId, itemId: item.itemId, message: error.message })
-    }
-    yield* Metric.increment(withTags(RunMetrics.items, { outcome: Either.isRight(outcome) ? "done" : "failed" }))
-    yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "executed" }), stats.executed)
-    yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "replayed" }), stats.replayed)
-    return { itemId: item.itemId, ok: Either.isRight(outcome), stopped: false, ...stats } satisfies ItemOutcome
+    const llmCalls = stats.executed + stats.replayed
+    return (yield* settleItem({ runId, itemId: item.itemId, outcome, stats, llmCalls })) satisfies ItemOutcome
   }).pipe(
     (self) =>
       Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () =>

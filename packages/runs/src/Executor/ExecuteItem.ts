@@ -4,8 +4,7 @@ import {
   PipelineResult,
   type RetrievalError,
   type RoleError,
-  RunMetrics,
-  withTags
+  RunMetrics
 } from "@deepnote/core"
 import { LlmCallPolicy } from "@deepnote/llm"
 import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
@@ -14,6 +13,7 @@ import { journaledRoles } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"
 import { RunEvents } from "./RunEvents.js"
 import type { RunPlan } from "./RunPlan.js"
+import { settleItem } from "./SettleItem.js"
 
 export interface ItemOutcome {
   readonly itemId: string
@@ -79,29 +79,14 @@ export const executeItem = (
       return { itemId: item.itemId, ok: false, stopped: true, ...stats } satisfies ItemOutcome
     }
     const outcome = yield* Effect.either(exit)
-    if (Either.isRight(outcome)) {
-      const result = Option.match(traceId, {
-        onNone: () => outcome.right,
+    const settled = Either.map(outcome, (answered) =>
+      Option.match(traceId, {
+        onNone: () => answered,
         // the result was validated when it was made: only the trace id is added (no second walk of the whole trace)
-        onSome: (id) => new PipelineResult({ ...outcome.right, traceId: id }, { disableValidation: true })
-      })
-      yield* store.completeItem({ runId, itemId: item.itemId, result, elapsedMs: result.elapsedMs })
-      yield* hub.publish({
-        _tag: "ItemDone",
-        runId,
-        itemId: item.itemId,
-        llmCalls: result.counters.llm.total,
-        elapsedMs: result.elapsedMs
-      })
-    } else {
-      const error = outcome.left
-      yield* store.failItem({ runId, itemId: item.itemId, error: { tag: error._tag, message: error.message } })
-      yield* hub.publish({ _tag: "ItemFailed", runId, itemId: item.itemId, message: error.message })
-    }
-    yield* Metric.increment(withTags(RunMetrics.items, { outcome: Either.isRight(outcome) ? "done" : "failed" }))
-    yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "executed" }), stats.executed)
-    yield* Metric.incrementBy(withTags(RunMetrics.calls, { source: "replayed" }), stats.replayed)
-    return { itemId: item.itemId, ok: Either.isRight(outcome), stopped: false, ...stats } satisfies ItemOutcome
+        onSome: (id) => new PipelineResult({ ...answered, traceId: id }, { disableValidation: true })
+      }))
+    const llmCalls = Either.isRight(settled) ? settled.right.counters.llm.total : 0
+    return (yield* settleItem({ runId, itemId: item.itemId, outcome: settled, stats, llmCalls })) satisfies ItemOutcome
   }).pipe(
     (self) =>
       Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () =>
