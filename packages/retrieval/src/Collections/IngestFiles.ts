@@ -1,11 +1,9 @@
 import { Clock, Effect, Option, Stream } from "effect"
-import * as Path from "node:path"
 import { type IngestError, InvalidRecord } from "../Domain/Errors.js"
 import type { FileSummary, IndexOptions, IngestSummary, RecordIssue } from "../Domain/Ingest.js"
 import type { FtsIndex } from "../Index/FtsIndex.js"
-import { checkCorpusFile } from "../Ingest/CorpusFile.js"
-import { readCorpus, resolveFormat } from "../Ingest/CorpusReader.js"
-import { statFile } from "../Ingest/LineReader.js"
+import { checkCorpusInputs } from "../Ingest/CorpusInputs.js"
+import { readCorpus } from "../Ingest/CorpusReader.js"
 
 /**
  * Streams every file into the index, one transaction per batch, recording each file's resume point with its batch.
@@ -19,14 +17,7 @@ export const ingestFiles = (
 ): Effect.Effect<IngestSummary, IngestError> =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
-    const inputs = yield* Effect.forEach(files, (file) =>
-      Effect.gen(function*() {
-        const absolute = Path.resolve(file)
-        yield* statFile(absolute)
-        const format = yield* resolveFormat(absolute, options.format ?? "auto")
-        const stat = yield* checkCorpusFile(absolute, format === "text" || format === "markdown" ? "text" : "json")
-        return { file, absolute, stat, format }
-      }))
+    const inputs = yield* checkCorpusInputs(files, options.format)
     const strict = options.strict ?? false
     const maxErrors = options.maxReportedErrors ?? 1000
     const errors: Array<RecordIssue> = []

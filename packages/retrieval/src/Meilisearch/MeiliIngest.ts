@@ -1,12 +1,10 @@
 import { detectLanguage } from "@deepnote/text"
 import { Clock, Effect, Stream } from "effect"
-import * as Path from "node:path"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import { type CorpusFileNotFound, type InvalidCorpusFile, InvalidRecord } from "../Domain/Errors.js"
 import type { CorpusFormat, CorpusFormatOption, IngestProgress, RecordIssue } from "../Domain/Ingest.js"
-import { checkCorpusFile } from "../Ingest/CorpusFile.js"
-import { readCorpus, resolveFormat } from "../Ingest/CorpusReader.js"
-import { statFile } from "../Ingest/LineReader.js"
+import { checkCorpusInputs } from "../Ingest/CorpusInputs.js"
+import { readCorpus } from "../Ingest/CorpusReader.js"
 import { MeiliClient } from "./MeiliClient.js"
 import type { MeiliError } from "./MeiliError.js"
 
@@ -76,14 +74,7 @@ export const indexIntoMeilisearch = (
   Effect.gen(function*() {
     const meili = yield* MeiliClient
     const started = yield* Clock.currentTimeMillis
-    const inputs = yield* Effect.forEach(files, (file) =>
-      Effect.gen(function*() {
-        const absolute = Path.resolve(file)
-        yield* statFile(absolute)
-        const format = yield* resolveFormat(absolute, options.format ?? "auto")
-        const stat = yield* checkCorpusFile(absolute, format === "text" || format === "markdown" ? "text" : "json")
-        return { file, absolute, stat, format }
-      }))
+    const inputs = yield* checkCorpusInputs(files, options.format)
     yield* meili.health
     const requested = options.language ?? "auto"
     let language: "en" | "zh" | undefined = requested === "auto" ? undefined : requested
