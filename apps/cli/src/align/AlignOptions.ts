@@ -1,6 +1,14 @@
 import { Options } from "@effect/cli"
 import type { Command } from "@effect/cli"
-import { boundedInteger, collectionOption, configFileOption, homeOption, storeOption } from "../commands/Common.js"
+import {
+  boundedInteger,
+  collectionOption,
+  configFileOption,
+  homeOption,
+  runLabelOption,
+  skipBadLinesOption,
+  storeOption
+} from "../commands/Common.js"
 import { concurrencyOption, quietOption } from "../commands/RunCommand.js"
 import { knobOptions } from "../config/Knobs.js"
 import { llmOptions } from "../engine/LlmOptions.js"
@@ -67,10 +75,8 @@ export const alignOptions = {
     Options.optional,
     Options.withDescription("the dataset card (markdown; default: beside --output, pairs.card.md)")
   ),
-  skipBadLines: Options.boolean("skip-bad-lines").pipe(
-    Options.withDescription("skip invalid dataset records (reported) instead of refusing the dataset")
-  ),
-  label: Options.text("label").pipe(Options.optional, Options.withDescription("a label stored in the run manifest")),
+  skipBadLines: skipBadLinesOption,
+  label: runLabelOption,
   enqueue: Options.boolean("enqueue").pipe(
     Options.withDescription(
       "queue the questions for `deepnote worker` processes instead of executing them here; prints the run id; " +

@@ -48,3 +48,14 @@ export const collectionOption = Options.text("collection").pipe(
   ),
   Options.optional
 )
+
+/** `--label`: a label stored in a run's manifest (shown by `status`, `eval` and the inspector). */
+export const runLabelOption = Options.text("label").pipe(
+  Options.optional,
+  Options.withDescription("a label stored in the run manifest")
+)
+
+/** `--skip-bad-lines`: a dataset's invalid records are reported and skipped instead of refusing the dataset. */
+export const skipBadLinesOption = Options.boolean("skip-bad-lines").pipe(
+  Options.withDescription("skip invalid dataset records (reported) instead of refusing the dataset")
+)

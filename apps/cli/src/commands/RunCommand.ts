@@ -24,6 +24,8 @@ import {
   configFileOption,
   homeOption,
   maxConcurrency,
+  runLabelOption,
+  skipBadLinesOption,
   storeOption
 } from "./Common.js"
 
@@ -53,16 +55,14 @@ const runOptions = {
     Options.optional,
     Options.withDescription("only the first N questions")
   ),
-  skipBadLines: Options.boolean("skip-bad-lines").pipe(
-    Options.withDescription("skip invalid dataset records (reported) instead of refusing the dataset")
-  ),
+  skipBadLines: skipBadLinesOption,
   sweep: Options.file("sweep", { exists: "yes" }).pipe(
     Options.optional,
     Options.withDescription(
       "YAML/JSON grid, e.g. grid: { maxStep: [1,2,3], maxFailure: [1,2] }: one run per valid cell"
     )
   ),
-  label: Options.text("label").pipe(Options.optional, Options.withDescription("a label stored in the run manifest")),
+  label: runLabelOption,
   enqueue: Options.boolean("enqueue").pipe(
     Options.withDescription(
       "create the run (every sweep cell) and queue its questions for `deepnote worker` processes instead of executing " +
