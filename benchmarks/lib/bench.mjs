@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url"
 /** The repository root. */
 export const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../..")
 /** The built `deepnote` CLI (`npx tsc -b` first). */
-export const cliMain = Path.join(root, "apps/cli/dist/src/main.js")
+export const cliMain = Path.join(root, "apps/cli/bin/deepnote.mjs")
 /** The built LLM simulator. */
 export const simMain = Path.join(root, "apps/llm-sim/dist/src/main.js")
 

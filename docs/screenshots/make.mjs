@@ -10,7 +10,7 @@ import { createRequire } from "node:module"
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "..", "..")
 const { chromium } = createRequire(join(root, "apps/server/package.json"))("playwright-core")
-const cli = join(root, "apps/cli/dist/src/main.js")
+const cli = join(root, "apps/cli/bin/deepnote.mjs")
 const home = mkdtempSync(join(tmpdir(), "deepnote-shots-"))
 const deepnote = (...args) => execFileSync("node", [cli, ...args, "--home", home], { stdio: "pipe" }).toString()
 const questions = join(root, "examples/sample/questions/hotpotqa.jsonl")

@@ -4,7 +4,7 @@
 # even where no Docker engine runs.
 #   build.sh SRC OUT  — in SRC (a checkout without node_modules or dist): install exactly from the lockfile, build,
 #                       drop the development dependencies, and copy what runs into OUT (package manifests, built
-#                       output, the production node_modules, the CLI's entry point, the bundled sample).
+#                       output, the production node_modules, the CLI's entry point and one-file bundle, the bundled sample).
 set -euo pipefail
 src=$(cd "$1" && pwd)
 out=$2
@@ -19,7 +19,7 @@ for dir in packages/* apps/*; do
   mkdir -p "$out/$dir"
   cp -a "$dir/package.json" "$out/$dir/"
   if [ -d "$dir/dist/src" ]; then mkdir -p "$out/$dir/dist" && cp -a "$dir/dist/src" "$out/$dir/dist/"; fi
-  for extra in node_modules public bin dist/help.txt; do
+  for extra in node_modules public bin dist/help.txt dist/bundle; do
     if [ -e "$dir/$extra" ]; then mkdir -p "$(dirname "$out/$dir/$extra")" && cp -a "$dir/$extra" "$out/$dir/$extra"; fi
   done
 done

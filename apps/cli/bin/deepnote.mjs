@@ -1,18 +1,40 @@
 #!/usr/bin/env node
 // The `deepnote` command. `--version` and the top-level help are answered from files the build writes, without loading
-// the Effect runtime (benchmarks/cli: ~0.05 s of CPU instead of ~1.3 s); everything else runs the full command line.
+// the Effect runtime (benchmarks/cli: ~0.05 s of CPU instead of ~1.3 s); everything else runs the full command line,
+// from the one-file bundle the build writes (scripts/bundle-cli.mjs) while it is newer than every file it was made from,
+// else from the unbundled build (after a bare `tsc -b`, say).
 // This file is committed (not built) so that `npm ci` links `node_modules/.bin/deepnote` to it before any build.
 import { existsSync, readFileSync, statSync } from "node:fs"
 
+const root = new URL("../../../", import.meta.url)
 const dist = new URL("../dist/", import.meta.url)
 const main = new URL("src/main.js", dist)
+const bundle = new URL("bundle/deepnote.js", dist)
+const bundleInputs = new URL("bundle/inputs.json", dist)
 const help = new URL("help.txt", dist)
+const buildInfo = new URL(".tsbuildinfo", dist)
 const args = process.argv.slice(2)
 
-const builtHelpIsCurrent = () =>
-  existsSync(help) && statSync(help).mtimeMs >= statSync(new URL(".tsbuildinfo", dist)).mtimeMs
+// An installed package (npm i -g) holds the bundle and the help and no build state: they are current by construction.
+const inCheckout = existsSync(buildInfo)
 
-if (!existsSync(main)) {
+const builtHelpIsCurrent = () =>
+  existsSync(help) && (!inCheckout || statSync(help).mtimeMs >= statSync(buildInfo).mtimeMs)
+
+const bundleIsCurrent = () => {
+  if (!existsSync(bundle)) return false
+  if (!inCheckout) return true
+  if (!existsSync(bundleInputs)) return false
+  const made = statSync(bundle).mtimeMs
+  return JSON.parse(readFileSync(bundleInputs, "utf8")).every((input) => {
+    const stat = statSync(new URL(input, root), { throwIfNoEntry: false })
+    return stat !== undefined && stat.mtimeMs <= made
+  })
+}
+
+const entry = bundleIsCurrent() ? bundle : existsSync(main) ? main : undefined
+
+if (entry === undefined) {
   process.stderr.write("deepnote: the command is not built: run `npm run build` in the repository first\n")
   process.exitCode = 1
 } else if (args.length === 1 && args[0] === "--version") {
@@ -23,5 +45,5 @@ if (!existsSync(main)) {
   const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS || Number.NaN)
   process.stdout.write(wrapHelp(readFileSync(help, "utf8"), helpWidth(columns)))
 } else {
-  await import(main.href)
+  await import(entry.href)
 }

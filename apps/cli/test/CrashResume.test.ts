@@ -14,7 +14,7 @@ const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
  */
 const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
   Effect.gen(function*() {
-    const sim = yield* start({ stepBaseMs: 6, maxNumSeqs: 16 })
+    const sim = yield* start({ stepBaseMs: 6, tokensPerStep: 4, maxNumSeqs: 16 })
     const home = yield* indexedHome
     const common = sampleRunArgs(
       home,
@@ -104,7 +104,7 @@ const crashAndResume = (signal: NodeJS.Signals, seed: number) =>
     return { resent, inFlightTotal }
   })
 
-describe("crash and resume against the simulator (child processes)", () => {
+describe.concurrent("crash and resume against the simulator (child processes)", () => {
   it.scopedLive(
     "SIGKILL at random moments: identical results, re-sent calls ≤ calls in flight at the kills",
     () => crashAndResume("SIGKILL", 7).pipe(Effect.asVoid),

@@ -15,7 +15,8 @@ export const repoRoot = ((): string => {
   }
   return dir
 })()
-export const main = Path.join(repoRoot, "apps/cli/dist/src/main.js")
+/** The `deepnote` entry point users run (bin/deepnote.mjs: the one-file bundle while it is current). */
+export const main = Path.join(repoRoot, "apps/cli/bin/deepnote.mjs")
 
 export interface CliOutput {
   readonly code: number

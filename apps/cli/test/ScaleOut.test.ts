@@ -30,7 +30,7 @@ describe("queue workers on a shared Postgres store (child processes, simulator, 
     () =>
       Effect.gen(function*() {
         const { url } = yield* PostgresDatabase
-        const sim = yield* start({ stepBaseMs: 6, maxNumSeqs: 16 })
+        const sim = yield* start({ stepBaseMs: 6, tokensPerStep: 4, maxNumSeqs: 16 })
         const home = yield* indexedHome
         const llm = llmUrlArgs(`${sim.url}/v1`, { cache: false })
         const knobs = ["--dataset", sampleQuestions, "-c", "sample", "--engine", "llm", "--limit", String(questions)]

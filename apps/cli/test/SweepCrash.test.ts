@@ -18,7 +18,7 @@ describe("a sweep stopped in its first cell", () => {
     "resume SWEEP_ID finishes the stopped cell and creates and runs the cells never created",
     () =>
       Effect.gen(function*() {
-        const sim = yield* start({ stepBaseMs: 6, maxNumSeqs: 16 })
+        const sim = yield* start({ stepBaseMs: 6, tokensPerStep: 4, maxNumSeqs: 16 })
         const home = yield* tempHome
         assert.strictEqual((yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])).code, 0)
         const grid = Path.join(home, "grid.yaml")

@@ -226,7 +226,7 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
     () =>
       Effect.gen(function*() {
         const home = yield* indexedHome
-        const sim = yield* start({ stepBaseMs: 6 })
+        const sim = yield* start({ stepBaseMs: 6, tokensPerStep: 4 })
         const receiver = yield* startOtlpReceiver
         const traceFile = Path.join(home, "run-trace.jsonl")
         const cli = spawnCli(

@@ -23,7 +23,7 @@ const journaledLlmCalls = (home: string, runId: string) =>
     return totals.reduce((sum, t) => sum + t.llmCalls, 0)
   }).pipe(Effect.provide(Store.layer({ url: Path.join(home, "deepnote.sqlite") })), Effect.orDie)
 
-const main = Path.resolve(import.meta.dirname, "../../cli/dist/src/main.js")
+const main = Path.resolve(import.meta.dirname, "../../cli/bin/deepnote.mjs")
 
 /** `deepnote serve` on the same home in a child process, with queue workers; killed when the scope closes. */
 const serveInChild = (home: string, llmUrl: string) =>
