@@ -2,7 +2,8 @@
 # CPU cost of starting the `deepnote` command, measured from outside with farm-bench (each pair alternates A B A B …).
 # Run from the repo root after `npm run build`:  bash benchmarks/cli/startup.sh > benchmarks/cli/startup.txt
 # A = the entry point users run (apps/cli/bin/deepnote.mjs: --version and the top-level help without loading Effect),
-# B = the full CLI (apps/cli/dist/src/main.js, what `deepnote` ran before the entry point existed).
+# B = the full CLI unbundled (apps/cli/dist/src/main.js, what `deepnote` ran before the entry point and the bundle).
+# For `ask`, A runs the one-file bundle (apps/cli/dist/bundle/deepnote.js, through the entry point) and B the unbundled CLI.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 home=$(mktemp -d)
@@ -14,5 +15,6 @@ for args in "--version" "--help"; do
   farm-bench -n 9 --vs "node apps/cli/dist/src/main.js $args" -- node apps/cli/bin/deepnote.mjs $args 2>&1 | grep -E "^(A|B|A/B) (cpu|wall|peak)"
 done
 echo "## deepnote ask (the sample, extractive engine)"
-farm-bench -n 5 --timeout 300 -- node apps/cli/bin/deepnote.mjs ask "Which magazine was started first, Arthur's Magazine or First for Women?" \
-  --collection sample --home "$home" 2>&1 | grep -E "^A (cpu|wall|peak)"
+question="Which magazine was started first, Arthur's Magazine or First for Women?"
+farm-bench -n 9 --timeout 300 --vs "node apps/cli/dist/src/main.js ask \"$question\" --collection sample --home $home" \
+  -- node apps/cli/bin/deepnote.mjs ask "$question" --collection sample --home "$home" 2>&1 | grep -E "^(A|B|A/B) (cpu|wall|peak)"
