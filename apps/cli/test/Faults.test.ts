@@ -75,8 +75,8 @@ const until = (condition: () => boolean, what: string, timeoutMs = 60_000) =>
 const post = (url: string) => Effect.promise(() => fetch(url, { method: "POST" }))
 
 const runIdOf = (stdout: string) => /run (r-[^\s:]+)/.exec(stdout)?.[1] ?? ""
-/** `(this execution: N calls made, …)` of a finished execution. */
-const callsMade = (stdout: string) => Number(/(\d+) calls made/.exec(stdout)?.[1] ?? "0")
+/** `(this execution: N LLM calls and retrievals made, …)` of a finished execution. */
+const callsMade = (stdout: string) => Number(/(\d+) LLM calls and retrievals made/.exec(stdout)?.[1] ?? "0")
 
 describe("fault injection (the CLI in a child process, the LLM simulator faulted)", () => {
   it.scopedLive(

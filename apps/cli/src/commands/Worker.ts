@@ -60,7 +60,7 @@ export const workerCommand = Command.make(
           `worker: ${
             summary.reason === "idle" ? "no work left" : "stopped"
           }: ${summary.done} done, ${summary.failed} ` +
-            `failed, ${summary.skipped} skipped, ${summary.refused} given back (${summary.executedCalls} calls made, ` +
+            `failed, ${summary.skipped} skipped, ${summary.refused} given back (${summary.executedCalls} LLM calls and retrievals made, ` +
             `${summary.replayedCalls} replayed)`
         )
       }

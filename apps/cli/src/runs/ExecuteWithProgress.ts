@@ -79,7 +79,7 @@ export const executeWithProgress = (
     } else {
       yield* Console.log(
         `run ${runId} ${summary.status}: ${after.counts.done}/${after.counts.total} done, ${after.counts.failed} failed ` +
-          `(this execution: ${summary.executedCalls} calls made, ${summary.replayedCalls} replayed from the journal)`
+          `(this execution: ${summary.executedCalls} LLM calls and retrievals made, ${summary.replayedCalls} replayed from the journal)`
       )
     }
     if (summary.leaseLost) {

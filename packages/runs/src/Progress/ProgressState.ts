@@ -65,7 +65,7 @@ export const renderProgress = (
   return `${runId} ▕${"█".repeat(filled)}${
     "░".repeat(width - filled)
   }▏ ${finished}/${s.total} · ${s.failed} failed · ${s.inFlight} in flight · ` +
-    `${rate.toFixed(2)} q/s · ${s.llmCalls} calls${
+    `${rate.toFixed(2)} q/s · ${s.llmCalls} LLM calls${
       tokens === undefined ? "" : ` · ${tokens.toLocaleString("en")} tokens`
     } · ETA ${finished >= s.total ? "0 s" : duration(eta)}`
 }
