@@ -56,8 +56,9 @@ export const chatHandler = (state: SimState) =>
     const templated = messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join("")
     const cachedTokens = cachedPrefix(state, templated, promptTokens)
     const draw = drawFor(body, state.options.defaultTemperature, templated, state.unseeded)
-    const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n")
     const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
+    // the instructions: a `Task` section (shared-prefix layout) first, then the system message(s)
+    const system = [prompt.task ?? "", ...messages.filter((m) => m.role === "system").map((m) => m.content)].join("\n")
     if (fault === "garbage") countFault(state, fault)
     const text = fault === "garbage"
       ? garbageReply
