@@ -63,7 +63,7 @@ export const chatHandler = (state: SimState) =>
     const text = fault === "garbage"
       ? garbageReply
       : respond(state.engine, { role, system, prompt, structured: structuredOf(body), draw })
-    const reasoning = reasoningPieces(state, roleOf(role, prompt))
+    const reasoning = reasoningPieces(state, roleOf(role, prompt), templated)
     const { finish, pieces: answer } = outputPieces(text, Math.max(1, maxTokens - reasoning.length))
     const pieces = [...reasoning, ...answer]
     const split = (all: ReadonlyArray<string>) => ({
