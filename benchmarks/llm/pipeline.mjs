@@ -52,9 +52,13 @@ export const phase = ({ label, questions, config, retriever, seqs, simArgs, driv
       const calls = stats.requests - warm.requests
       const seconds = (t1 - t0) / 1000
       const byRole = Object.fromEntries(Object.entries(usage1.byRole).map(([role, u]) => {
-        const before = usage0.byRole[role] ?? { promptTokens: 0, cachedPromptTokens: 0, calls: 0 }
-        const prompt = u.promptTokens - before.promptTokens
-        return [role, { calls: u.calls - before.calls, promptTokens: prompt, cachedPromptTokens: u.cachedPromptTokens - before.cachedPromptTokens }]
+        const before = usage0.byRole[role] ?? { promptTokens: 0, cachedPromptTokens: 0, calls: 0, parseFailures: 0 }
+        return [role, {
+          calls: u.calls - before.calls,
+          promptTokens: u.promptTokens - before.promptTokens,
+          cachedPromptTokens: u.cachedPromptTokens - before.cachedPromptTokens,
+          parseFailures: u.parseFailures - before.parseFailures
+        }]
       }))
       return {
         label,
