@@ -26,10 +26,10 @@ const readJsonl = (file) => Fs.readFileSync(file, "utf8").split("\n").filter((l)
 const hotpot = () => ({
   name: `HotpotQA dev (first ${N}) over the en-multihop corpus`,
   questions: readJsonl(Path.join(DATA, "hotpotqa/dev-300.ircot.jsonl")).slice(0, N).map((q) =>
-    new Question({ id: q.question_id, text: q.question_text, answers: q.answers_objects.flatMap((a) => a.spans) })
+    new Question({ id: q.question_id, text: q.question_text.trim(), answers: q.answers_objects.flatMap((a) => a.spans) })
   ),
   passages: readJsonl(Path.join(DATA, "corpus/en-multihop.jsonl")).map((p) =>
-    new Passage({ id: p.id, title: p.title, text: p.text, source: "en-multihop", score: 0 })
+    new Passage({ id: p.id, title: p.title.trim(), text: p.text.trim(), source: "en-multihop", score: 0 })
   )
 })
 const synthetic = () => ({ name: `synthetic films workload (${N} questions, run.mjs's)`, ...makeWorkload(N) })
