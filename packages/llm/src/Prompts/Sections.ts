@@ -48,7 +48,7 @@ export interface PromptPassage {
   readonly text: string
 }
 
-/** A role's messages: its fixed instructions as the system message (first, for prefix caching), then its sections. */
+/** A prompt's messages: the system message (the role's instructions or the shared one, see `Layout.ts`), then the sections. */
 export const messages = (system: string, ...sections: ReadonlyArray<string>): Array<ChatMessage> => [
   { role: "system", content: system },
   { role: "user", content: sections.join("\n") }
