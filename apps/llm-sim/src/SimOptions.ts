@@ -83,6 +83,12 @@ const SimOptionsFields = Schema.Struct({
   reasoningMeanTokensByRole: Schema.optionalWith(Schema.partial(Schema.Record({ key: SimRole, value: NonNegative })), {
     default: () => ({})
   }),
+  /**
+   * How a reasoning part's length is drawn: `arrival` (the next number of the seeded PRNG, in the order requests
+   * arrive) or `prompt` (from a hash of the seed and the prompt: the same call gets the same length whatever the
+   * arrival order, so two ways of driving the same questions get the same draws).
+   */
+  reasoningDraw: Schema.optionalWith(Schema.Literal("arrival", "prompt"), { default: () => "arrival" as const }),
   /** `extractive` (packages/extractive) or `lite` (cheap, for load tests). */
   content: Schema.optionalWith(Schema.Literal("extractive", "lite"), { default: () => "extractive" as const }),
   /** The temperature of a request that sends none (vLLM reads it from the model's generation config); 0 = exact. */

@@ -33,6 +33,7 @@ const command = Command.make("deepnote-llm-sim", flags, (o) =>
       ...(o.shedAtWaiting !== 0 ? { shedAtWaiting: o.shedAtWaiting } : {}),
       reasoningMeanTokens: o.reasoningMeanTokens,
       reasoningMeanTokensByRole: reasoningMeanTokensByRole.right,
+      reasoningDraw: o.reasoningDraw,
       structuredOutputs: !o.noStructuredOutputs,
       prefixCaching: !o.noPrefixCaching,
       blockSize: o.blockSize,

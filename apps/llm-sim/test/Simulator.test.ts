@@ -120,6 +120,32 @@ describe("the simulator", () => {
       assert.strictEqual(thinking.metrics.generationTokens, r2.usage.completionTokens + r3.usage.completionTokens)
     }))
 
+  it.scopedLive("reasoning lengths drawn per prompt: the same call gets the same length in any arrival order", () =>
+    Effect.gen(function*() {
+      const options = {
+        content: "lite",
+        reasoningMeanTokens: 60,
+        reasoningDraw: "prompt",
+        faultSeed: 7,
+        stepBaseMs: 1,
+        tokensPerStep: 8
+      } as const
+      const a = yield* buildClient({ endpoints: [{ url: (yield* start(options)).url }], ...fast })
+      const b = yield* buildClient({ endpoints: [{ url: (yield* start(options)).url }], ...fast })
+      const ids = Array.from({ length: 8 }, (_, i) => `q${i}`)
+      const lengths = (client: typeof a.client, order: ReadonlyArray<string>) =>
+        Effect.map(
+          Effect.forEach(order, (id) =>
+            Effect.map(client.chat(request("init", id)), (r) => [id, r.usage.completionTokens] as const)),
+          (pairs) =>
+            new Map(pairs)
+        )
+      const forward = yield* lengths(a.client, ids)
+      const backward = yield* lengths(b.client, [...ids].reverse())
+      for (const id of ids) assert.strictEqual(backward.get(id), forward.get(id), id)
+      assert.isAbove(new Set(forward.values()).size, 1, "lengths still vary between prompts")
+    }))
+
   it.scopedLive("per-role reasoning means: long for the note writer, none for the judge", () =>
     Effect.gen(function*() {
       const plain = yield* start({ content: "lite" })

@@ -29,6 +29,12 @@ describe("profile registry", () => {
       }
     }))
 
+  it.effect("prompt layout: paper keeps the reference's role-first order, every other profile the shared prefix", () =>
+    Effect.sync(() => {
+      assert.deepStrictEqual(Profile.literals.filter((p) => profiles[p].promptLayout === "role-first"), ["paper"])
+      assert.isTrue(Profile.literals.every((p) => p === "paper" || profiles[p].promptLayout === "shared-prefix"))
+    }))
+
   it.effect("only no-retrieval opens no collection; only the note loops have a stop policy", () =>
     Effect.sync(() => {
       assert.deepStrictEqual(Profile.literals.filter((p) => !profiles[p].retrieves), ["no-retrieval"])

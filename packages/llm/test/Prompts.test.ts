@@ -4,9 +4,11 @@ import {
   initPrompt,
   instructionsFor,
   judgePrompt,
+  layoutOf,
   parsePrompt,
   planPrompt,
   promptText,
+  sharedSystem,
   updatePrompt
 } from "@deepnote/llm"
 import { assert, describe, it } from "@effect/vitest"
@@ -67,7 +69,7 @@ describe("prompts", () => {
       assert.include(promptText(updatePrompt("zh", "问题？", "记忆。", passages, "adaptive-note")), "可扩展")
     }))
 
-  it.effect("prefix-cache layout: instructions, then question, then note, then passages", () =>
+  it.effect("role-first layout (paper, and no profile): instructions, then question, then note, then passages", () =>
     Effect.sync(() => {
       const text = promptText(updatePrompt("en", "Q?", "N.", passages))
       const at = (s: string) => text.indexOf(s)
@@ -87,5 +89,47 @@ describe("prompts", () => {
       assert.include(answerPrompt("en", "multihop", "Q?", { _tag: "Passages", passages: [] })[0]!.content, "passages")
       assert.notInclude(answerPrompt("en", "multihop", "Q?", { _tag: "None" })[1]!.content, "### Note")
       assert.include(answerPrompt("zh", "yesno", "问？", note)[0]!.content, "是")
+    }))
+
+  it.effect("shared-prefix layout (deepnote): the roles of one question share the prefix up to their task", () =>
+    Effect.sync(() => {
+      assert.strictEqual(layoutOf("deepnote"), layoutOf("adaptive-note"))
+      assert.notStrictEqual(layoutOf("deepnote"), layoutOf("paper"))
+      for (const language of ["en", "zh"] as const) {
+        const note = { _tag: "Note" as const, note: new Note({ text: "N." }) }
+        const prompts = [
+          updatePrompt(language, "Q?", "N.", passages, "deepnote"),
+          planPrompt(language, "Q?", "N.", ["q"], 2, "json", "deepnote"),
+          judgePrompt(language, "Q?", "N.", "M.", "word", "deepnote"),
+          answerPrompt(language, "multihop", "Q?", note, "deepnote")
+        ]
+        const head = prompts[0]![1]!.content.split("\n### ")
+        for (const msgs of prompts) {
+          assert.strictEqual(msgs[0]!.content, sharedSystem[language], "one system message for every role")
+          const parts = msgs[1]!.content.split("\n### ")
+          assert.deepStrictEqual(parts.slice(0, 2), head.slice(0, 2), "question and best note, under one heading")
+          assert.match(parts[2]!, language === "en" ? /^Task\n/ : /^任务\n/)
+        }
+        // the sections read back as the role-first layout's do
+        const update = parsePrompt(promptText(prompts[0]!))
+        assert.strictEqual(update.question, "Q?")
+        assert.strictEqual(update.note, "N.")
+        assert.strictEqual(update.passages?.length, 2)
+        assert.strictEqual(update.task, instructionsFor(language).update)
+        const judge = parsePrompt(promptText(prompts[2]!))
+        assert.strictEqual(judge.bestNote, "N.")
+        assert.strictEqual(judge.newNote, "M.")
+        assert.isUndefined(judge.note)
+        assert.deepStrictEqual(parsePrompt(promptText(prompts[1]!)).queries, ["q"])
+        assert.strictEqual(parsePrompt(promptText(prompts[3]!)).note, "N.")
+      }
+    }))
+
+  it.effect("paper keeps the role-first layout: each role's instructions are its system message", () =>
+    Effect.sync(() => {
+      const msgs = judgePrompt("en", "Q?", "N.", "M.", "json", "paper")
+      assert.strictEqual(msgs[0]!.content, instructionsFor("en").judgeJson)
+      assert.deepStrictEqual(msgs, judgePrompt("en", "Q?", "N.", "M.", "json"))
+      assert.notInclude(msgs[1]!.content, "### Task")
     }))
 })

@@ -56,13 +56,14 @@ export const chatHandler = (state: SimState) =>
     const templated = messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join("")
     const cachedTokens = cachedPrefix(state, templated, promptTokens)
     const draw = drawFor(body, state.options.defaultTemperature, templated, state.unseeded)
-    const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n")
     const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
+    // the instructions: a `Task` section (shared-prefix layout) first, then the system message(s)
+    const system = [prompt.task ?? "", ...messages.filter((m) => m.role === "system").map((m) => m.content)].join("\n")
     if (fault === "garbage") countFault(state, fault)
     const text = fault === "garbage"
       ? garbageReply
       : respond(state.engine, { role, system, prompt, structured: structuredOf(body), draw })
-    const reasoning = reasoningPieces(state, roleOf(role, prompt))
+    const reasoning = reasoningPieces(state, roleOf(role, prompt), templated)
     const { finish, pieces: answer } = outputPieces(text, Math.max(1, maxTokens - reasoning.length))
     const pieces = [...reasoning, ...answer]
     const split = (all: ReadonlyArray<string>) => ({

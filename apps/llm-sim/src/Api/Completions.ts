@@ -52,12 +52,13 @@ export const completionsHandler = (state: SimState) =>
     }
     if (fault === "garbage") countFault(state, fault)
     const outputs = prompts.map((p) => {
+      const prompt = parsePrompt(p)
       const text = fault === "garbage"
         ? garbageReply
         : respond(state.engine, {
           role,
-          system: instructionsOf(p),
-          prompt: parsePrompt(p),
+          system: [prompt.task ?? "", instructionsOf(p)].join("\n"),
+          prompt,
           structured: undefined,
           draw: drawFor(body, state.options.defaultTemperature, p, state.unseeded)
         })

@@ -2,6 +2,7 @@ import { splitTokens } from "@deepnote/llm"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, type Schema } from "effect"
+import { hash32 } from "../Sampling.js"
 import type { FaultKind } from "../SimOptions.js"
 import type { SimState } from "../SimState.js"
 import { errorBody } from "./Wire.js"
@@ -127,14 +128,17 @@ export const outputPieces = (
 
 /**
  * A reasoning part of exponentially distributed length, one token per piece. Its mean is the role's entry in
- * `reasoningMeanTokensByRole`, else `reasoningMeanTokens`. (Exponential: production traces of language models fit
+ * `reasoningMeanTokensByRole`, else `reasoningMeanTokens`; drawn per `reasoningDraw`. (Exponential: production traces of language models fit
  * output lengths that way, e.g. ServeGen, arXiv 2505.09999.)
  */
-export const reasoningPieces = (state: SimState, role: string): ReadonlyArray<string> => {
+export const reasoningPieces = (state: SimState, role: string, prompt: string): ReadonlyArray<string> => {
   const byRole: Partial<Record<string, number>> = state.options.reasoningMeanTokensByRole
   const mean = byRole[role] ?? state.options.reasoningMeanTokens
   if (mean <= 0) return []
-  const n = Math.round(-mean * Math.log(1 - state.random()))
+  const u = state.options.reasoningDraw === "prompt"
+    ? (hash32(`${state.options.faultSeed}\u0000${prompt}`) + 0.5) / 2 ** 32
+    : state.random()
+  const n = Math.round(-mean * Math.log(1 - u))
   return Array.from({ length: n }, (_, i) => (i === 0 ? "Let" : " hmm"))
 }
 

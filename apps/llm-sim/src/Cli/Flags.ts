@@ -70,6 +70,12 @@ export const flags = {
       "per-role means overriding --reasoning-mean-tokens, e.g. init=250,update=250,plan=30,judge=0,answer=10"
     )
   ),
+  reasoningDraw: Options.choice("reasoning-draw", ["arrival", "prompt"]).pipe(
+    Options.withDefault("arrival" as const),
+    Options.withDescription(
+      "reasoning lengths drawn in arrival order, or from a hash of each prompt (same call, same length)"
+    )
+  ),
   noPrefixCaching: Options.boolean("no-prefix-caching").pipe(
     Options.withDescription("turn automatic prefix caching off")
   ),

@@ -47,7 +47,7 @@ export const updateMessages = (
 
 /** D_Ans: the vanilla-RAG prompt (the answer from the retrieved passages). */
 export const answerMessages = (context: CallContext, question: string, passages: ReadonlyArray<Passage>) =>
-  answerPrompt(context.language, context.config.task, question, { _tag: "Passages", passages })
+  answerPrompt(context.language, context.config.task, question, { _tag: "Passages", passages }, context.config.profile)
 
 /** A plan as the planner's prompt asks for it: `{"queries": [...]}` (json format), else its text. */
 export const planCompletion = (context: CallContext, plan: Plan): string =>

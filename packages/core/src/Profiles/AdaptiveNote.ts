@@ -30,6 +30,7 @@ export const adaptiveNote: ProfileDefinition = {
   summary: "Adaptive-Note: the note loop stopped by invalid updates, iterations or passages read",
   retrieves: true,
   formats: structuredFormats,
+  promptLayout: "shared-prefix",
   stop: adaptiveNoteStop,
   defaults,
   run: noteLoop(deepnoteStep, adaptiveNoteStop)

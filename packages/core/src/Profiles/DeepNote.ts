@@ -22,6 +22,7 @@ export const deepnote: ProfileDefinition = {
   summary: "DeepNote's note loop with per-query retrieval, fusion, dedup and structured outputs (default)",
   retrieves: true,
   formats: structuredFormats,
+  promptLayout: "shared-prefix",
   stop: deepnoteStop,
   defaults,
   run: noteLoop(deepnoteStep, deepnoteStop)

@@ -22,6 +22,7 @@ export const deepRag: ProfileDefinition = {
   summary: "DeepRAG (inference): follow-up subqueries, each retrieved or answered from the model's own knowledge",
   retrieves: true,
   formats: { plan: "decompose", update: "rewrite", judge: "retrieve", answer: "cleaned" },
+  promptLayout: "shared-prefix",
   stop: deepRagStop,
   defaults,
   run: deepRagLoop(deepRagStop)

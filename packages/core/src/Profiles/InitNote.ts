@@ -8,6 +8,7 @@ export const initNote: ProfileDefinition = {
   summary: "baseline: one retrieval, the first note, the answer from it",
   retrieves: true,
   formats: structuredFormats,
+  promptLayout: "shared-prefix",
   stop: undefined,
   defaults: {},
   run: baselineRun(initNoteOnly)

@@ -8,6 +8,7 @@ export const noRetrieval: ProfileDefinition = {
   summary: "baseline: the model answers from its own knowledge",
   retrieves: false,
   formats: structuredFormats,
+  promptLayout: "shared-prefix",
   stop: undefined,
   defaults: {},
   run: baselineRun(answerAlone)

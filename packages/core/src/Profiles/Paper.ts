@@ -27,6 +27,7 @@ export const paper: ProfileDefinition = {
   summary: "the public reference implementation's behaviour (raw planner text, JSON judge, passage cap)",
   retrieves: true,
   formats: { plan: "text", update: "rewrite", judge: "json", answer: "raw" },
+  promptLayout: "role-first",
   stop: paperStop,
   defaults,
   run: noteLoop(paperStep, paperStop)

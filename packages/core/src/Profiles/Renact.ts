@@ -23,6 +23,7 @@ export const renact: ProfileDefinition = {
   summary: "NotesWriting + ReAct: search-or-finish actions, a note per retrieved document, no judge",
   retrieves: true,
   formats: { plan: "react", update: "extract", judge: "word", answer: "cleaned" },
+  promptLayout: "shared-prefix",
   stop: renactStop,
   defaults,
   run: renactLoop(renactStop)

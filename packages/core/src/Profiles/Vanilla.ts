@@ -8,6 +8,7 @@ export const vanilla: ProfileDefinition = {
   summary: "baseline: one retrieval, the answer from the passages",
   retrieves: true,
   formats: structuredFormats,
+  promptLayout: "shared-prefix",
   stop: undefined,
   defaults: {},
   run: baselineRun(retrieveThenAnswer)

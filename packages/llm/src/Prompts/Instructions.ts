@@ -3,7 +3,8 @@ import type { TaskType } from "@deepnote/core"
 /**
  * The fixed instructions of every role, written for this project from the paper's descriptions of its prompts
  * (note initialisation, query refinement, knowledge accumulation, adaptive retrieval decision, answer styles).
- * They come first in every prompt so a server's prefix cache can share them across questions.
+ * Where they go in a prompt is the profile's layout (`Layout.ts`): first (shared across questions) or after the
+ * question and note (shared across roles).
  */
 export interface InstructionSet {
   readonly init: string

@@ -2,11 +2,12 @@ import type { AnswerEvidence, Language, Profile, TaskType } from "@deepnote/core
 import type { ChatMessage } from "../Domain/Chat.js"
 import { adaptiveNoteChinese, adaptiveNoteEnglish, type InstructionOverride } from "./AdaptiveNoteInstructions.js"
 import { chinese, english, type InstructionSet } from "./Instructions.js"
-import { messages, type PromptPassage, renderPassages, renderQueries, section } from "./Sections.js"
+import { layoutOf } from "./Layout.js"
+import { type PromptPassage, renderPassages, renderQueries, section } from "./Sections.js"
 
 /**
- * Prompt builders. Layout for prefix caching: the fixed instructions (system message) first, then the question,
- * then the note(s), then passages or the query log: the parts that change least come first.
+ * Prompt builders. The profile's layout (`Layout.ts`) orders the parts for prefix caching: the parts that change
+ * least come first (instructions or the shared system message, the question, the note), passages or the query log last.
  */
 /** Profiles whose method words its roles' instructions its own way; the others use the shared set. */
 const overrides: Partial<Record<Profile, Record<Language, InstructionOverride>>> = {
@@ -26,11 +27,9 @@ export const initPrompt = (
   passages: ReadonlyArray<PromptPassage>,
   profile?: Profile
 ) =>
-  messages(
-    instructionsFor(language, profile).init,
-    section(language, "question", question),
+  layoutOf(profile).compose(language, instructionsFor(language, profile).init, question, undefined, [
     section(language, "passages", renderPassages(language, passages))
-  )
+  ])
 
 export const updatePrompt = (
   language: Language,
@@ -39,12 +38,10 @@ export const updatePrompt = (
   passages: ReadonlyArray<PromptPassage>,
   profile?: Profile
 ) =>
-  messages(
-    instructionsFor(language, profile).update,
-    section(language, "question", question),
-    section(language, "note", note),
-    section(language, "passages", renderPassages(language, passages))
-  )
+  layoutOf(profile).compose(language, instructionsFor(language, profile).update, question, {
+    body: note,
+    heading: "note"
+  }, [section(language, "passages", renderPassages(language, passages))])
 
 export const planPrompt = (
   language: Language,
@@ -55,13 +52,14 @@ export const planPrompt = (
   style: "text" | "json",
   profile?: Profile
 ) =>
-  messages(
+  layoutOf(profile).compose(
+    language,
     style === "json"
       ? instructionsFor(language, profile).planJson(count)
       : instructionsFor(language, profile).planText(count),
-    section(language, "question", question),
-    section(language, "note", note),
-    section(language, "queries", renderQueries(language, queryLog))
+    question,
+    { body: note, heading: "note" },
+    [section(language, "queries", renderQueries(language, queryLog))]
   )
 
 export const judgePrompt = (
@@ -72,30 +70,38 @@ export const judgePrompt = (
   style: "json" | "word",
   profile?: Profile
 ) =>
-  messages(
+  layoutOf(profile).compose(
+    language,
     style === "json" ? instructionsFor(language, profile).judgeJson : instructionsFor(language, profile).judgeWord,
-    section(language, "question", question),
-    section(language, "bestNote", best),
-    section(language, "newNote", candidate)
+    question,
+    { body: best, heading: "bestNote" },
+    [section(language, "newNote", candidate)]
   )
 
-export const answerPrompt = (language: Language, task: TaskType, question: string, evidence: AnswerEvidence) => {
+export const answerPrompt = (
+  language: Language,
+  task: TaskType,
+  question: string,
+  evidence: AnswerEvidence,
+  profile?: Profile
+) => {
   const set = instructionsFor(language)
+  const layout = layoutOf(profile)
   switch (evidence._tag) {
     case "Note":
-      return messages(
+      return layout.compose(
+        language,
         set.answer[task].note,
-        section(language, "question", question),
-        section(language, "note", evidence.note.text)
+        question,
+        { body: evidence.note.text, heading: "note" },
+        []
       )
     case "Passages":
-      return messages(
-        set.answer[task].passages,
-        section(language, "question", question),
+      return layout.compose(language, set.answer[task].passages, question, undefined, [
         section(language, "passages", renderPassages(language, evidence.passages))
-      )
+      ])
     case "None":
-      return messages(set.answer[task].none, section(language, "question", question))
+      return layout.compose(language, set.answer[task].none, question, undefined, [])
   }
 }
 

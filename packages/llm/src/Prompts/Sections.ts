@@ -7,7 +7,15 @@ import type { ChatMessage } from "../Domain/Chat.js"
  * with a stable `### <Heading>` line (English or Chinese headings); passages are numbered `[n] Title: …` (`[n] 标题：…`)
  * followed by their text; queries are a numbered list.
  */
-export type SectionKey = "question" | "note" | "bestNote" | "newNote" | "passages" | "queries" | "candidates"
+export type SectionKey =
+  | "question"
+  | "note"
+  | "bestNote"
+  | "newNote"
+  | "passages"
+  | "queries"
+  | "candidates"
+  | "task"
 
 export const headings: Record<Language, Record<SectionKey, string>> = {
   en: {
@@ -17,7 +25,8 @@ export const headings: Record<Language, Record<SectionKey, string>> = {
     newNote: "Note 2 (candidate)",
     passages: "Passages",
     queries: "Queries already asked",
-    candidates: "Candidates"
+    candidates: "Candidates",
+    task: "Task"
   },
   zh: {
     question: "问题",
@@ -26,7 +35,8 @@ export const headings: Record<Language, Record<SectionKey, string>> = {
     newNote: "笔记 2（候选）",
     passages: "参考段落",
     queries: "已经提出的查询",
-    candidates: "候选"
+    candidates: "候选",
+    task: "任务"
   }
 }
 
@@ -38,7 +48,7 @@ export interface PromptPassage {
   readonly text: string
 }
 
-/** A role's messages: its fixed instructions as the system message (first, for prefix caching), then its sections. */
+/** A prompt's messages: the system message (the role's instructions or the shared one, see `Layout.ts`), then the sections. */
 export const messages = (system: string, ...sections: ReadonlyArray<string>): Array<ChatMessage> => [
   { role: "system", content: system },
   { role: "user", content: sections.join("\n") }
@@ -78,6 +88,8 @@ export interface ParsedPrompt {
   readonly passages?: ReadonlyArray<PromptPassage>
   readonly queries?: ReadonlyArray<string>
   readonly candidates?: ReadonlyArray<PromptCandidate>
+  /** The role's instructions when they follow the shared head (`shared-prefix` layout). */
+  readonly task?: string
 }
 
 const byHeading = new Map<string, { readonly key: SectionKey; readonly language: Language }>()
@@ -130,10 +142,12 @@ export const parsePrompt = (text: string): ParsedPrompt => {
     return lines === undefined ? undefined : lines.join("\n").trim()
   }
   const out: { -readonly [K in keyof ParsedPrompt]: ParsedPrompt[K] } = { language }
-  for (const key of ["question", "note", "bestNote", "newNote"] as const) {
+  for (const key of ["question", "note", "bestNote", "newNote", "task"] as const) {
     const v = get(key)
     if (v !== undefined) out[key] = v
   }
+  // the shared-prefix layout gives every role the current best note under one heading: alone, it is the note
+  if (out.note === undefined && out.bestNote !== undefined && out.newNote === undefined) out.note = out.bestNote
   const passages = get("passages")
   if (passages !== undefined) out.passages = parsePassages(passages)
   const queries = get("queries")

@@ -12,7 +12,7 @@ import { roleChat, unreadable } from "./RoleCall.js"
 const answerCall = (input: AnswerInput): { messages: Array<ChatMessage>; structured: StructuredOutput | undefined } => {
   const { context } = input
   const task = context.config.task
-  const messages = answerPrompt(context.language, task, input.question, input.evidence)
+  const messages = answerPrompt(context.language, task, input.question, input.evidence, context.config.profile)
   const structured = task === "yesno" && context.formats.answer === "cleaned"
     ? { _tag: "Choice" as const, choices: [...instructionsFor(context.language).yesNo] }
     : undefined
