@@ -1,8 +1,20 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { spawn } from "node:child_process"
 import { readFileSync, statSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
-import { indexedHome, runCli, sampleRunArgs, tempHome } from "./RunCli.js"
+import { indexedHome, main, runCli, sampleRunArgs, tempHome } from "./RunCli.js"
+
+/** `deepnote …args` with its stdout's reader gone before it writes (`| head -0`): resolves its exit code and stderr. */
+const withClosedReader = (args: ReadonlyArray<string>) =>
+  Effect.async<{ readonly code: number | null; readonly stderr: string }>((resume) => {
+    const child = spawn(process.execPath, [main, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    child.stdout.destroy()
+    let stderr = ""
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("close", (code) => resume(Effect.succeed({ code, stderr })))
+    return Effect.sync(() => void child.kill())
+  })
 
 const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1] ?? ""
 
@@ -34,6 +46,9 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
       const exported = (yield* runCli(["export", runId, "--home", home])).stdout.trim().split("\n")
       assert.strictEqual(exported.length, 6)
       assert.property(JSON.parse(exported[0]!) as object, "result")
+      const cut = yield* withClosedReader(["export", runId, "--home", home])
+      assert.strictEqual(cut.code, 0, cut.stderr)
+      assert.match(cut.stderr, /^export stopped: stdout was closed by its reader \(\d+ lines? written\)\n$/)
       const again = yield* runCli(["resume", runId, "--home", home])
       assert.strictEqual(again.code, 0)
       assert.include(again.stdout, "already complete: nothing to do")
