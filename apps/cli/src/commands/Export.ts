@@ -5,6 +5,7 @@ import { NodeSink } from "@effect/platform-node"
 import { Console, Effect, Option, Stream } from "effect"
 import * as Path from "node:path"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { leanHeap } from "../runs/LeanHeap.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
 import { runIdArg } from "./Resume.js"
@@ -62,6 +63,7 @@ export const exportCommand = Command.make(
   },
   (opts) =>
     Effect.gen(function*() {
+      yield* leanHeap
       const lines = yield* exportRun(opts.runId)
       if (Option.isNone(opts.output)) {
         let written = 0
