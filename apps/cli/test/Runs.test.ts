@@ -46,14 +46,22 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
       const exported = (yield* runCli(["export", runId, "--home", home])).stdout.trim().split("\n")
       assert.strictEqual(exported.length, 6)
       assert.property(JSON.parse(exported[0]!) as object, "result")
-      const cut = yield* withClosedReader(["export", runId, "--home", home])
-      assert.strictEqual(cut.code, 0, cut.stderr)
-      assert.match(cut.stderr, /^export stopped: stdout was closed by its reader \(\d+ lines? written\)\n$/)
       const again = yield* runCli(["resume", runId, "--home", home])
       assert.strictEqual(again.code, 0)
       assert.include(again.stdout, "already complete: nothing to do")
       const status = yield* runCli(["status", "--home", home])
       assert.include(status.stdout, runId)
+    }))
+
+  it.scopedLive("export to a reader that went away (`| head`): one line on stderr, status 0", () =>
+    Effect.gen(function*() {
+      const home = yield* indexedHome
+      const enqueued = yield* runCli(sampleRunArgs(home, "--limit", "6", "--enqueue"))
+      assert.strictEqual(enqueued.code, 0, enqueued.stderr)
+      const runId = enqueued.stdout.trim().split("\n")[0]!
+      const cut = yield* withClosedReader(["export", runId, "--home", home])
+      assert.strictEqual(cut.code, 0, cut.stderr)
+      assert.match(cut.stderr, /^export stopped: stdout was closed by its reader \(\d+ lines? written\)\n$/)
     }))
 
   it.scopedLive("a sweep runs one run per valid cell and reports the invalid ones", () =>
