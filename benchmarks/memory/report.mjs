@@ -60,9 +60,11 @@ lines.push(
     different.length === 0 ? "" : ` (different: ${different.join(", ")})`
   }.`,
   "",
-  `Wall seconds after (${sizes.map(n).join(" / ")}): ${
-    commands.map(([key]) => `${key} ${sizes.map((s) => after.sizes[s][key].wallS).join(" / ")}`).join("; ")
-  }.`,
+  `CPU seconds (user + system), before → after (${sizes.map(n).join(" / ")}): ${
+    commands.map(([key]) =>
+      `${key} ${sizes.map((s) => `${before.sizes[s]?.[key]?.cpuS ?? "–"} → ${after.sizes[s][key].cpuS}`).join(" / ")}`
+    ).join("; ")
+  }. Wall times are not comparable: the machine was shared (load in the header).`,
   ""
 )
 Fs.writeFileSync(Path.join(here, "results.md"), lines.join("\n"))

@@ -1,6 +1,7 @@
 // Peak RSS of `deepnote eval` and `deepnote export` against run size (issue 21, item 4: constant memory).
 // Run from the repo root after `npx tsc -b`:
 //   node benchmarks/memory/run.mjs --label after [--sizes 500,5000,20000] [--home DIR] [--cli apps/cli/dist/src/main.js]
+//     [--commit SHA] [--heap-cap 128]
 // Without --home it builds a scratch home: the HotpotQA dev-300 collection, a 100-question extractive seed run, and
 // one synthetic run per size (`make-runs.mjs`: the seed's real results copied round-robin, ~20 KB of result per
 // question). Each command runs once per size under `/usr/bin/time` (peak RSS = the process's maximum resident set):
@@ -113,7 +114,9 @@ for (const size of sizes) {
   console.error(`${size}: ${Object.entries(row).map(([k, v]) => `${k} ${v.peakMiB ?? "failed"} MiB ${v.wallS} s`).join(" · ")}`)
 }
 
-const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8", cwd: root }).stdout.trim()
+// --commit names the measured code when --cli points outside this checkout (an older build in a scratch copy)
+const commit = arg("commit", undefined) ??
+  spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8", cwd: root }).stdout.trim()
 const report = {
   label,
   commit,
