@@ -1,5 +1,5 @@
-import { makeReportAccumulator } from "./ReportAccumulator.js"
 import type { Report } from "./Report.js"
+import { makeReportAccumulator } from "./ReportAccumulator.js"
 import type { ReportItem, ReportOptions } from "./ReportItem.js"
 
 /**

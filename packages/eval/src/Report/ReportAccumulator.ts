@@ -50,7 +50,7 @@ export const makeReportAccumulator = (options: ReportOptions = {}): ReportAccumu
 
   const add = (item: ReportItem) => {
     total++
-    if (options.metrics === undefined) for (const name of defaultMetrics(taskOf(item.question))) named.add(name)
+    if (options.metrics === undefined) { for (const name of defaultMetrics(taskOf(item.question))) named.add(name) }
     const outcome = item.outcome
     const scorable: Scorable = scorableOf(
       item.question,
