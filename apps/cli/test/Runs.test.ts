@@ -1,8 +1,20 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { spawn } from "node:child_process"
 import { readFileSync, statSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
-import { indexedHome, runCli, sampleRunArgs, tempHome } from "./RunCli.js"
+import { indexedHome, main, runCli, sampleRunArgs, tempHome } from "./RunCli.js"
+
+/** `deepnote …args` with its stdout's reader gone before it writes (`| head -0`): resolves its exit code and stderr. */
+const withClosedReader = (args: ReadonlyArray<string>) =>
+  Effect.async<{ readonly code: number | null; readonly stderr: string }>((resume) => {
+    const child = spawn(process.execPath, [main, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    child.stdout.destroy()
+    let stderr = ""
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("close", (code) => resume(Effect.succeed({ code, stderr })))
+    return Effect.sync(() => void child.kill())
+  })
 
 const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1] ?? ""
 
@@ -39,6 +51,17 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
       assert.include(again.stdout, "already complete: nothing to do")
       const status = yield* runCli(["status", "--home", home])
       assert.include(status.stdout, runId)
+    }))
+
+  it.scopedLive("export to a reader that went away (`| head`): one line on stderr, status 0", () =>
+    Effect.gen(function*() {
+      const home = yield* indexedHome
+      const enqueued = yield* runCli(sampleRunArgs(home, "--limit", "6", "--enqueue"))
+      assert.strictEqual(enqueued.code, 0, enqueued.stderr)
+      const runId = enqueued.stdout.trim().split("\n")[0]!
+      const cut = yield* withClosedReader(["export", runId, "--home", home])
+      assert.strictEqual(cut.code, 0, cut.stderr)
+      assert.match(cut.stderr, /^export stopped: stdout was closed by its reader \(\d+ lines? written\)\n$/)
     }))
 
   it.scopedLive("a sweep runs one run per valid cell and reports the invalid ones", () =>

@@ -12,6 +12,7 @@ import type { Run } from "@deepnote/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { UsageError } from "../Errors.js"
+import { leanHeap } from "../runs/LeanHeap.js"
 import { runOrSweep } from "../runs/RunOrSweep.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
@@ -75,6 +76,7 @@ export const evalCommand = Command.make(
             `--per-item adds per-question scores to the JSON report: use it with --format json (got --format ${opts.format})`
         })
       }
+      yield* leanHeap
       const targets = yield* Effect.forEach(opts.ids, runOrSweep)
       const aligned = targets.find((t) => t._tag === "run" && t.run.manifest.align !== undefined)
       if (aligned?._tag === "run") {

@@ -5,6 +5,7 @@ import { NodeSink } from "@effect/platform-node"
 import { Console, Effect, Option, Stream } from "effect"
 import * as Path from "node:path"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { leanHeap } from "../runs/LeanHeap.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
 import { runIdArg } from "./Resume.js"
@@ -62,11 +63,17 @@ export const exportCommand = Command.make(
   },
   (opts) =>
     Effect.gen(function*() {
+      yield* leanHeap
       const lines = yield* exportRun(opts.runId)
       if (Option.isNone(opts.output)) {
-        return yield* Stream.run(lines.pipe(Stream.map((line) => `${line}\n`)), NodeSink.stdout).pipe(
-          // the reader went away (`deepnote export … | head`): stop quietly, as Unix tools do
-          Effect.catchIf(isBrokenPipe, () => Effect.void),
+        let written = 0
+        // NodeSink.stdout waits for "drain" when the pipe is full: the export goes at the reader's pace
+        return yield* Stream.run(lines.pipe(Stream.map((line) => (written++, `${line}\n`))), NodeSink.stdout).pipe(
+          // the reader went away (`deepnote export … | head`): stop with one line, no stack trace, status 0
+          Effect.catchIf(isBrokenPipe, () =>
+            Console.error(
+              `export stopped: stdout was closed by its reader (${written} line${written === 1 ? "" : "s"} written)`
+            )),
           Effect.mapError((error) => new CommandFailed({ message: `cannot write to stdout: ${messageOf(error)}` }))
         )
       }

@@ -25,10 +25,10 @@ const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? 0 : xs.reduce((a,
 /**
  * Percentile-bootstrap interval of the mean of per-question scores: resample the questions with replacement
  * `resamples` times (seeded mulberry32 PRNG), take the (1-level)/2 and (1+level)/2 quantiles of the resampled means.
- * `undefined` for fewer than 2 scores.
+ * `undefined` for fewer than 2 scores. Takes any array-like (reports pass a compact `Float64Array` per metric).
  */
 export const bootstrapMeanCi = (
-  scores: ReadonlyArray<number>,
+  scores: ArrayLike<number>,
   options: BootstrapOptions = {}
 ): ConfidenceInterval | undefined => {
   if (scores.length < 2) return undefined

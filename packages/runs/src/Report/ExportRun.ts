@@ -2,10 +2,12 @@ import { AlignItemResult, PipelineResult } from "@deepnote/core"
 import { RunStore } from "@deepnote/store"
 import { Effect, Schema, Stream } from "effect"
 import { engineOf } from "./EngineFacts.js"
+import { reportPageSize } from "./ReportPageSize.js"
 
 /**
  * A run's items as JSON lines: question, gold answers, status, answer, best note and the full trace (an align run's
- * items: their pairs and drops per role), and the models and servers its manifest records (`engine`).
+ * items: their pairs and drops per role), and the models and servers its manifest records (`engine`). A stream read a
+ * page at a time: the caller writes it with back-pressure, so memory stays flat whatever the run's size.
  */
 export const exportRun = (runId: string) =>
   Effect.gen(function*() {
@@ -14,7 +16,7 @@ export const exportRun = (runId: string) =>
     const engine = engineOf(run.manifest)
     const encode = Schema.encodeSync(PipelineResult)
     const encodeAlign = Schema.encodeSync(AlignItemResult)
-    return store.results(runId, { statuses: ["done", "failed", "pending", "running"] }).pipe(
+    return store.results(runId, { statuses: ["done", "failed", "pending", "running"], limit: reportPageSize }).pipe(
       Stream.map((record) =>
         JSON.stringify({
           runId,
