@@ -6,19 +6,10 @@
 # `deepnote serve`, and calls the server from a separate project that installs only the typed HTTP client
 # (@deepnote-rag/api and the packages it imports) — which must not pull in the server's dependencies (no SQLite, no
 # server). Exit 0 when all hold. Run by .ci/run as one test.
-set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "pack-install check: $1"
-  exit 1
-}
+check_name="pack-install check"
+# shellcheck source=lib/scratch.sh
+source "$repo/scripts/lib/scratch.sh"
 
 cd "$repo"
 npm run build > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; fail "the build failed"; }
@@ -41,15 +32,7 @@ grep -q -- "- demo" "$work/help.txt" || fail "deepnote --help does not list the 
 "$deepnote" demo > "$work/demo.log" 2>&1 || { tail -20 "$work/demo.log"; fail "deepnote demo failed from the global install"; }
 grep -m1 "Look at it" "$work/demo.log"
 
-port=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-"$deepnote" serve --host 127.0.0.1 --port "$port" --no-auth > "$work/serve.log" 2>&1 &
-server=$!
-
-for _ in $(seq 1 120); do
-  if curl -fsS "http://127.0.0.1:$port/readyz" > /dev/null 2>&1; then break; fi
-  kill -0 "$server" 2>/dev/null || { tail -20 "$work/serve.log"; fail "deepnote serve exited"; }
-  sleep 0.5
-done
+serve_until_ready "$deepnote"
 
 # a separate project with the typed client only
 mkdir -p "$work/client"

@@ -3,15 +3,10 @@
 # of HEAD, then, from the built tree alone and as the image would (DEEPNOTE_HOME on a fresh directory), `deepnote
 # --version`, `deepnote demo` and `deepnote serve` until `/readyz` answers 200; and checks every compose file with
 # `docker-compose config` when that tool is installed. Exit 0 when all hold.
-set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+check_name="image check"
+# shellcheck source=../../scripts/lib/scratch.sh
+source "$repo/scripts/lib/scratch.sh"
 git clone -q "$repo" "$work/src"
 bash "$work/src/infra/image/build.sh" "$work/src" "$work/app" > "$work/build.log" 2>&1 || {
   tail -30 "$work/build.log"
@@ -26,19 +21,7 @@ cd "$DEEPNOTE_HOME"
 node "$deepnote" --version
 node "$deepnote" demo > "$work/demo.log" 2>&1 || { tail -20 "$work/demo.log"; echo "demo failed in the image tree"; exit 1; }
 grep -m1 "Look at it" "$work/demo.log"
-port=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-node "$deepnote" serve --host 127.0.0.1 --port "$port" --no-auth > "$work/serve.log" 2>&1 &
-server=$!
-for _ in $(seq 1 120); do
-  if node -e "fetch('http://127.0.0.1:$port/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"; then
-    echo "serve: /readyz 200 on port $port"
-    break
-  fi
-  if ! kill -0 "$server" 2>/dev/null; then tail -20 "$work/serve.log"; echo "serve exited"; exit 1; fi
-  sleep 0.5
-done
-node -e "fetch('http://127.0.0.1:$port/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" \
-  || { tail -20 "$work/serve.log"; echo "serve never became ready"; exit 1; }
+serve_until_ready node "$deepnote"
 if command -v docker-compose > /dev/null 2>&1; then
   # in the scratch clone: each `.env.example` becomes the `.env` its README says to write
   for example in "$work"/src/infra/*/.env.example; do
