@@ -1,4 +1,4 @@
-import { Answer, PipelineResult, Question } from "@deepnote/core"
+import { Question } from "@deepnote/core"
 import { assert, describe, it } from "@effect/vitest"
 import {
   bootstrapMeanCi,
@@ -8,28 +8,18 @@ import {
   type ReportItem,
   scorableOf
 } from "../src/index.js"
+import { done } from "./Outcomes.js"
 
 const answered = (q: Question, answer: string, ms: number): ReportItem => ({
   question: q,
-  outcome: {
-    _tag: "done",
-    result: new PipelineResult({
-      questionId: q.id,
-      question: q.text,
-      profile: "deepnote",
-      answer: new Answer({ text: answer }),
-      stopReason: ms % 3 === 0 ? "finish" : "max-step",
-      trace: { queries: [], notes: [], passages: [] },
-      counters: {
-        llm: { init: 1, plan: 0, update: 0, judge: 0, answer: 1, total: 2 + (ms % 5) },
-        retrievals: 1 + (ms % 4),
-        steps: ms % 3,
-        failures: 0,
-        uniquePassages: 5
-      },
-      elapsedMs: ms / 7
-    })
-  },
+  outcome: done(q, answer, {
+    llm: 2 + (ms % 5),
+    retrievals: 1 + (ms % 4),
+    steps: ms % 3,
+    ms: ms / 7,
+    stop: ms % 3 === 0 ? "finish" : "max-step",
+    passages: []
+  }),
   usage: { promptTokens: 1000 + ms, completionTokens: 10 + (ms % 13) }
 })
 

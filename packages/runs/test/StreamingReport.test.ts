@@ -1,29 +1,11 @@
-import { Answer, defaultRunConfig, PipelineResult, Question } from "@deepnote/core"
+import { defaultRunConfig, Question } from "@deepnote/core"
 import { exportRun, runReport } from "@deepnote/runs"
 import { RunManifest, RunStore, Store } from "@deepnote/store"
-import { EmbeddedPostgres } from "@deepnote/store/testing"
+import { EmbeddedPostgres, result } from "@deepnote/store/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
 
 const size = 130
-
-const resultOf = (q: Question, answer: string) =>
-  new PipelineResult({
-    questionId: q.id,
-    question: q.text,
-    profile: "deepnote",
-    answer: new Answer({ text: answer }),
-    stopReason: "max-step",
-    trace: { queries: [], passages: [], notes: [] },
-    counters: {
-      llm: { init: 1, plan: 0, update: 0, judge: 0, answer: 1, total: 2 },
-      retrievals: 1,
-      steps: 0,
-      failures: 0,
-      uniquePassages: 0
-    },
-    elapsedMs: 12
-  })
 
 /**
  * A run of 130 questions (more than two of the pages a report reads) written through the store: every fifth answered
@@ -49,7 +31,7 @@ const reportAndExport = (url: string) =>
         : store.completeItem({
           runId: run.id,
           itemId: q.id,
-          result: resultOf(q, i % 5 === 0 ? "wrong" : `answer ${i}`)
+          result: result(q, i % 5 === 0 ? "wrong" : `answer ${i}`)
         }))
     const report = yield* runReport(run.id, { perItem: true })
     assert.deepStrictEqual(report.counts, { total: size, finished: size - 2, done: size - 5, failed: 3 })

@@ -1,4 +1,4 @@
-import { Answer, defaultRunConfig, PipelineResult, Question } from "@deepnote/core"
+import { defaultRunConfig } from "@deepnote/core"
 import { FileSystem } from "@effect/platform"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Effect } from "effect"
@@ -25,25 +25,7 @@ export const manifest = (overrides: Partial<ConstructorParameters<typeof RunMani
     ...overrides
   })
 
-export const question = (id: string, text = `question ${id}?`) => new Question({ id, text, answers: [`answer ${id}`] })
-
-export const result = (q: Question, answer = `answer ${q.id}`) =>
-  new PipelineResult({
-    questionId: q.id,
-    question: q.text,
-    profile: "deepnote",
-    answer: new Answer({ text: answer }),
-    stopReason: "max-step",
-    trace: { queries: [], passages: [], notes: [] },
-    counters: {
-      llm: { init: 1, plan: 0, update: 0, judge: 0, answer: 1, total: 2 },
-      retrievals: 1,
-      steps: 0,
-      failures: 0,
-      uniquePassages: 0
-    },
-    elapsedMs: 12
-  })
+export { question, result } from "../src/testing/Results.js"
 
 /** Bytes and modification time of a file, to prove it was not touched. */
 export const fingerprint = (file: string) => {

@@ -1,1 +1,2 @@
 export * from "./EmbeddedPostgres.js"
+export * from "./Results.js"
