@@ -51,6 +51,11 @@ export interface ServerSettingsData {
    * a 400.
    */
   readonly meili?: MeiliOptions | undefined
+  /**
+   * Set when this server is one of several processes behind one port (`deepnote serve --processes N`): every response
+   * carries it as `x-deepnote-process` (this process's pid), so a client or a test can tell which process answered.
+   */
+  readonly processId?: number | undefined
 }
 
 /** The limits when nothing is configured. */
