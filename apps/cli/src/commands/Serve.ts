@@ -11,7 +11,13 @@ import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"
 import { meiliOptions, resolveMeiliSettings } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { announceReady, chooseProcesses, isServeProcess, superviseProcesses } from "../serve/ServeProcesses.js"
+import {
+  announceReady,
+  checkListen,
+  chooseProcesses,
+  isServeProcess,
+  superviseProcesses
+} from "../serve/ServeProcesses.js"
 import { boundedInteger, configFileOption, homeLayer, homeOption, maxConcurrency, storeOption } from "./Common.js"
 
 const loopbackHosts = ["127.0.0.1", "localhost", "::1"]
@@ -178,6 +184,7 @@ export const serveCommand = Command.make(
       const processes = chooseProcesses(opts.processes, config.engine, opts.store)
       if (!isServeProcess()) yield* Effect.logInfo(`processes ${processes.value} (${processes.reason})`)
       if (processes.value > 1 && !isServeProcess()) {
+        yield* checkListen(opts.host, opts.port).pipe(Effect.catchAll(server.failure))
         // opened (created, migrated, the key pepper made) and closed once here, so that the processes open a finished
         // store: a fresh SQLite file's header is only written back from its WAL when the last connection closes
         yield* Effect.scoped(Layer.build(serverStoreLayer(Option.getOrUndefined(opts.store)))).pipe(

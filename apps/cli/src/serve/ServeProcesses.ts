@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import cluster, { type Worker } from "node:cluster"
+import * as Net from "node:net"
 import { availableParallelism } from "node:os"
 import { CommandFailed } from "../Errors.js"
 
@@ -102,4 +103,15 @@ export const superviseProcesses = (
       await all
       clearTimeout(late)
     })
+  })
+
+/**
+ * Whether `host:port` can be listened on, tried by the supervisor before it starts any process, so that a busy port
+ * fails with the single server's one clear line: fails with `{ cause }` (the listen error, as `listenFailure` reads it).
+ */
+export const checkListen = (host: string, port: number): Effect.Effect<void, { readonly cause: unknown }> =>
+  Effect.async((resume) => {
+    const server = Net.createServer()
+    server.once("error", (cause) => resume(Effect.fail({ cause })))
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resume(Effect.void)))
   })
