@@ -36,8 +36,7 @@ describe("capacityOf: questions in flight that fill the endpoints' batches", () 
     assert.strictEqual(c.questions, 69 + 9)
     assert.strictEqual(
       c.reason,
-      "1 endpoint × limit 5 configured; 1 endpoint × 64 assumed (no limit configured or reported; set url#N or " +
-        "--concurrency), + 9 headroom"
+      "1 endpoint × limit 5 configured; 1 endpoint × 64 assumed (none configured or reported), + 9 headroom"
     )
   })
 

@@ -40,7 +40,7 @@ const describe = (source: CapacitySource, count: number, sequences: ReadonlyArra
     case "reported":
       return `${amount}max_num_seqs ${values} from /v1/models`
     case "assumed":
-      return `${amount}${values} assumed (no limit configured or reported; set url#N or --concurrency)`
+      return `${amount}${values} assumed (none configured or reported)`
   }
 }
 
