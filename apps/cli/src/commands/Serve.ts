@@ -108,7 +108,8 @@ export const homeServer = (input: HomeServerInput) =>
  * `deepnote serve`: the HTTP app over the same home as the CLI (collections, run store, keys), or a shared store
  * (`--store postgres://…`) for several replicas. The run knobs and the engine flags set the server's defaults; limits
  * come from `DEEPNOTE_SERVER_*`. Runs are executed by queue workers (this server hosts `--workers`). SIGINT/SIGTERM
- * drain in-flight requests; questions in flight go back to the queue, journaled, for the next worker.
+ * drain in-flight requests; questions in flight go back to the queue, journaled, for the next worker. `--processes N`
+ * runs N such servers behind the one port (`ServeProcesses.ts`).
  */
 export const serveCommand = Command.make(
   "serve",
