@@ -64,14 +64,19 @@ const services = <E>(options: ServerOptions<E>) => {
     RunEvents.layer,
     Lifecycle.layer,
     TenantRateLimiter.layer.pipe(Layer.provide(store)),
-    AskLimiter.layer,
     AskReplay.layer
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(Home.layer(options.home), ServerSettings.layer(options.settings), NodeContext.layer)
     )
   )
-  const engine = Layer.mergeAll(ServerEngine.layer(options.llmSettings), TenantCollections.layer)
+  const serverEngine = ServerEngine.layer(options.llmSettings).pipe(Layer.provide(base))
+  // the answer slots follow the engine: the LLM endpoints' capacity, or the extractive default
+  const engine = Layer.mergeAll(
+    serverEngine,
+    AskLimiter.layer.pipe(Layer.provide(serverEngine)),
+    TenantCollections.layer
+  )
     .pipe(Layer.provideMerge(base))
   const features = Layer.mergeAll(
     Ask.layer,

@@ -1,6 +1,6 @@
 import type { RunConfig } from "@deepnote/core"
 import type { MeiliOptions } from "@deepnote/retrieval"
-import { Config, Context, type Duration, Layer } from "effect"
+import { Config, Context, type Duration, Layer, Option } from "effect"
 
 /** Limits of the HTTP app. Every one has a `DEEPNOTE_SERVER_*` setting (see `ServerSettings.limitsConfig`). */
 export interface ServerLimits {
@@ -10,8 +10,11 @@ export interface ServerLimits {
   readonly maxUploadBytes: number
   /** Time limit of a request until its response starts (streams are bounded by their own work). */
   readonly requestTimeout: Duration.DurationInput
-  /** `/v1/ask` and chat completions answered at once, server-wide. */
-  readonly askConcurrency: number
+  /**
+   * `/v1/ask` and chat completions answered at once, server-wide. Undefined: chosen at start (`askSlots`), the LLM
+   * endpoints' capacity for the LLM engine, 16 for the extractive one.
+   */
+  readonly askConcurrency: number | undefined
   /** Requests allowed to wait for an answer slot; beyond that, 503 at once. */
   readonly askQueue: number
   /** How long a request waits for an answer slot before a 503. */
@@ -48,6 +51,11 @@ export interface ServerSettingsData {
    * a 400.
    */
   readonly meili?: MeiliOptions | undefined
+  /**
+   * Set when this server is one of several processes behind one port (`deepnote serve --processes N`): every response
+   * carries it as `x-deepnote-process` (this process's pid), so a client or a test can tell which process answered.
+   */
+  readonly processId?: number | undefined
 }
 
 /** The limits when nothing is configured. */
@@ -55,7 +63,7 @@ export const defaultLimits: ServerLimits = {
   maxBodyBytes: 1024 * 1024,
   maxUploadBytes: 32 * 1024 * 1024,
   requestTimeout: "120 seconds",
-  askConcurrency: 16,
+  askConcurrency: undefined,
   askQueue: 256,
   askQueueTimeout: "10 seconds",
   runConcurrency: 8,
@@ -73,7 +81,10 @@ const limitsConfig: Config.Config<ServerLimits> = Config.all({
   maxBodyBytes: int("DEEPNOTE_SERVER_MAX_BODY_BYTES", defaultLimits.maxBodyBytes),
   maxUploadBytes: int("DEEPNOTE_SERVER_MAX_UPLOAD_BYTES", defaultLimits.maxUploadBytes),
   requestTimeout: duration("DEEPNOTE_SERVER_REQUEST_TIMEOUT", defaultLimits.requestTimeout),
-  askConcurrency: int("DEEPNOTE_SERVER_ASK_CONCURRENCY", defaultLimits.askConcurrency),
+  askConcurrency: Config.integer("DEEPNOTE_SERVER_ASK_CONCURRENCY").pipe(
+    Config.option,
+    Config.map(Option.getOrUndefined)
+  ),
   askQueue: int("DEEPNOTE_SERVER_ASK_QUEUE", defaultLimits.askQueue),
   askQueueTimeout: duration("DEEPNOTE_SERVER_ASK_QUEUE_TIMEOUT", defaultLimits.askQueueTimeout),
   runConcurrency: int("DEEPNOTE_SERVER_RUN_CONCURRENCY", defaultLimits.runConcurrency),

@@ -2,6 +2,7 @@ export * from "./CacheKey.js"
 export * from "./CallUsage.js"
 export { AdaptiveLimit, controller as adaptiveController, type LimitChange } from "./Client/AdaptiveLimit.js"
 export * from "./Client/Backoff.js"
+export * from "./Client/Capacity.js"
 export {
   choose,
   type EndpointCondition,

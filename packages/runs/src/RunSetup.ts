@@ -8,7 +8,7 @@ import {
   stableHash
 } from "@deepnote/core"
 import { type DatasetFormat, loadDataset } from "@deepnote/eval"
-import { type LlmCallError, LlmClient } from "@deepnote/llm"
+import { capacityOf, type LlmCallError, type LlmCapacity, LlmClient, maxQuestionsInFlight } from "@deepnote/llm"
 import { type Run, RunManifest, RunStore, type ServerInfo, type SweepCell } from "@deepnote/store"
 import { FileSystem } from "@effect/platform"
 import { Chunk, Data, Effect, Option, Schema, Stream } from "effect"
@@ -32,6 +32,8 @@ export interface NewRun {
   readonly sweep?: SweepCell | undefined
   /** Questions in flight at once; recorded so that a resume keeps it. */
   readonly concurrency?: number | undefined
+  /** Why `concurrency` is what it is, recorded beside it (not part of the config hash). */
+  readonly concurrencyReason?: string | undefined
   /** The collection's content hash (`Collections.fingerprint`), when the profile retrieves. */
   readonly collectionFingerprint?: string | undefined
   /** `local` (default): one process executes it; `queue`: its questions are jobs for queue workers. */
@@ -70,6 +72,8 @@ export const meiliTargetOf = (run: Run): Option.Option<MeiliTarget> => {
 export interface EngineFacts {
   readonly models: Readonly<Record<string, string>>
   readonly servers: ReadonlyArray<ServerInfo>
+  /** The sequences the endpoints run at once and the questions in flight that fill them (not recorded as is). */
+  readonly capacity: LlmCapacity
 }
 
 const roles: ReadonlyArray<Role> = ["init", "update", "plan", "judge", "answer"]
@@ -94,8 +98,10 @@ export const engineFacts = (config: RunConfig): Effect.Effect<EngineFacts, LlmCa
         servers.set(e.url, server)
       }
     }
+    const capacity = capacityOf(yield* client.endpoints, maxQuestionsInFlight)
     return {
       models,
+      capacity,
       servers: [...servers].map(([endpoint, s]) => ({
         endpoint,
         kind: "openai-compatible",
@@ -153,6 +159,7 @@ export const createRun = (input: NewRun) =>
       ...(input.sweep === undefined ? {} : { sweep: input.sweep }),
       ...(input.label === undefined ? {} : { label: input.label }),
       ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
+      ...(input.concurrencyReason === undefined ? {} : { concurrencyReason: input.concurrencyReason }),
       ...(input.align === undefined ? {} : { align: input.align })
     })
     // the run and its questions in one transaction: a store that fails on the way keeps no empty run

@@ -12,6 +12,7 @@ import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { meiliFacts } from "../engine/MeiliFacts.js"
 import { meiliForConfig, meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { chooseConcurrency, describeConcurrency } from "../runs/DefaultConcurrency.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
 import { queueServices, storeChoice, storeFailed } from "../runs/RunServices.js"
@@ -29,7 +30,7 @@ import {
   storeOption
 } from "./Common.js"
 
-/** Questions in flight at once when nothing says otherwise. */
+/** Questions in flight at once when nothing says otherwise (`align-data`, a resume of a run that recorded none). */
 export const defaultConcurrency = 16
 
 export const concurrencyOption = boundedInteger("concurrency", 1, maxConcurrency).pipe(
@@ -39,6 +40,15 @@ export const concurrencyOption = boundedInteger("concurrency", 1, maxConcurrency
 export const quietOption = Options.boolean("quiet").pipe(
   Options.withAlias("q"),
   Options.withDescription("no progress output")
+)
+
+/** `run`'s: absent means the LLM endpoints' capacity (or the extractive default), chosen at start. */
+const runConcurrencyOption = boundedInteger("concurrency", 1, maxConcurrency).pipe(
+  Options.withDescription(
+    "questions in flight at once (each its own fiber); default: the LLM endpoints' capacity (their url#N limits, " +
+      "else the max_num_seqs they report, + 1/8 headroom), 16 for the extractive engine; printed at start"
+  ),
+  Options.optional
 )
 
 const runOptions = {
@@ -73,7 +83,7 @@ const runOptions = {
   collection: collectionOption,
   knobs: knobOptions,
   configFile: configFileOption,
-  concurrency: concurrencyOption,
+  concurrency: runConcurrencyOption,
   quiet: quietOption,
   home: homeOption,
   llm: llmOptions,
@@ -149,6 +159,7 @@ export const runCommand = Command.make(
             : yield* (yield* Collections).fingerprint(collection).pipe(
               Effect.mapError((e) => new CommandFailed({ message: e.message }))
             )
+          let printed: string | undefined
           if (opts.enqueue && sweep !== undefined) yield* Console.log(sweep.id)
           else if (sweep !== undefined) {
             yield* Console.log(
@@ -156,6 +167,11 @@ export const runCommand = Command.make(
             )
           }
           for (const [i, cell] of cells.entries()) {
+            // printed once, and again when a sweep cell (another engine) chooses differently
+            const concurrency = chooseConcurrency(opts.concurrency, facts[i]?.capacity)
+            const line = describeConcurrency(concurrency)
+            if (line !== printed) yield* Console.error(line)
+            printed = line
             const { badLines, run } = yield* createRun({
               dataset: opts.dataset,
               format: opts.format === "auto" ? undefined : opts.format,
@@ -165,7 +181,8 @@ export const runCommand = Command.make(
               collection,
               promptSetHash: promptSetHash(cell.config),
               label: Option.getOrUndefined(opts.label),
-              concurrency: opts.concurrency,
+              concurrency: concurrency.value,
+              concurrencyReason: concurrency.reason,
               llm: facts[i],
               sweep: sweep === undefined ? undefined : { sweepId: sweep.id, index: cell.index, cell: cell.cell },
               ...(cell.config.retriever === "meilisearch"
@@ -202,7 +219,7 @@ export const runCommand = Command.make(
             const engine = runEngineLayer(cell.config, collection, opts.llm, file?.llm, opts.home, meili)
             const ended = yield* executeWithProgress(run.id, engine, {
               quiet: opts.quiet,
-              concurrency: opts.concurrency,
+              concurrency: concurrency.value,
               retryFailed: false,
               label: "cli run"
             }).pipe(tracedRun(opts.tracing, run.id))

@@ -1,16 +1,23 @@
 import { Home, type RunConfig } from "@deepnote/core"
 import type { LlmSettings } from "@deepnote/llm"
 import { type MeiliOptions, withoutCredentials } from "@deepnote/retrieval"
-import { serverLayer, ServerSettings } from "@deepnote/server"
+import { serverLayer, ServerSettings, serverStoreLayer } from "@deepnote/server"
 import { Command, Options } from "@effect/cli"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Option, Predicate } from "effect"
+import { Duration, Effect, Layer, Option, Predicate, Runtime } from "effect"
 import { createServer } from "node:http"
 import { knobOptions } from "../config/Knobs.js"
 import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"
 import { meiliOptions, resolveMeiliSettings } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
+import {
+  announceReady,
+  checkListen,
+  chooseProcesses,
+  isServeProcess,
+  superviseProcesses
+} from "../serve/ServeProcesses.js"
 import { boundedInteger, configFileOption, homeLayer, homeOption, maxConcurrency, storeOption } from "./Common.js"
 
 const loopbackHosts = ["127.0.0.1", "localhost", "::1"]
@@ -47,6 +54,8 @@ export interface HomeServerInput {
   readonly llmSettings: Layer.Layer<LlmSettings, unknown>
   /** The operator's Meilisearch index for `retriever: meilisearch` requests; none: they are refused. */
   readonly meili?: MeiliOptions | undefined
+  /** This process's pid when it is one of several behind the port (`--processes`): sent as `x-deepnote-process`. */
+  readonly processId?: number | undefined
 }
 
 /**
@@ -82,7 +91,8 @@ export const homeServer = (input: HomeServerInput) =>
         limits,
         workers: input.workers,
         corsOrigins,
-        meili: input.meili
+        meili: input.meili,
+        processId: input.processId
       },
       storeUrl: Option.getOrUndefined(input.store),
       llmSettings: input.llmSettings
@@ -91,14 +101,15 @@ export const homeServer = (input: HomeServerInput) =>
       e instanceof UsageError
         ? Effect.fail(e)
         : Effect.fail(new CommandFailed({ message: listenFailure(e, input.host, input.port) }))
-    return { layer, home: home.root, failure }
+    return { layer, home: home.root, failure, drainMs: Duration.toMillis(Duration.decode(limits.drainTimeout)) }
   })
 
 /**
  * `deepnote serve`: the HTTP app over the same home as the CLI (collections, run store, keys), or a shared store
  * (`--store postgres://…`) for several replicas. The run knobs and the engine flags set the server's defaults; limits
  * come from `DEEPNOTE_SERVER_*`. Runs are executed by queue workers (this server hosts `--workers`). SIGINT/SIGTERM
- * drain in-flight requests; questions in flight go back to the queue, journaled, for the next worker.
+ * drain in-flight requests; questions in flight go back to the queue, journaled, for the next worker. `--processes N`
+ * runs N such servers behind the one port (`ServeProcesses.ts`).
  */
 export const serveCommand = Command.make(
   "serve",
@@ -127,6 +138,14 @@ export const serveCommand = Command.make(
           "DEEPNOTE_SERVER_CORS_ORIGINS (comma-separated)"
       ),
       Options.repeated
+    ),
+    processes: boundedInteger("processes", 1, 256).pipe(
+      Options.optional,
+      Options.withDescription(
+        "server processes behind the one port (node:cluster; the listening socket is shared, a process that dies is " +
+          "replaced; SIGINT/SIGTERM drain them all); default one per available core with the extractive engine, 1 " +
+          "with the LLM engine or an in-memory store; --workers and the answer slots are per process"
+      )
     ),
     home: homeOption,
     store: storeOption,
@@ -160,15 +179,41 @@ export const serveCommand = Command.make(
         store: opts.store,
         defaults: config,
         llmSettings: llmSettingsLayer(opts.llm, file?.llm),
-        meili: meili.named ? meili.options : undefined
+        meili: meili.named ? meili.options : undefined,
+        processId: isServeProcess() ? process.pid : undefined
       })
+      const processes = chooseProcesses(opts.processes, config.engine, opts.store)
+      if (!isServeProcess()) yield* Effect.logInfo(`processes ${processes.value} (${processes.reason})`)
+      if (processes.value > 1 && !isServeProcess()) {
+        yield* checkListen(opts.host, opts.port).pipe(Effect.catchAll(server.failure))
+        // opened (created, migrated, the key pepper made) and closed once here, so that the processes open a finished
+        // store: a fresh SQLite file's header is only written back from its WAL when the last connection closes
+        yield* Effect.scoped(Layer.build(serverStoreLayer(Option.getOrUndefined(opts.store)))).pipe(
+          Effect.provide(Home.layer(server.home)),
+          Effect.mapError((e) => new CommandFailed({ message: messageOf(e) }))
+        )
+        const runtime = yield* Effect.runtime<never>()
+        // the processes drain for up to the drain timeout; the rest is their shutdown
+        return yield* superviseProcesses(processes.value, server.drainMs + 10_000, (pids) =>
+          Runtime.runFork(runtime)(
+            Effect.logInfo(
+              `serving with ${pids.length} processes (pids ${pids.join(", ")})`
+            )
+          ))
+      }
       if (opts.noAuth) yield* Effect.logWarning("API keys are off (--no-auth): every request acts as the local tenant")
       yield* Effect.logInfo(
         `home ${server.home} · engine ${config.engine} · profile ${config.profile}${
           meili.named ? ` · meilisearch index ${meili.options.index} at ${withoutCredentials(meili.options.host)}` : ""
         }`
       )
-      return yield* Layer.launch(server.layer).pipe(Effect.catchAll(server.failure))
+      // built, then serving until interrupted; one of several processes tells its supervisor it serves
+      return yield* Layer.build(server.layer).pipe(
+        Effect.zipRight(announceReady),
+        Effect.zipRight(Effect.never),
+        Effect.scoped,
+        Effect.catchAll(server.failure)
+      )
     })
 ).pipe(
   Command.withDescription(

@@ -27,7 +27,7 @@ const isUpload = (method: string, url: string) =>
  * every failure — handler errors, schema decode errors, unknown routes, malformed JSON, defects — as the stable
  * `{ "error": { "code", "message", "field"? } }` body (OpenAI's `{ "error": { "message", "type", "param", "code" } }`
  * on the OpenAI-compatible routes). Every response carries `x-request-id` (the client's, or a new one) and, once the
- * tenant was counted, OpenAI's `x-ratelimit-*-requests` headers.
+ * tenant was counted, OpenAI's `x-ratelimit-*-requests` headers; one of several processes adds `x-deepnote-process`.
  */
 
 type ErrorRenderer = (error: ApiError, extra?: Record<string, string>) => HttpServerResponse.HttpServerResponse
@@ -35,7 +35,8 @@ type ErrorRenderer = (error: ApiError, extra?: Record<string, string>) => HttpSe
 export const RequestGuard = HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const lifecycle = yield* Lifecycle
-    const { limits } = yield* ServerSettings
+    const { limits, processId } = yield* ServerSettings
+    const processHeader = processId === undefined ? {} : { "x-deepnote-process": String(processId) }
 
     const guarded = <E, R>(
       app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
@@ -95,7 +96,7 @@ export const RequestGuard = HttpApiBuilder.middleware(
         const rate: { state: RateLimitState | undefined } = { state: undefined }
         const errorResponse: ErrorRenderer = isOpenAiRoute(request.url) ? openAiErrorResponse : nativeErrorResponse
         const response = yield* guarded(app, request, errorResponse).pipe(Effect.locally(currentRateLimit, rate))
-        return HttpServerResponse.setHeaders(response, responseHeaders(requestId, rate))
+        return HttpServerResponse.setHeaders(response, { ...responseHeaders(requestId, rate), ...processHeader })
       })
   })
 )

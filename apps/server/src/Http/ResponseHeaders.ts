@@ -21,7 +21,8 @@ export const exposedHeaders = [
   "x-ratelimit-limit-requests",
   "x-ratelimit-remaining-requests",
   "x-ratelimit-reset-requests",
-  "retry-after"
+  "retry-after",
+  "x-deepnote-process"
 ] as const
 
 const requestIdPattern = /^[\w.:-]{1,128}$/u

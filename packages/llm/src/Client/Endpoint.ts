@@ -107,6 +107,10 @@ export interface EndpointStatus {
   readonly consecutiveFailures: number
   readonly models: ReadonlyArray<string>
   readonly maxModelLen: number | undefined
+  /** The server's batch size when it reports it (`max_num_seqs` in `/v1/models`). */
+  readonly maxNumSeqs: number | undefined
+  /** The limit was configured (`url#N`, `perEndpointConcurrency`), not found or adapted. */
+  readonly limitFixed: boolean
   readonly structured: StructuredSupport
 }
 
@@ -123,6 +127,8 @@ export const statusOf = (e: EndpointState): EndpointStatus => ({
   consecutiveFailures: e.consecutiveFailures,
   models: e.models ?? [],
   maxModelLen: e.maxModelLen,
+  maxNumSeqs: e.maxNumSeqs,
+  limitFixed: e.limitFixed,
   structured: e.structured
 })
 

@@ -53,7 +53,7 @@ const initialStructured = (mode: LlmSettingsData["structuredOutputs"]): Structur
 export const withHeadroom = (maxNumSeqs: number): number => maxNumSeqs + Math.max(2, Math.ceil(maxNumSeqs / 8))
 
 /** Server-side concurrency default when neither the URL, the settings nor the server say (vLLM's is 256–1024). */
-const fallbackConcurrency = 64
+export const fallbackConcurrency = 64
 
 /** How often waiting calls are re-checked: paused endpoints reopening, outage budgets running out. */
 const waiterTickMs = 50

@@ -62,6 +62,8 @@ export class RunManifest extends Schema.Class<RunManifest>("RunManifest")({
   label: Schema.optional(Schema.String),
   /** Questions in flight at once when the run was started; a resume uses it unless told otherwise. */
   concurrency: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  /** Why `concurrency` is what it is (`--concurrency`, the LLM endpoints' capacity, the extractive default). */
+  concurrencyReason: Schema.optional(Schema.String),
   /**
    * An align run (`deepnote align-data`): its questions make DPO preference pairs by this recipe instead of being
    * answered; each item's result is an `AlignItemResult`.

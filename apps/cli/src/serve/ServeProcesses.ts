@@ -1,0 +1,117 @@
+import { Effect, Option } from "effect"
+import cluster, { type Worker } from "node:cluster"
+import * as Net from "node:net"
+import { availableParallelism } from "node:os"
+import { CommandFailed } from "../Errors.js"
+
+/** The processes `deepnote serve` runs behind its one port, and why, as logged at start. */
+export interface ChosenProcesses {
+  readonly value: number
+  readonly reason: string
+}
+
+/**
+ * `--processes` when given; else one per available core for the extractive engine (CPU-bound: one process is one
+ * event loop, `benchmarks/server/processes.mjs` measures N against 1); one for the LLM engine (I/O-bound: one process
+ * drives well over what one vLLM server takes, and its answer slots and endpoint pool size themselves to the servers'
+ * whole capacity — several would each do so); one for an in-memory store, which processes cannot share.
+ */
+export const chooseProcesses = (
+  flag: Option.Option<number>,
+  engine: "extractive" | "llm",
+  store: Option.Option<string>
+): ChosenProcesses =>
+  Option.isSome(flag)
+    ? { value: flag.value, reason: "--processes" }
+    : Option.exists(store, (url) => url.includes(":memory:"))
+    ? { value: 1, reason: "an in-memory store is one process's own" }
+    : engine === "llm"
+    ? { value: 1, reason: "LLM engine: I/O-bound, one process fills the LLM servers" }
+    : { value: availableParallelism(), reason: "extractive engine: CPU-bound, one process per available core" }
+
+/** True in a process `superviseProcesses` started: it serves (and says when it is ready) instead of forking more. */
+export const isServeProcess = (): boolean => cluster.isWorker
+
+/** What a serving process tells the supervisor once its layer is built and its listener takes requests. */
+const readyMessage = "deepnote-serve-ready"
+
+/** In a serving process: tells the supervisor it serves (nothing when this process is the only one). */
+export const announceReady: Effect.Effect<void> = Effect.sync(() => {
+  if (cluster.isWorker && process.send !== undefined) process.send(readyMessage)
+})
+
+const exited = (worker: Worker): Promise<void> =>
+  new Promise((resolve) => {
+    if (worker.isDead()) resolve()
+    else worker.once("exit", () => resolve())
+  })
+
+/**
+ * The supervisor of `deepnote serve --processes N`: starts N copies of this command (`node:cluster`: they share the
+ * listening socket, the kernel's connections handed round-robin by the primary), the first alone so that a fresh
+ * store is migrated once, then the others. A process that dies after it served is replaced; one that fails before
+ * it serves (a busy port, a bad store) stops them all with exit 1. Interrupted (SIGINT/SIGTERM), it sends SIGTERM to
+ * each — they drain their requests as a single server does — waits up to `graceMs`, then kills what is left (it runs
+ * until interrupted; `onReady` is told the pids each time all N serve). If the
+ * supervisor itself is killed, Node's cluster ends each worker when its IPC channel closes.
+ */
+export const superviseProcesses = (
+  count: number,
+  graceMs: number,
+  onReady: (pids: ReadonlyArray<number>) => void
+): Effect.Effect<never, CommandFailed> =>
+  Effect.async<never, CommandFailed>((resume) => {
+    const live = new Set<Worker>()
+    let stopping = false
+    let ready = 0
+    const fail = (message: string) => {
+      stopping = true
+      for (const worker of live) worker.process.kill("SIGTERM")
+      void Promise.all([...live].map(exited)).then(() => resume(Effect.fail(new CommandFailed({ message }))))
+    }
+    const start = (): void => {
+      const worker = cluster.fork()
+      live.add(worker)
+      let served = false
+      worker.on("message", (message: unknown) => {
+        if (message !== readyMessage || served) return
+        served = true
+        ready++
+        // the first one alone (it migrates a fresh store), then the others together
+        if (ready === 1) { for (let i = 1; i < count; i++) start() }
+        if (ready === count) onReady([...live].map((w) => w.process.pid ?? 0))
+      })
+      worker.once("exit", (code, signal) => {
+        live.delete(worker)
+        if (stopping) return
+        const how = signal === null ? `exit code ${code}` : `signal ${signal}`
+        if (!served) return fail(`a server process (pid ${worker.process.pid}) stopped before it served (${how})`)
+        process.stderr.write(`server process ${worker.process.pid} stopped (${how}); starting another\n`)
+        ready--
+        served = false
+        start()
+      })
+    }
+    start()
+    return Effect.promise(async () => {
+      stopping = true
+      for (const worker of live) worker.process.kill("SIGTERM")
+      const all = Promise.all([...live].map(exited))
+      const late = setTimeout(() => {
+        for (const worker of live) worker.process.kill("SIGKILL")
+      }, graceMs)
+      await all
+      clearTimeout(late)
+    })
+  })
+
+/**
+ * Whether `host:port` can be listened on, tried by the supervisor before it starts any process, so that a busy port
+ * fails with the single server's one clear line: fails with `{ cause }` (the listen error, as `listenFailure` reads it).
+ */
+export const checkListen = (host: string, port: number): Effect.Effect<void, { readonly cause: unknown }> =>
+  Effect.async((resume) => {
+    const server = Net.createServer()
+    server.once("error", (cause) => resume(Effect.fail({ cause })))
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resume(Effect.void)))
+  })

@@ -1,0 +1,70 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Http from "node:http"
+import { type Child, spawnCli } from "./CrashHarness.js"
+import { tempHome } from "./RunCli.js"
+
+/** Polls `check` every 100 ms until it returns a value (or `timeoutMs` passes: undefined). */
+const until = <A>(check: () => A | undefined, timeoutMs: number) =>
+  Effect.async<A | undefined>((resume) => {
+    const started = Date.now()
+    const timer = setInterval(() => {
+      const value = check()
+      if (value !== undefined || Date.now() - started > timeoutMs) {
+        clearInterval(timer)
+        resume(Effect.succeed(value))
+      }
+    }, 100)
+    return Effect.sync(() => clearInterval(timer))
+  })
+
+/** `GET /healthz` on a new connection: the `x-deepnote-process` header of the answer. */
+const processOf = (port: number) =>
+  Effect.async<string | undefined>((resume) => {
+    const request = Http.get({ host: "127.0.0.1", port, path: "/healthz", agent: false }, (response) => {
+      response.resume()
+      const header = response.headers["x-deepnote-process"]
+      resume(Effect.succeed(typeof header === "string" ? header : undefined))
+    })
+    request.on("error", () => resume(Effect.succeed(undefined)))
+  })
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const output = (child: Child) => `${child.stdout()}${child.stderr()}`
+
+describe("deepnote serve --processes (child processes)", () => {
+  it.scopedLive(
+    "two processes share one port and both answer; killing the supervisor stops them",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* tempHome
+        const child = spawnCli(["serve", "--home", home, "--port", "0", "--no-auth", "--processes", "2"])
+        yield* Effect.addFinalizer(() => Effect.sync(() => void child.process.kill("SIGKILL")))
+        const pids = yield* until(() => {
+          const match = /serving with 2 processes \(pids (\d+), (\d+)\)/.exec(output(child))
+          return match === null ? undefined : [Number(match[1]), Number(match[2])]
+        }, 60_000)
+        assert.isDefined(pids, output(child))
+        const port = Number(/Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output(child))?.[1])
+        const seen = new Set<string>()
+        for (let i = 0; i < 40 && seen.size < 2; i++) {
+          const answered = yield* processOf(port)
+          if (answered !== undefined) seen.add(answered)
+        }
+        assert.deepStrictEqual([...seen].sort(), pids!.map(String).sort(), "each process answered a request")
+
+        child.process.kill("SIGKILL")
+        const gone = yield* until(() => pids!.every((pid) => !alive(pid)) ? true : undefined, 30_000)
+        assert.isTrue(gone, "the serving processes stop when their supervisor is killed")
+      }),
+    { timeout: 120_000 }
+  )
+})
