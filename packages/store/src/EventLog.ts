@@ -1,8 +1,9 @@
 import { PipelineEvent } from "@deepnote/core"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { StoreError } from "./Domain/Errors.js"
+import { type JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { StoredEvent } from "./Domain/StoredEvent.js"
+import { type JournalAppend, makeInsertEntries } from "./internal/journalRows.js"
 import { makeQueries } from "./internal/query.js"
 import { chunks, DbInt, now } from "./internal/sql.js"
 
@@ -22,8 +23,13 @@ export interface EventLogService {
        * item has already logged are skipped: appends are idempotent by position.
        */
       readonly position?: number
+      /**
+       * Journal entries of the item written in the same transaction (a call and the event that follows it: see
+       * `Replay.takeUnsaved`), idempotent as `Journal.appendAll`.
+       */
+      readonly journal?: ReadonlyArray<JournalAppend>
     }
-  ) => Effect.Effect<ReadonlyArray<number>, StoreError>
+  ) => Effect.Effect<ReadonlyArray<number>, JournalMismatch | StoreError>
   /** Events of a run with `seq > afterSeq` (default 0), oldest first, at most `limit` (default 1000). */
   readonly since: (
     runId: string,
@@ -44,6 +50,7 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
   static readonly make: Effect.Effect<EventLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { execute, findAll, findOne, transaction } = makeQueries(sql)
+    const insertEntries = makeInsertEntries(sql)
     // Takes `count` numbers from the run's counter under the run row's lock (Postgres: the row lock, held to commit;
     // SQLite: the write lock). The next appender waits for this transaction, so numbers are committed in order.
     const reserve = findOne({
@@ -81,26 +88,36 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
       runId: string,
       itemId: string,
       all: ReadonlyArray<PipelineEvent>,
-      options?: { readonly position?: number }
+      options?: { readonly position?: number; readonly journal?: ReadonlyArray<JournalAppend> }
     ) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
-      if (all.length === 0) return []
+      const journal = options?.journal ?? []
+      if (all.length === 0 && journal.length === 0) return []
       return yield* Effect.gen(function*() {
-        let events = all
-        if (options?.position !== undefined) {
-          // under the run row's lock (a reservation of nothing takes it): the item's events already logged are its
-          // positions 0 … n-1, so a replayed event (a resumed question, or two workers racing on one question) is
-          // skipped, and each event of a question is logged once
-          yield* reserve({ runId, count: 0 })
-          const logged = Option.match(yield* count({ runId, itemId }), { onNone: () => 0, onSome: (row) => row.n })
-          events = all.slice(Math.max(0, logged - options.position))
-          if (events.length === 0) return []
-        }
-        const reserved = yield* reserve({ runId, count: events.length })
+        if (journal.length > 0) yield* insertEntries(journal)
+        if (all.length === 0) return []
+        // Takes the numbers under the run row's lock (Postgres: the row lock, held to commit; SQLite: the write lock):
+        // the item's events already logged are its positions 0 … n-1, so a replayed event (a resumed question, or two
+        // workers racing on one question) is skipped, and each event of a question is logged once. The numbers of
+        // skipped events are given back at once, still under the lock, so the run's numbers have no gaps.
+        const reserved = yield* reserve({ runId, count: all.length })
         if (Option.isNone(reserved)) {
           return yield* new StoreError({ message: `appending events failed: run ${runId} not found` })
         }
-        const first = reserved.value.next_event_seq - events.length
+        let events = all
+        let end = reserved.value.next_event_seq
+        if (options?.position !== undefined) {
+          const logged = Option.match(yield* count({ runId, itemId }), { onNone: () => 0, onSome: (row) => row.n })
+          events = all.slice(Math.max(0, logged - options.position))
+          if (events.length < all.length) {
+            end = Option.match(yield* reserve({ runId, count: events.length - all.length }), {
+              onNone: () => end,
+              onSome: (row) => row.next_event_seq
+            })
+          }
+          if (events.length === 0) return []
+        }
+        const first = end - events.length
         const createdAt = yield* now
         const rows = events.map((event, i) => ({
           run_id: runId,

@@ -25,7 +25,8 @@ export interface JournalService {
   /**
    * Loads an item's journal and returns a `Replay` whose `call` serves journaled calls and executes the rest.
    * `persist: "each"` (default) writes every executed call at once, so a crash loses at most the call in flight;
-   * `"on-complete"` buffers them for `RunStore.completeItem`/`failItem` (one write per item).
+   * `"on-complete"` buffers them for `RunStore.completeItem`/`failItem` (one write per item); `"next-write"` buffers
+   * them for the caller's next write (`Replay.takeUnsaved`) and writes what is left before the next call executes.
    *
    * Calls must be issued in a deterministic order (the DeepNote loop is sequential per question), and retries belong
    * inside `execute`: each `call` takes the next `seq`.
@@ -104,7 +105,7 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
       options?: { readonly persist?: PersistMode }
     ) {
       const stored = yield* entries(runId, itemId)
-      return yield* makeReplay({ runId, itemId, stored, persist: options?.persist ?? "each", append })
+      return yield* makeReplay({ runId, itemId, stored, persist: options?.persist ?? "each", append, appendAll })
     })
     return Journal.of({ entries, append, appendAll, totals, replaying })
   })
