@@ -1,9 +1,10 @@
 import { PipelineEvent } from "@deepnote/core"
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
 import { type JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { StoredEvent } from "./Domain/StoredEvent.js"
 import { type JournalAppend, makeInsertEntries } from "./internal/journalRows.js"
+import { makePassageRefs } from "./internal/passageRefs.js"
 import { makeQueries } from "./internal/query.js"
 import { chunks, DbInt, now } from "./internal/sql.js"
 
@@ -38,19 +39,24 @@ export interface EventLogService {
   /** How many events one item has logged (a resumed item re-emits them; the executor skips that many). */
 }
 
+/** An `events` row; `event` is the encoded event with its passages referred to (`internal/passageRefs.ts`). */
 const EventRow = Schema.Struct({
   run_id: Schema.String,
   seq: Schema.Int,
   item_id: Schema.String,
-  event: Schema.parseJson(PipelineEvent),
+  event: Schema.parseJson(),
   created_at: Schema.Date
 })
+
+const encodeEvent = Schema.encode(PipelineEvent)
+const decodeEvent = Schema.decodeUnknown(PipelineEvent)
 
 export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, EventLogService>() {
   static readonly make: Effect.Effect<EventLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { execute, findAll, findOne, transaction } = makeQueries(sql)
     const insertEntries = makeInsertEntries(sql)
+    const refs = makePassageRefs(sql)
     // Takes `count` numbers from the run's counter under the run row's lock (Postgres: the row lock, held to commit;
     // SQLite: the write lock). The next appender waits for this transaction, so numbers are committed in order.
     const reserve = findOne({
@@ -119,7 +125,9 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
         }
         const first = end - events.length
         const createdAt = yield* now
-        const rows = events.map((event, i) => ({
+        const encoded = yield* Effect.orDie(Effect.forEach(events, (event) => encodeEvent(event)))
+        const stored = yield* refs.dehydrate(runId, itemId, encoded)
+        const rows = stored.map((event, i) => ({
           run_id: runId,
           seq: first + i,
           item_id: itemId,
@@ -136,13 +144,24 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
     ) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
       const rows = yield* select({ runId, afterSeq: options?.afterSeq ?? 0, limit: options?.limit ?? 1000 })
-      return rows.map((r): StoredEvent => ({
-        seq: r.seq,
-        runId: r.run_id,
-        itemId: r.item_id,
-        event: r.event,
-        createdAt: r.created_at
-      }))
+      const values = yield* refs.hydrate(runId, rows.map((r) => r.item_id), rows.map((r) => r.event))
+      return yield* Effect.forEach(rows, (r, i) =>
+        decodeEvent(values[i]).pipe(
+          Effect.mapError((e) =>
+            new StoreError({
+              message: `a stored events row does not decode (reading events): ${
+                ParseResult.TreeFormatter.formatErrorSync(e)
+              }`
+            })
+          ),
+          Effect.map((event): StoredEvent => ({
+            seq: r.seq,
+            runId: r.run_id,
+            itemId: r.item_id,
+            event,
+            createdAt: r.created_at
+          }))
+        ))
     })
     return EventLog.of({ append, since })
   })

@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import type { JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { JournalEntry, JournalTotals } from "./Domain/JournalEntry.js"
 import { type JournalAppend, JournalRow, makeInsertEntries, toJournalEntry } from "./internal/journalRows.js"
+import { makePassageRefs } from "./internal/passageRefs.js"
 import { makeQueries } from "./internal/query.js"
 import { byteOrder, DbInt, DbNumber } from "./internal/sql.js"
 import { makeReplay, type PersistMode, type Replay } from "./Replay.js"
@@ -52,6 +53,7 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
     const sql = yield* SqlClient.SqlClient
     const { findAll, transaction } = makeQueries(sql)
     const insertEntries = makeInsertEntries(sql)
+    const refs = makePassageRefs(sql)
     const selectEntries = findAll({
       table: "journal",
       action: "reading the journal",
@@ -75,7 +77,9 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
     })
     const entries = Effect.fn("Journal.entries")(function*(runId: string, itemId: string) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
-      return (yield* selectEntries({ runId, itemId })).map(toJournalEntry)
+      const rows = yield* selectEntries({ runId, itemId })
+      const responses = yield* refs.hydrate(runId, rows.map(() => itemId), rows.map((r) => r.response))
+      return rows.map((r, i) => toJournalEntry({ ...r, response: responses[i] }))
     })
     const appendAll = Effect.fn("Journal.appendAll")(function*(batch: ReadonlyArray<JournalAppend>) {
       yield* insertEntries(batch).pipe(transaction("writing the journal"))

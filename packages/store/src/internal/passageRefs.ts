@@ -1,0 +1,206 @@
+import type { SqlClient } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { StoreError } from "../Domain/Errors.js"
+import { makeQueries } from "./query.js"
+import { chunks } from "./sql.js"
+
+/**
+ * Passages stored once per question. The same passages used to be stored three times (the retrieval's journal entry,
+ * the `Retrieved` event, the result's trace): about 74 KB per HotpotQA question, most of it passage text. Now a stored
+ * JSON value (a journal response, an event, a result) holds `{ "$passage": id, "source": …, "score": … }` where a
+ * passage was, and the `passages` table holds its title and text once per `(run, item, source, id)`; readers get the
+ * passage back (`hydrate`), so what the API, the event stream, eval and export see is unchanged. Values written before
+ * the `passages` table existed hold passages inline and are read as they are.
+ */
+
+const PassageRow = Schema.Struct({
+  run_id: Schema.String,
+  item_id: Schema.String,
+  source: Schema.String,
+  id: Schema.String,
+  title: Schema.String,
+  text: Schema.String
+})
+type PassageRow = typeof PassageRow.Type
+
+const refKey = "$passage"
+
+/** An encoded `Passage` (exactly its five fields), as every schema that holds one encodes it. */
+interface InlinePassage {
+  readonly id: string
+  readonly title: string
+  readonly text: string
+  readonly source: string
+  readonly score: number
+}
+
+const isInlinePassage = (value: Record<string, unknown>): value is Record<string, unknown> & InlinePassage => {
+  let n = 0
+  for (const _ in value) n++
+  return n === 5 && typeof value.id === "string" && typeof value.title === "string" &&
+    typeof value.text === "string" && typeof value.source === "string" && typeof value.score === "number"
+}
+
+const keyOf = (itemId: string, source: string, id: string) => `${itemId}\u0000${source}\u0000${id}`
+
+/** Rebuilds `value` with every object replaced by `f`'s answer (undefined: keep it and walk into it). */
+const rewrite = (value: unknown, f: (object: Record<string, unknown>) => unknown): unknown => {
+  if (Array.isArray(value)) {
+    let out: Array<unknown> | undefined
+    for (let i = 0; i < value.length; i++) {
+      const next = rewrite(value[i], f)
+      if (next !== value[i]) {
+        out ??= value.slice()
+        out[i] = next
+      }
+    }
+    return out ?? value
+  }
+  if (typeof value !== "object" || value === null) return value
+  const object = value as Record<string, unknown>
+  const replaced = f(object)
+  if (replaced !== undefined) return replaced
+  let out: Record<string, unknown> | undefined
+  for (const key in object) {
+    const next = rewrite(object[key], f)
+    if (next !== object[key]) {
+      out ??= { ...object }
+      out[key] = next
+    }
+  }
+  return out ?? object
+}
+
+const hasRefs = (value: unknown): boolean => {
+  if (Array.isArray(value)) return value.some(hasRefs)
+  if (typeof value !== "object" || value === null) return false
+  const object = value as Record<string, unknown>
+  if (refKey in object) return true
+  for (const key in object) if (hasRefs(object[key])) return true
+  return false
+}
+
+export interface PassageRefs {
+  /**
+   * The values as stored: each passage replaced by a reference once its title and text are stored for the item (run
+   * it inside the writer's transaction, so the references and the rows commit together). A passage whose id is
+   * already stored for the item with another title or text stays inline.
+   */
+  readonly dehydrate: (
+    runId: string,
+    itemId: string,
+    values: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
+  /** The values as written: every reference replaced by its passage. `items[i]` is the item of `values[i]`. */
+  readonly hydrate: (
+    runId: string,
+    items: ReadonlyArray<string>,
+    values: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
+}
+
+export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
+  const { execute, findAll } = makeQueries(sql)
+  const insert = execute({
+    table: "passages",
+    action: "storing passages",
+    Request: Schema.Array(PassageRow),
+    execute: (rows) => sql`INSERT INTO passages ${sql.insert(rows)} ON CONFLICT DO NOTHING`
+  })
+  const Request = Schema.Struct({ runId: Schema.String, itemIds: Schema.Array(Schema.String) })
+  const select = findAll({
+    table: "passages",
+    action: "reading passages",
+    Request,
+    Result: PassageRow,
+    execute: ({ itemIds, runId }) =>
+      sql`SELECT * FROM passages WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
+  })
+  const selectIds = findAll({
+    table: "passages",
+    action: "reading passages",
+    Request: Schema.Struct({ runId: Schema.String, itemId: Schema.String, ids: Schema.Array(Schema.String) }),
+    Result: PassageRow,
+    execute: ({ ids, itemId, runId }) =>
+      sql`SELECT * FROM passages WHERE run_id = ${runId} AND item_id = ${itemId} AND ${sql.in("id", ids)}`
+  })
+  const stored = (runId: string, itemIds: ReadonlyArray<string>) =>
+    Effect.map(
+      Effect.forEach(chunks(itemIds), (batch) => select({ runId, itemIds: batch })),
+      (pages) => {
+        const found = new Map<string, PassageRow>()
+        for (const page of pages) for (const row of page) found.set(keyOf(row.item_id, row.source, row.id), row)
+        return found
+      }
+    )
+
+  const dehydrate = (runId: string, itemId: string, values: ReadonlyArray<unknown>) =>
+    Effect.gen(function*() {
+      const rows = new Map<string, PassageRow>()
+      const collect = (object: Record<string, unknown>) => {
+        if (!isInlinePassage(object)) return undefined
+        const key = keyOf(itemId, object.source, object.id)
+        if (!rows.has(key)) {
+          rows.set(key, {
+            run_id: runId,
+            item_id: itemId,
+            source: object.source,
+            id: object.id,
+            title: object.title,
+            text: object.text
+          })
+        }
+        return object
+      }
+      for (const value of values) rewrite(value, collect)
+      if (rows.size === 0) return values
+      for (const batch of chunks([...rows.values()])) yield* insert(batch)
+      // what the item holds now: the rows just inserted, or rows stored earlier (the same passage, or in the rare case
+      // of a collection changed under a resumed question, another text for the same id: that passage stays inline)
+      const found = new Map<string, PassageRow>()
+      for (const batch of chunks([...new Set([...rows.values()].map((row) => row.id))])) {
+        for (const row of yield* selectIds({ runId, itemId, ids: batch })) {
+          found.set(keyOf(row.item_id, row.source, row.id), row)
+        }
+      }
+      return values.map((value) =>
+        rewrite(value, (object) => {
+          if (!isInlinePassage(object)) return undefined
+          const row = found.get(keyOf(itemId, object.source, object.id))
+          return row !== undefined && row.title === object.title && row.text === object.text
+            ? { [refKey]: object.id, source: object.source, score: object.score }
+            : object
+        })
+      )
+    })
+
+  const hydrate = (runId: string, items: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =>
+    Effect.gen(function*() {
+      const referring = [...new Set(items.filter((_, i) => hasRefs(values[i])))]
+      if (referring.length === 0) return values
+      const found = yield* stored(runId, referring)
+      const out: Array<unknown> = []
+      for (let i = 0; i < values.length; i++) {
+        const itemId = items[i]!
+        let missing: string | undefined
+        out.push(rewrite(values[i], (object) => {
+          const id = object[refKey]
+          if (typeof id !== "string" || typeof object.source !== "string") return undefined
+          const row = found.get(keyOf(itemId, object.source, id))
+          if (row === undefined) {
+            missing = id
+            return object
+          }
+          return { id, title: row.title, text: row.text, source: row.source, score: object.score }
+        }))
+        if (missing !== undefined) {
+          return yield* new StoreError({
+            message: `reading passages failed: passage ${missing} of item ${itemId} (run ${runId}) is missing`
+          })
+        }
+      }
+      return out
+    })
+
+  return { dehydrate, hydrate }
+}
