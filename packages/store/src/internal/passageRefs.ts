@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { createHash } from "node:crypto"
 import { StoreError } from "../Domain/Errors.js"
 import { makeQueries } from "./query.js"
 import { chunks } from "./sql.js"
@@ -8,8 +9,10 @@ import { chunks } from "./sql.js"
  * Passages stored once per question. The same passages used to be stored three times (the retrieval's journal entry,
  * the `Retrieved` event, the result's trace): about 74 KB per HotpotQA question, most of it passage text. Now a stored
  * JSON value (a journal response, an event, a result) holds `{ "$passage": id, "source": …, "score": … }` where a
- * passage was, and the `passages` table holds its title and text once per `(run, item, source, id)`; readers get the
- * passage back (`hydrate`), so what the API, the event stream, eval and export see is unchanged. Values written before
+ * passage was, and the `passages` table holds its title and text once per `(run, item, source, id)`. Notes are
+ * repeated the same way (the role's journal entry, its event, the result's trace and best note): every string of 256
+ * characters or more becomes `{ "$text": hash }`, its text stored once per question in `texts`. Readers get everything
+ * back (`hydrate`), so what the API, the event stream, eval and export see is unchanged. Values written before
  * the `passages` table existed hold passages inline and are read as they are.
  */
 
@@ -24,6 +27,21 @@ const PassageRow = Schema.Struct({
 type PassageRow = typeof PassageRow.Type
 
 const refKey = "$passage"
+const textKey = "$text"
+
+/** Strings at least this long (notes, raw replies) are stored once per question and referred to by their hash. */
+const longText = 256
+
+const TextRow = Schema.Struct({
+  run_id: Schema.String,
+  item_id: Schema.String,
+  hash: Schema.String,
+  text: Schema.String
+})
+type TextRow = typeof TextRow.Type
+
+/** 132 bits of SHA-256: a text's key within its question. */
+const hashOf = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 22)
 
 /** An encoded `Passage` (exactly its five fields), as every schema that holds one encodes it. */
 interface InlinePassage {
@@ -43,12 +61,20 @@ const isInlinePassage = (value: Record<string, unknown>): value is Record<string
 
 const keyOf = (itemId: string, source: string, id: string) => `${itemId}\u0000${source}\u0000${id}`
 
-/** Rebuilds `value` with every object replaced by `f`'s answer (undefined: keep it and walk into it). */
-const rewrite = (value: unknown, f: (object: Record<string, unknown>) => unknown): unknown => {
+/**
+ * Rebuilds `value` with every object replaced by `f`'s answer (undefined: keep it and walk into it) and every string
+ * by `g`'s; unchanged parts are shared, not copied.
+ */
+const rewrite = (
+  value: unknown,
+  f: (object: Record<string, unknown>) => unknown,
+  g: (text: string) => unknown = (text) => text
+): unknown => {
+  if (typeof value === "string") return g(value)
   if (Array.isArray(value)) {
     let out: Array<unknown> | undefined
     for (let i = 0; i < value.length; i++) {
-      const next = rewrite(value[i], f)
+      const next = rewrite(value[i], f, g)
       if (next !== value[i]) {
         out ??= value.slice()
         out[i] = next
@@ -62,7 +88,7 @@ const rewrite = (value: unknown, f: (object: Record<string, unknown>) => unknown
   if (replaced !== undefined) return replaced
   let out: Record<string, unknown> | undefined
   for (const key in object) {
-    const next = rewrite(object[key], f)
+    const next = rewrite(object[key], f, g)
     if (next !== object[key]) {
       out ??= { ...object }
       out[key] = next
@@ -75,7 +101,7 @@ const hasRefs = (value: unknown): boolean => {
   if (Array.isArray(value)) return value.some(hasRefs)
   if (typeof value !== "object" || value === null) return false
   const object = value as Record<string, unknown>
-  if (refKey in object) return true
+  if (refKey in object || textKey in object) return true
   for (const key in object) if (hasRefs(object[key])) return true
   return false
 }
@@ -107,7 +133,20 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
     Request: Schema.Array(PassageRow),
     execute: (rows) => sql`INSERT INTO passages ${sql.insert(rows)} ON CONFLICT DO NOTHING`
   })
+  const insertTexts = execute({
+    table: "texts",
+    action: "storing texts",
+    Request: Schema.Array(TextRow),
+    execute: (rows) => sql`INSERT INTO texts ${sql.insert(rows)} ON CONFLICT DO NOTHING`
+  })
   const Request = Schema.Struct({ runId: Schema.String, itemIds: Schema.Array(Schema.String) })
+  const selectTexts = findAll({
+    table: "texts",
+    action: "reading texts",
+    Request,
+    Result: TextRow,
+    execute: ({ itemIds, runId }) => sql`SELECT * FROM texts WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
+  })
   const select = findAll({
     table: "passages",
     action: "reading passages",
@@ -152,8 +191,20 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
         }
         return object
       }
+      const texts = new Map<string, TextRow>()
+      const intern = (text: string) => {
+        if (text.length < longText) return text
+        const hash = hashOf(text)
+        texts.set(hash, { run_id: runId, item_id: itemId, hash, text })
+        return { [textKey]: hash }
+      }
       for (const value of values) rewrite(value, collect)
-      if (rows.size === 0) return values
+      if (rows.size === 0 && texts.size === 0) {
+        const interned = values.map((value) => rewrite(value, () => undefined, intern))
+        if (texts.size === 0) return values
+        for (const batch of chunks([...texts.values()])) yield* insertTexts(batch)
+        return interned
+      }
       for (const batch of chunks([...rows.values()])) yield* insert(batch)
       // what the item holds now: the rows just inserted, or rows stored earlier (the same passage, or in the rare case
       // of a collection changed under a resumed question, another text for the same id: that passage stays inline)
@@ -163,15 +214,17 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
           found.set(keyOf(row.item_id, row.source, row.id), row)
         }
       }
-      return values.map((value) =>
+      const stored = values.map((value) =>
         rewrite(value, (object) => {
           if (!isInlinePassage(object)) return undefined
           const row = found.get(keyOf(itemId, object.source, object.id))
           return row !== undefined && row.title === object.title && row.text === object.text
             ? { [refKey]: object.id, source: object.source, score: object.score }
-            : object
-        })
+            : undefined
+        }, intern)
       )
+      for (const batch of chunks([...texts.values()])) yield* insertTexts(batch)
+      return stored
     })
 
   const hydrate = (runId: string, items: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =>
@@ -179,11 +232,23 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
       const referring = [...new Set(items.filter((_, i) => hasRefs(values[i])))]
       if (referring.length === 0) return values
       const found = yield* stored(runId, referring)
+      const texts = new Map<string, string>()
+      for (const batch of chunks(referring)) {
+        for (const row of yield* selectTexts({ runId, itemIds: batch })) {
+          texts.set(`${row.item_id}\u0000${row.hash}`, row.text)
+        }
+      }
       const out: Array<unknown> = []
       for (let i = 0; i < values.length; i++) {
         const itemId = items[i]!
         let missing: string | undefined
         out.push(rewrite(values[i], (object) => {
+          const hash = object[textKey]
+          if (typeof hash === "string") {
+            const text = texts.get(`${itemId}\u0000${hash}`)
+            if (text === undefined) missing = hash
+            return text ?? object
+          }
           const id = object[refKey]
           if (typeof id !== "string" || typeof object.source !== "string") return undefined
           const row = found.get(keyOf(itemId, object.source, id))
@@ -195,7 +260,7 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
         }))
         if (missing !== undefined) {
           return yield* new StoreError({
-            message: `reading passages failed: passage ${missing} of item ${itemId} (run ${runId}) is missing`
+            message: `reading passages failed: passage or text ${missing} of item ${itemId} (run ${runId}) is missing`
           })
         }
       }

@@ -1,4 +1,4 @@
-import { Passage, type PipelineEvent, PipelineResult } from "@deepnote/core"
+import { Note, Passage, type PipelineEvent, PipelineResult } from "@deepnote/core"
 import { SqlClient } from "@effect/sql"
 import { assert, describe } from "@effect/vitest"
 import { Effect, Schema } from "effect"
@@ -18,6 +18,17 @@ const retrieved = (questionId: string, passages: ReadonlyArray<Passage>): Pipeli
   passages,
   durationMs: 1
 })
+
+const initialised = (questionId: string, note: Note): PipelineEvent => ({
+  _tag: "NoteInitialised",
+  questionId,
+  step: 0,
+  elapsedMs: 2,
+  note,
+  durationMs: 1
+})
+
+const note = new Note({ text: "a note long enough to be stored once. ".repeat(10) })
 
 const encodePassages = Schema.encodeSync(Schema.Array(Passage))
 
@@ -42,28 +53,41 @@ export const passagesSuite = (it: SuiteIt) =>
           position: 0,
           journal: [{ ...entry, seq: 1, response: encodePassages(rescored) }]
         })
+        yield* log.append(run.id, "q1", [initialised("q1", note)], {
+          position: 1,
+          journal: [{ ...entry, seq: 2, kind: "init", response: { text: note.text } }]
+        })
         const done = new PipelineResult({
           ...result(q),
+          bestNote: note,
           trace: {
             queries: [{ step: 0, query: "q" }],
             passages: [{ step: 0, passage: a }, { step: 0, passage: b }],
-            notes: []
+            notes: [{ step: 0, note, best: true }]
           }
         })
         yield* store.completeItem({ runId: run.id, itemId: "q1", result: done })
 
         const stored = yield* sql<{ id: string }>`SELECT id FROM passages WHERE run_id = ${run.id} ORDER BY id`
         assert.deepStrictEqual(stored.map((r) => r.id), ["a", "b"])
+        // the note (a long text) is stored once for the three places that hold it
+        const texts = yield* sql<{ text: string }>`SELECT text FROM texts WHERE run_id = ${run.id}`
+        assert.deepStrictEqual(texts.map((r) => r.text), [note.text])
         const raw = yield* sql<{ text: string }>`SELECT response AS text FROM journal WHERE run_id = ${run.id}
           UNION ALL SELECT event AS text FROM events WHERE run_id = ${run.id}
           UNION ALL SELECT result AS text FROM items WHERE run_id = ${run.id}`
-        assert.strictEqual(raw.length, 4)
-        for (const row of raw) assert.notInclude(row.text, "alpha text")
+        assert.strictEqual(raw.length, 6)
+        for (const row of raw) {
+          assert.notInclude(row.text, "alpha text")
+          assert.notInclude(row.text, note.text)
+        }
 
         const entries = yield* journal.entries(run.id, "q1")
-        assert.deepStrictEqual(entries.map((e) => e.response), [response, encodePassages(rescored)])
-        const [event] = yield* log.since(run.id)
-        assert.deepStrictEqual(event!.event, retrieved("q1", rescored))
+        assert.deepStrictEqual(entries.map((e) => e.response), [response, encodePassages(rescored), {
+          text: note.text
+        }])
+        const events = yield* log.since(run.id)
+        assert.deepStrictEqual(events.map((e) => e.event), [retrieved("q1", rescored), initialised("q1", note)])
         assert.deepStrictEqual((yield* store.getItem(run.id, "q1")).result, done)
         const [page] = yield* store.resultsPage(run.id)
         assert.deepStrictEqual(page!.result, done)
