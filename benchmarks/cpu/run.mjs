@@ -21,12 +21,23 @@ const concurrency = arg("concurrency", "64")
 const data = arg("data", Path.join(root, "../shared/data"))
 const dataset = Path.join(data, "hotpotqa/dev-300.ircot.jsonl")
 const here = Path.join(root, "benchmarks/cpu")
+// `--baseline DIR`: another built checkout (e.g. the commit before a change) measured in the same session, its runs
+// interleaved with this checkout's, so both see the same machine load; recorded as `--baseline-label` (default before)
+const baseline = arg("baseline", undefined)
+const variants = [
+  ...(baseline === undefined ? [] : [{
+    label: arg("baseline-label", "before"),
+    cli: Path.join(Path.resolve(baseline), "apps/cli/dist/src/main.js"),
+    commit: arg("baseline-commit", "baseline")
+  }]),
+  { label, cli: cliMain, commit: arg("commit", undefined) }
+]
 const resultsFile = Path.join(here, "results.json")
 
 /** Runs `node args…` under /usr/bin/time; resolves its wall, user, sys seconds, peak RSS and stdout. */
-const timed = (nodeArgs, args) =>
+const timed = (nodeArgs, args, cli = cliMain) =>
   new Promise((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-f", "TIME %e %U %S %M", process.execPath, ...nodeArgs, cliMain, ...args], {
+    const child = spawn("/usr/bin/time", ["-f", "TIME %e %U %S %M", process.execPath, ...nodeArgs, cli, ...args], {
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""
@@ -80,63 +91,74 @@ try {
     "run", "--dataset", dataset, "--limit", String(questions), "-c", "hotpot", "--home", home, "--engine", "llm",
     "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", concurrency, "--quiet"
   ]
-  const runs = []
+  const runsOf = new Map(variants.map((v) => [v.label, []]))
   for (let r = 0; r < repeat; r++) {
-    const home = Path.join(base, `home-${r}`)
-    Fs.cpSync(seed, home, { recursive: true })
-    const before = await simRequests(sim)
-    const t = await timed([], runArgs(home))
-    const calls = (await simRequests(sim)) - before
-    const store = Path.join(home, "deepnote.sqlite")
-    const storeBytes = ["", "-wal"].reduce((sum, s) => sum + (Fs.existsSync(store + s) ? Fs.statSync(store + s).size : 0), 0)
-    runs.push({
-      wallS: t.wall,
-      cpuS: t.cpu,
-      peakRssMb: Math.round(t.rssMb),
-      llmCalls: calls,
-      cpuMsPerCall: (t.cpu * 1000) / calls,
-      marginalCpuMsPerCall: ((t.cpu - startupCpu) * 1000) / calls,
-      callsPerCpuS: calls / (t.cpu - startupCpu),
-      storeBytes,
-      storeBytesPerQuestion: storeBytes / questions,
-      tables: r === 0 ? tableBytes(store) : undefined
-    })
-    console.log(JSON.stringify(runs.at(-1)))
-  }
-  let profile
-  if (process.argv.includes("--profile")) {
-    const dir = Path.join(base, "prof")
-    const home = Path.join(base, "home-prof")
-    Fs.cpSync(seed, home, { recursive: true })
-    await timed([`--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home))
-    const file = Fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
-    profile = summarizeProfile(JSON.parse(Fs.readFileSync(Path.join(dir, file), "utf8")), 20)
-  }
-  const spread = (key) => ({
-    median: median(runs.map((x) => x[key])),
-    min: Math.min(...runs.map((x) => x[key])),
-    max: Math.max(...runs.map((x) => x[key]))
-  })
-  const result = {
-    date: new Date().toISOString(),
-    commit: arg("commit", undefined) ?? execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root }).toString().trim(),
-    loadAverage: Fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
-    questions,
-    concurrency: Number(concurrency),
-    startupCpuS: startupCpu,
-    marginalCpuMsPerCall: spread("marginalCpuMsPerCall"),
-    cpuMsPerCall: spread("cpuMsPerCall"),
-    callsPerCpuS: spread("callsPerCpuS"),
-    storeBytesPerQuestion: spread("storeBytesPerQuestion"),
-    runs,
-    profile
+    for (const variant of variants) {
+      const home = Path.join(base, `home-${variant.label}-${r}`)
+      Fs.cpSync(seed, home, { recursive: true })
+      const before = await simRequests(sim)
+      const t = await timed([], runArgs(home), variant.cli)
+      const calls = (await simRequests(sim)) - before
+      const store = Path.join(home, "deepnote.sqlite")
+      const storeBytes = ["", "-wal"].reduce(
+        (sum, s) => sum + (Fs.existsSync(store + s) ? Fs.statSync(store + s).size : 0),
+        0
+      )
+      const runs = runsOf.get(variant.label)
+      runs.push({
+        wallS: t.wall,
+        cpuS: t.cpu,
+        peakRssMb: Math.round(t.rssMb),
+        llmCalls: calls,
+        cpuMsPerCall: (t.cpu * 1000) / calls,
+        marginalCpuMsPerCall: ((t.cpu - startupCpu) * 1000) / calls,
+        callsPerCpuS: calls / (t.cpu - startupCpu),
+        storeBytes,
+        storeBytesPerQuestion: storeBytes / questions,
+        tables: r === 0 ? tableBytes(store) : undefined
+      })
+      console.log(variant.label, JSON.stringify(runs.at(-1)))
+      Fs.rmSync(home, { recursive: true, force: true })
+    }
   }
   const all = Fs.existsSync(resultsFile) ? JSON.parse(Fs.readFileSync(resultsFile, "utf8")) : {}
-  all[label] = result
+  for (const variant of variants) {
+    const runs = runsOf.get(variant.label)
+    let profile
+    if (process.argv.includes("--profile")) {
+      const dir = Path.join(base, `prof-${variant.label}`)
+      const home = Path.join(base, `home-prof-${variant.label}`)
+      Fs.cpSync(seed, home, { recursive: true })
+      await timed([`--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home), variant.cli)
+      const file = Fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
+      profile = summarizeProfile(JSON.parse(Fs.readFileSync(Path.join(dir, file), "utf8")), 20)
+    }
+    const spread = (key) => ({
+      median: median(runs.map((x) => x[key])),
+      min: Math.min(...runs.map((x) => x[key])),
+      max: Math.max(...runs.map((x) => x[key]))
+    })
+    const result = {
+      date: new Date().toISOString(),
+      commit: variant.commit ??
+        execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root }).toString().trim(),
+      loadAverage: Fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
+      questions,
+      concurrency: Number(concurrency),
+      startupCpuS: startupCpu,
+      marginalCpuMsPerCall: spread("marginalCpuMsPerCall"),
+      cpuMsPerCall: spread("cpuMsPerCall"),
+      callsPerCpuS: spread("callsPerCpuS"),
+      storeBytesPerQuestion: spread("storeBytesPerQuestion"),
+      runs,
+      profile
+    }
+    all[variant.label] = result
+    console.log(`${variant.label}: ${result.marginalCpuMsPerCall.median.toFixed(2)} ms CPU per call (marginal), ` +
+      `${Math.round(result.storeBytesPerQuestion.median / 1024)} KB per question`)
+  }
   Fs.writeFileSync(resultsFile, JSON.stringify(all, null, 2) + "\n")
   writeReport(all, Path.join(here, "results.md"))
-  console.log(`${label}: ${result.marginalCpuMsPerCall.median.toFixed(2)} ms CPU per call (marginal), ` +
-    `${Math.round(result.storeBytesPerQuestion.median / 1024)} KB per question`)
 } finally {
   await stopSim(sim)
   Fs.rmSync(base, { recursive: true, force: true })

@@ -12,11 +12,12 @@ export const v11 = (sql: SqlClient.SqlClient) =>
     yield* sql`CREATE TABLE passages (
       run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
       item_id TEXT NOT NULL,
-      source TEXT NOT NULL,
+      hash TEXT NOT NULL,
       id TEXT NOT NULL,
+      source TEXT NOT NULL,
       title TEXT NOT NULL,
       text TEXT NOT NULL,
-      PRIMARY KEY (run_id, item_id, source, id))`
+      PRIMARY KEY (run_id, item_id, hash))`
     yield* sql`CREATE TABLE texts (
       run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
       item_id TEXT NOT NULL,

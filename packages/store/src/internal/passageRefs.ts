@@ -8,8 +8,9 @@ import { chunks } from "./sql.js"
 /**
  * Passages stored once per question. The same passages used to be stored three times (the retrieval's journal entry,
  * the `Retrieved` event, the result's trace): about 74 KB per HotpotQA question, most of it passage text. Now a stored
- * JSON value (a journal response, an event, a result) holds `{ "$passage": id, "source": …, "score": … }` where a
- * passage was, and the `passages` table holds its title and text once per `(run, item, source, id)`. Notes are
+ * JSON value (a journal response, an event, a result) holds `{ "$passage": hash, "score": … }` where a passage was,
+ * and the `passages` table holds its id, source, title and text once per question, keyed by their hash: writing needs
+ * no read (a passage is content-addressed: another text under the same id is another row). Notes are
  * repeated the same way (the role's journal entry, its event, the result's trace and best note): every string of 256
  * characters or more becomes `{ "$text": hash }`, its text stored once per question in `texts`. Readers get everything
  * back (`hydrate`), so what the API, the event stream, eval and export see is unchanged. Values written before
@@ -19,18 +20,13 @@ import { chunks } from "./sql.js"
 const PassageRow = Schema.Struct({
   run_id: Schema.String,
   item_id: Schema.String,
-  source: Schema.String,
+  hash: Schema.String,
   id: Schema.String,
+  source: Schema.String,
   title: Schema.String,
   text: Schema.String
 })
 type PassageRow = typeof PassageRow.Type
-
-const refKey = "$passage"
-const textKey = "$text"
-
-/** Strings at least this long (notes, raw replies) are stored once per question and referred to by their hash. */
-const longText = 256
 
 const TextRow = Schema.Struct({
   run_id: Schema.String,
@@ -40,8 +36,18 @@ const TextRow = Schema.Struct({
 })
 type TextRow = typeof TextRow.Type
 
-/** 132 bits of SHA-256: a text's key within its question. */
-const hashOf = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 22)
+const refKey = "$passage"
+const textKey = "$text"
+
+/** Strings at least this long (notes, raw replies) are stored once per question and referred to by their hash. */
+const longText = 256
+
+/** 132 bits of SHA-256 of the parts: a passage's or a text's key within its question. */
+const hashOf = (...parts: ReadonlyArray<string>) => {
+  const hash = createHash("sha256")
+  for (const part of parts) hash.update(part).update("\u0000")
+  return hash.digest("base64url").slice(0, 22)
+}
 
 /** An encoded `Passage` (exactly its five fields), as every schema that holds one encodes it. */
 interface InlinePassage {
@@ -58,8 +64,6 @@ const isInlinePassage = (value: Record<string, unknown>): value is Record<string
   return n === 5 && typeof value.id === "string" && typeof value.title === "string" &&
     typeof value.text === "string" && typeof value.source === "string" && typeof value.score === "number"
 }
-
-const keyOf = (itemId: string, source: string, id: string) => `${itemId}\u0000${source}\u0000${id}`
 
 /**
  * Rebuilds `value` with every object replaced by `f`'s answer (undefined: keep it and walk into it) and every string
@@ -108,16 +112,15 @@ const hasRefs = (value: unknown): boolean => {
 
 export interface PassageRefs {
   /**
-   * The values as stored: each passage replaced by a reference once its title and text are stored for the item (run
-   * it inside the writer's transaction, so the references and the rows commit together). A passage whose id is
-   * already stored for the item with another title or text stays inline.
+   * The values as stored: each passage and long text replaced by a reference, their rows written for the item (run it
+   * inside the writer's transaction, so the references and the rows commit together).
    */
   readonly dehydrate: (
     runId: string,
     itemId: string,
     values: ReadonlyArray<unknown>
   ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
-  /** The values as written: every reference replaced by its passage. `items[i]` is the item of `values[i]`. */
+  /** The values as written: every reference replaced by what it refers to. `items[i]` is the item of `values[i]`. */
   readonly hydrate: (
     runId: string,
     items: ReadonlyArray<string>,
@@ -125,9 +128,11 @@ export interface PassageRefs {
   ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
 }
 
+const Request = Schema.Struct({ runId: Schema.String, itemIds: Schema.Array(Schema.String) })
+
 export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
   const { execute, findAll } = makeQueries(sql)
-  const insert = execute({
+  const insertPassages = execute({
     table: "passages",
     action: "storing passages",
     Request: Schema.Array(PassageRow),
@@ -139,15 +144,7 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
     Request: Schema.Array(TextRow),
     execute: (rows) => sql`INSERT INTO texts ${sql.insert(rows)} ON CONFLICT DO NOTHING`
   })
-  const Request = Schema.Struct({ runId: Schema.String, itemIds: Schema.Array(Schema.String) })
-  const selectTexts = findAll({
-    table: "texts",
-    action: "reading texts",
-    Request,
-    Result: TextRow,
-    execute: ({ itemIds, runId }) => sql`SELECT * FROM texts WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
-  })
-  const select = findAll({
+  const selectPassages = findAll({
     table: "passages",
     action: "reading passages",
     Request,
@@ -155,74 +152,35 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
     execute: ({ itemIds, runId }) =>
       sql`SELECT * FROM passages WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
   })
-  const selectIds = findAll({
-    table: "passages",
-    action: "reading passages",
-    Request: Schema.Struct({ runId: Schema.String, itemId: Schema.String, ids: Schema.Array(Schema.String) }),
-    Result: PassageRow,
-    execute: ({ ids, itemId, runId }) =>
-      sql`SELECT * FROM passages WHERE run_id = ${runId} AND item_id = ${itemId} AND ${sql.in("id", ids)}`
+  const selectTexts = findAll({
+    table: "texts",
+    action: "reading texts",
+    Request,
+    Result: TextRow,
+    execute: ({ itemIds, runId }) => sql`SELECT * FROM texts WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
   })
-  const stored = (runId: string, itemIds: ReadonlyArray<string>) =>
-    Effect.map(
-      Effect.forEach(chunks(itemIds), (batch) => select({ runId, itemIds: batch })),
-      (pages) => {
-        const found = new Map<string, PassageRow>()
-        for (const page of pages) for (const row of page) found.set(keyOf(row.item_id, row.source, row.id), row)
-        return found
-      }
-    )
 
   const dehydrate = (runId: string, itemId: string, values: ReadonlyArray<unknown>) =>
     Effect.gen(function*() {
-      const rows = new Map<string, PassageRow>()
-      const collect = (object: Record<string, unknown>) => {
-        if (!isInlinePassage(object)) return undefined
-        const key = keyOf(itemId, object.source, object.id)
-        if (!rows.has(key)) {
-          rows.set(key, {
-            run_id: runId,
-            item_id: itemId,
-            source: object.source,
-            id: object.id,
-            title: object.title,
-            text: object.text
-          })
-        }
-        return object
-      }
+      const passages = new Map<string, PassageRow>()
       const texts = new Map<string, TextRow>()
-      const intern = (text: string) => {
-        if (text.length < longText) return text
-        const hash = hashOf(text)
-        texts.set(hash, { run_id: runId, item_id: itemId, hash, text })
-        return { [textKey]: hash }
-      }
-      for (const value of values) rewrite(value, collect)
-      if (rows.size === 0 && texts.size === 0) {
-        const interned = values.map((value) => rewrite(value, () => undefined, intern))
-        if (texts.size === 0) return values
-        for (const batch of chunks([...texts.values()])) yield* insertTexts(batch)
-        return interned
-      }
-      for (const batch of chunks([...rows.values()])) yield* insert(batch)
-      // what the item holds now: the rows just inserted, or rows stored earlier (the same passage, or in the rare case
-      // of a collection changed under a resumed question, another text for the same id: that passage stays inline)
-      const found = new Map<string, PassageRow>()
-      for (const batch of chunks([...new Set([...rows.values()].map((row) => row.id))])) {
-        for (const row of yield* selectIds({ runId, itemId, ids: batch })) {
-          found.set(keyOf(row.item_id, row.source, row.id), row)
-        }
-      }
       const stored = values.map((value) =>
         rewrite(value, (object) => {
           if (!isInlinePassage(object)) return undefined
-          const row = found.get(keyOf(itemId, object.source, object.id))
-          return row !== undefined && row.title === object.title && row.text === object.text
-            ? { [refKey]: object.id, source: object.source, score: object.score }
-            : undefined
-        }, intern)
+          const hash = hashOf(object.id, object.source, object.title, object.text)
+          if (!passages.has(hash)) {
+            const { id, source, text, title } = object
+            passages.set(hash, { run_id: runId, item_id: itemId, hash, id, source, title, text })
+          }
+          return { [refKey]: hash, score: object.score }
+        }, (text) => {
+          if (text.length < longText) return text
+          const hash = hashOf(text)
+          texts.set(hash, { run_id: runId, item_id: itemId, hash, text })
+          return { [textKey]: hash }
+        })
       )
+      for (const batch of chunks([...passages.values()])) yield* insertPassages(batch)
       for (const batch of chunks([...texts.values()])) yield* insertTexts(batch)
       return stored
     })
@@ -231,9 +189,12 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
     Effect.gen(function*() {
       const referring = [...new Set(items.filter((_, i) => hasRefs(values[i])))]
       if (referring.length === 0) return values
-      const found = yield* stored(runId, referring)
+      const passages = new Map<string, PassageRow>()
       const texts = new Map<string, string>()
       for (const batch of chunks(referring)) {
+        for (const row of yield* selectPassages({ runId, itemIds: batch })) {
+          passages.set(`${row.item_id}\u0000${row.hash}`, row)
+        }
         for (const row of yield* selectTexts({ runId, itemIds: batch })) {
           texts.set(`${row.item_id}\u0000${row.hash}`, row.text)
         }
@@ -243,20 +204,20 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
         const itemId = items[i]!
         let missing: string | undefined
         out.push(rewrite(values[i], (object) => {
-          const hash = object[textKey]
-          if (typeof hash === "string") {
-            const text = texts.get(`${itemId}\u0000${hash}`)
-            if (text === undefined) missing = hash
+          const textHash = object[textKey]
+          if (typeof textHash === "string") {
+            const text = texts.get(`${itemId}\u0000${textHash}`)
+            if (text === undefined) missing = textHash
             return text ?? object
           }
-          const id = object[refKey]
-          if (typeof id !== "string" || typeof object.source !== "string") return undefined
-          const row = found.get(keyOf(itemId, object.source, id))
+          const hash = object[refKey]
+          if (typeof hash !== "string") return undefined
+          const row = passages.get(`${itemId}\u0000${hash}`)
           if (row === undefined) {
-            missing = id
+            missing = hash
             return object
           }
-          return { id, title: row.title, text: row.text, source: row.source, score: object.score }
+          return { id: row.id, title: row.title, text: row.text, source: row.source, score: object.score }
         }))
         if (missing !== undefined) {
           return yield* new StoreError({

@@ -93,7 +93,7 @@ export const passagesSuite = (it: SuiteIt) =>
         assert.deepStrictEqual(page!.result, done)
       }))
 
-    it.effect("rows written before passages were stored apart read as they are; an id stored with another text stays inline", () =>
+    it.effect("rows written before passages were stored apart read as they are; an id stored with another text is another passage", () =>
       Effect.gen(function*() {
         const store = yield* RunStore
         const journal = yield* Journal
