@@ -1,8 +1,10 @@
 import { PipelineEvent } from "@deepnote/core"
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Option, Schema } from "effect"
-import { StoreError } from "./Domain/Errors.js"
+import { Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
+import { type JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { StoredEvent } from "./Domain/StoredEvent.js"
+import { type JournalAppend, makeInsertEntries } from "./internal/journalRows.js"
+import { makePassageRefs } from "./internal/passageRefs.js"
 import { makeQueries } from "./internal/query.js"
 import { chunks, DbInt, now } from "./internal/sql.js"
 
@@ -22,8 +24,13 @@ export interface EventLogService {
        * item has already logged are skipped: appends are idempotent by position.
        */
       readonly position?: number
+      /**
+       * Journal entries of the item written in the same transaction (a call and the event that follows it: see
+       * `Replay.takeUnsaved`), idempotent as `Journal.appendAll`.
+       */
+      readonly journal?: ReadonlyArray<JournalAppend>
     }
-  ) => Effect.Effect<ReadonlyArray<number>, StoreError>
+  ) => Effect.Effect<ReadonlyArray<number>, JournalMismatch | StoreError>
   /** Events of a run with `seq > afterSeq` (default 0), oldest first, at most `limit` (default 1000). */
   readonly since: (
     runId: string,
@@ -32,18 +39,24 @@ export interface EventLogService {
   /** How many events one item has logged (a resumed item re-emits them; the executor skips that many). */
 }
 
+/** An `events` row; `event` is the encoded event with its passages referred to (`internal/passageRefs.ts`). */
 const EventRow = Schema.Struct({
   run_id: Schema.String,
   seq: Schema.Int,
   item_id: Schema.String,
-  event: Schema.parseJson(PipelineEvent),
+  event: Schema.parseJson(),
   created_at: Schema.Date
 })
+
+const encodeEvent = Schema.encode(PipelineEvent)
+const decodeEvent = Schema.decodeUnknown(PipelineEvent)
 
 export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, EventLogService>() {
   static readonly make: Effect.Effect<EventLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { execute, findAll, findOne, transaction } = makeQueries(sql)
+    const insertEntries = makeInsertEntries(sql)
+    const refs = makePassageRefs(sql)
     // Takes `count` numbers from the run's counter under the run row's lock (Postgres: the row lock, held to commit;
     // SQLite: the write lock). The next appender waits for this transaction, so numbers are committed in order.
     const reserve = findOne({
@@ -81,28 +94,40 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
       runId: string,
       itemId: string,
       all: ReadonlyArray<PipelineEvent>,
-      options?: { readonly position?: number }
+      options?: { readonly position?: number; readonly journal?: ReadonlyArray<JournalAppend> }
     ) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
-      if (all.length === 0) return []
+      const journal = options?.journal ?? []
+      if (all.length === 0 && journal.length === 0) return []
       return yield* Effect.gen(function*() {
-        let events = all
-        if (options?.position !== undefined) {
-          // under the run row's lock (a reservation of nothing takes it): the item's events already logged are its
-          // positions 0 … n-1, so a replayed event (a resumed question, or two workers racing on one question) is
-          // skipped, and each event of a question is logged once
-          yield* reserve({ runId, count: 0 })
-          const logged = Option.match(yield* count({ runId, itemId }), { onNone: () => 0, onSome: (row) => row.n })
-          events = all.slice(Math.max(0, logged - options.position))
-          if (events.length === 0) return []
-        }
-        const reserved = yield* reserve({ runId, count: events.length })
+        if (journal.length > 0) yield* insertEntries(journal)
+        if (all.length === 0) return []
+        // Takes the numbers under the run row's lock (Postgres: the row lock, held to commit; SQLite: the write lock):
+        // the item's events already logged are its positions 0 … n-1, so a replayed event (a resumed question, or two
+        // workers racing on one question) is skipped, and each event of a question is logged once. The numbers of
+        // skipped events are given back at once, still under the lock, so the run's numbers have no gaps.
+        const reserved = yield* reserve({ runId, count: all.length })
         if (Option.isNone(reserved)) {
           return yield* new StoreError({ message: `appending events failed: run ${runId} not found` })
         }
-        const first = reserved.value.next_event_seq - events.length
+        let events = all
+        let end = reserved.value.next_event_seq
+        if (options?.position !== undefined) {
+          const logged = Option.match(yield* count({ runId, itemId }), { onNone: () => 0, onSome: (row) => row.n })
+          events = all.slice(Math.max(0, logged - options.position))
+          if (events.length < all.length) {
+            end = Option.match(yield* reserve({ runId, count: events.length - all.length }), {
+              onNone: () => end,
+              onSome: (row) => row.next_event_seq
+            })
+          }
+          if (events.length === 0) return []
+        }
+        const first = end - events.length
         const createdAt = yield* now
-        const rows = events.map((event, i) => ({
+        const encoded = yield* Effect.orDie(Effect.forEach(events, (event) => encodeEvent(event)))
+        const stored = yield* refs.dehydrate(runId, itemId, encoded)
+        const rows = stored.map((event, i) => ({
           run_id: runId,
           seq: first + i,
           item_id: itemId,
@@ -119,13 +144,24 @@ export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, 
     ) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
       const rows = yield* select({ runId, afterSeq: options?.afterSeq ?? 0, limit: options?.limit ?? 1000 })
-      return rows.map((r): StoredEvent => ({
-        seq: r.seq,
-        runId: r.run_id,
-        itemId: r.item_id,
-        event: r.event,
-        createdAt: r.created_at
-      }))
+      const values = yield* refs.hydrate(runId, rows.map((r) => r.item_id), rows.map((r) => r.event))
+      return yield* Effect.forEach(rows, (r, i) =>
+        decodeEvent(values[i]).pipe(
+          Effect.mapError((e) =>
+            new StoreError({
+              message: `a stored events row does not decode (reading events): ${
+                ParseResult.TreeFormatter.formatErrorSync(e)
+              }`
+            })
+          ),
+          Effect.map((event): StoredEvent => ({
+            seq: r.seq,
+            runId: r.run_id,
+            itemId: r.item_id,
+            event,
+            createdAt: r.created_at
+          }))
+        ))
     })
     return EventLog.of({ append, since })
   })

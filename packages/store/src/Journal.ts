@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import type { JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { JournalEntry, JournalTotals } from "./Domain/JournalEntry.js"
 import { type JournalAppend, JournalRow, makeInsertEntries, toJournalEntry } from "./internal/journalRows.js"
+import { makePassageRefs } from "./internal/passageRefs.js"
 import { makeQueries } from "./internal/query.js"
 import { byteOrder, DbInt, DbNumber } from "./internal/sql.js"
 import { makeReplay, type PersistMode, type Replay } from "./Replay.js"
@@ -25,7 +26,8 @@ export interface JournalService {
   /**
    * Loads an item's journal and returns a `Replay` whose `call` serves journaled calls and executes the rest.
    * `persist: "each"` (default) writes every executed call at once, so a crash loses at most the call in flight;
-   * `"on-complete"` buffers them for `RunStore.completeItem`/`failItem` (one write per item).
+   * `"on-complete"` buffers them for `RunStore.completeItem`/`failItem` (one write per item); `"next-write"` buffers
+   * them for the caller's next write (`Replay.takeUnsaved`) and writes what is left before the next call executes.
    *
    * Calls must be issued in a deterministic order (the DeepNote loop is sequential per question), and retries belong
    * inside `execute`: each `call` takes the next `seq`.
@@ -51,6 +53,7 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
     const sql = yield* SqlClient.SqlClient
     const { findAll, transaction } = makeQueries(sql)
     const insertEntries = makeInsertEntries(sql)
+    const refs = makePassageRefs(sql)
     const selectEntries = findAll({
       table: "journal",
       action: "reading the journal",
@@ -74,7 +77,9 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
     })
     const entries = Effect.fn("Journal.entries")(function*(runId: string, itemId: string) {
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
-      return (yield* selectEntries({ runId, itemId })).map(toJournalEntry)
+      const rows = yield* selectEntries({ runId, itemId })
+      const responses = yield* refs.hydrate(runId, rows.map(() => itemId), rows.map((r) => r.response))
+      return rows.map((r, i) => toJournalEntry({ ...r, response: responses[i] }))
     })
     const appendAll = Effect.fn("Journal.appendAll")(function*(batch: ReadonlyArray<JournalAppend>) {
       yield* insertEntries(batch).pipe(transaction("writing the journal"))
@@ -104,7 +109,7 @@ export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, Jou
       options?: { readonly persist?: PersistMode }
     ) {
       const stored = yield* entries(runId, itemId)
-      return yield* makeReplay({ runId, itemId, stored, persist: options?.persist ?? "each", append })
+      return yield* makeReplay({ runId, itemId, stored, persist: options?.persist ?? "each", append, appendAll })
     })
     return Journal.of({ entries, append, appendAll, totals, replaying })
   })

@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { v10 } from "./Migrations/V10IngestJobOwners.js"
+import { v11 } from "./Migrations/V11Passages.js"
 import { applicationId, v1 } from "./Migrations/V1Initial.js"
 import { v2 } from "./Migrations/V2RunOwners.js"
 import { v3 } from "./Migrations/V3IngestJobs.js"
@@ -29,8 +30,9 @@ export const migrations = (sql: SqlClient.SqlClient) => ({
   "7_run_leases": v7(sql),
   "8_queue": v8(sql),
   "9_tenant_quotas": v9(sql),
-  "10_ingest_job_owners": v10(sql)
+  "10_ingest_job_owners": v10(sql),
+  "11_passages": v11(sql)
 })
 
 /** The newest schema version this build knows. A store recording a higher one is refused, and left untouched. */
-export const schemaVersion = 10
+export const schemaVersion = 11

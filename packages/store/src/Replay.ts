@@ -31,11 +31,21 @@ export interface Replay {
   ) => Effect.Effect<A, E | JournalMismatch | StoreError, R>
   /** Entries executed but not yet written: pass them to `RunStore.completeItem` / `failItem`. */
   readonly unsaved: Effect.Effect<ReadonlyArray<JournalAppend>>
+  /**
+   * Takes the entries executed but not yet written (they are no longer `unsaved`): the caller writes them in its own
+   * transaction (`EventLog.append`'s `journal`, `RunStore.completeItem`, `Journal.appendAll`).
+   */
+  readonly takeUnsaved: Effect.Effect<ReadonlyArray<JournalAppend>>
   /** Calls served from the journal and calls executed so far. */
   readonly stats: Effect.Effect<{ readonly replayed: number; readonly executed: number }>
 }
 
-export type PersistMode = "each" | "on-complete"
+/**
+ * When executed calls are written: `each` at once (one transaction per call), `on-complete` by the caller at the end,
+ * `next-write` by the caller's next write (`takeUnsaved`) or, at the latest, before the next call executes — so a crash
+ * still loses only the call in flight, and a call and the event that follows it share one transaction.
+ */
+export type PersistMode = "each" | "on-complete" | "next-write"
 
 /** Builds a `Replay` over the entries already journaled for an item. */
 export const makeReplay = (options: {
@@ -44,6 +54,7 @@ export const makeReplay = (options: {
   readonly stored: ReadonlyArray<JournalEntry>
   readonly persist: PersistMode
   readonly append: (entry: JournalAppend) => Effect.Effect<void, JournalMismatch | StoreError>
+  readonly appendAll: (entries: ReadonlyArray<JournalAppend>) => Effect.Effect<void, JournalMismatch | StoreError>
 }): Effect.Effect<Replay> =>
   Effect.gen(function*() {
     const { itemId, runId } = options
@@ -81,6 +92,10 @@ export const makeReplay = (options: {
           yield* Effect.annotateCurrentSpan("deepnote.journal.replayed", true)
           return value
         }
+        if (options.persist === "next-write") {
+          const pending = yield* Ref.getAndSet(unsaved, [])
+          if (pending.length > 0) yield* options.appendAll(pending)
+        }
         const started = yield* Clock.currentTimeMillis
         const value = yield* execute
         const latencyMs = (yield* Clock.currentTimeMillis) - started
@@ -107,6 +122,7 @@ export const makeReplay = (options: {
       itemId,
       call,
       unsaved: Ref.get(unsaved),
+      takeUnsaved: Ref.getAndSet(unsaved, []),
       stats: Ref.get(stats)
     }
   })

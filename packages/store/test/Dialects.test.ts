@@ -3,6 +3,7 @@ import { dialects } from "./layers.js"
 import { eventLogSuite } from "./suites/EventLogSuite.js"
 import { itemsSuite } from "./suites/ItemsSuite.js"
 import { journalSuite } from "./suites/JournalSuite.js"
+import { passagesSuite } from "./suites/PassagesSuite.js"
 import { queueItemsSuite } from "./suites/QueueItemsSuite.js"
 import { runLeasesSuite } from "./suites/RunLeasesSuite.js"
 import { runStoreSuite } from "./suites/RunStoreSuite.js"
@@ -18,6 +19,7 @@ describe("store", () => {
       queueItemsSuite(it)
       journalSuite(it)
       eventLogSuite(it)
+      passagesSuite(it)
       runLeasesSuite(it)
       tenantsSuite(it)
       tenantQuotasSuite(it)

@@ -49,18 +49,21 @@ export const executeItem = (
     yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
     // the question's trace id, stored with its result so the inspector can name the trace (`deepnote trace --item`)
     const traceId = yield* Effect.currentSpan.pipe(Effect.map((span) => span.traceId), Effect.option)
-    const replay = yield* journal.replaying(runId, item.itemId)
+    // a call's journal entry is written with the event that follows it (one transaction instead of two), or before
+    // the next call at the latest: a crash still loses only the call in flight
+    const replay = yield* journal.replaying(runId, item.itemId, { persist: "next-write" })
     // A resumed question replays its journal deterministically, so it re-emits the events it logged before, in the
     // same order: each event is appended at its position in the question's events, and positions already logged are
     // skipped by the log (so are the events of a second execution racing this one). Only new events are published.
     let position = 0
     const sink = EventSink.layer((event) =>
-      eventLog.append(runId, item.itemId, [event], { position: position++ }).pipe(
-        Effect.orDie,
-        Effect.flatMap((logged) =>
-          logged.length === 0 ? Effect.void : hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event })
+      Effect.flatMap(replay.takeUnsaved, (entries) =>
+        eventLog.append(runId, item.itemId, [event], { position: position++, journal: entries })).pipe(
+          Effect.orDie,
+          Effect.flatMap((logged) =>
+            logged.length === 0 ? Effect.void : hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event })
+          )
         )
-      )
     )
     const exit: Exit.Exit<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(
       item.question,
@@ -76,17 +79,26 @@ export const executeItem = (
     const stats = yield* replay.stats
     if (Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
       // stopped between two calls: everything finished is journaled; the item stays `running` and is resumed later
+      yield* journal.appendAll(yield* replay.takeUnsaved)
       return { itemId: item.itemId, ok: false, stopped: true, ...stats } satisfies ItemOutcome
     }
     const outcome = yield* Effect.either(exit)
     const settled = Either.map(outcome, (answered) =>
       Option.match(traceId, {
-        onNone: () => answered,
+        onNone: () =>
+          answered,
         // the result was validated when it was made: only the trace id is added (no second walk of the whole trace)
         onSome: (id) => new PipelineResult({ ...answered, traceId: id }, { disableValidation: true })
       }))
     const llmCalls = Either.isRight(settled) ? settled.right.counters.llm.total : 0
-    return (yield* settleItem({ runId, itemId: item.itemId, outcome: settled, stats, llmCalls })) satisfies ItemOutcome
+    return (yield* settleItem({
+      runId,
+      itemId: item.itemId,
+      outcome: settled,
+      stats,
+      llmCalls,
+      journal: yield* replay.takeUnsaved
+    })) satisfies ItemOutcome
   }).pipe(
     (self) =>
       Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () =>

@@ -1,5 +1,5 @@
 import { RunMetrics, withTags } from "@deepnote/core"
-import { type ItemResult, RunStore } from "@deepnote/store"
+import { type ItemResult, type JournalAppend, RunStore } from "@deepnote/store"
 import { Effect, Either, Metric } from "effect"
 import { RunEvents } from "./RunEvents.js"
 
@@ -19,6 +19,8 @@ export const settleItem = (input: {
   readonly outcome: Settled
   readonly stats: { readonly executed: number; readonly replayed: number }
   readonly llmCalls: number
+  /** Journal entries not written yet, stored in the same transaction as the outcome. */
+  readonly journal?: ReadonlyArray<JournalAppend> | undefined
 }) =>
   Effect.gen(function*() {
     const store = yield* RunStore
@@ -26,11 +28,16 @@ export const settleItem = (input: {
     const { itemId, outcome, runId, stats } = input
     if (Either.isRight(outcome)) {
       const result = outcome.right
-      yield* store.completeItem({ runId, itemId, result, elapsedMs: result.elapsedMs })
+      yield* store.completeItem({ runId, itemId, result, elapsedMs: result.elapsedMs, journal: input.journal })
       yield* hub.publish({ _tag: "ItemDone", runId, itemId, llmCalls: input.llmCalls, elapsedMs: result.elapsedMs })
     } else {
       const error = outcome.left
-      yield* store.failItem({ runId, itemId, error: { tag: error._tag, message: error.message } })
+      yield* store.failItem({
+        runId,
+        itemId,
+        error: { tag: error._tag, message: error.message },
+        journal: input.journal
+      })
       yield* hub.publish({ _tag: "ItemFailed", runId, itemId, message: error.message })
     }
     yield* Metric.increment(withTags(RunMetrics.items, { outcome: Either.isRight(outcome) ? "done" : "failed" }))

@@ -1,11 +1,12 @@
 import { AlignItemResult, Question } from "@deepnote/core"
 import type { SqlClient } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
-import { ItemNotFound, type JournalMismatch, RunNotFound, type StoreError } from "../Domain/Errors.js"
+import { Effect, Option, ParseResult, Schema } from "effect"
+import { ItemNotFound, type JournalMismatch, RunNotFound, StoreError } from "../Domain/Errors.js"
 import { ItemClaim, ItemError, ItemRecord, ItemResult, ItemStatus, type PendingItem } from "../Domain/Item.js"
 import type { ItemCounts } from "../Domain/Run.js"
 import { makeAddItems } from "./addItems.js"
 import { type JournalAppend, makeInsertEntries } from "./journalRows.js"
+import { makePassageRefs } from "./passageRefs.js"
 import { makeQueries } from "./query.js"
 import { DbInt, nowIso, orUndefined } from "./sql.js"
 
@@ -22,6 +23,12 @@ const ItemRow = Schema.Struct({
   finished_at: Schema.NullOr(Schema.Date),
   elapsed_ms: Schema.NullOr(Schema.Number)
 })
+
+/** An `items` row as read: `result` is the encoded result with its passages referred to (`passageRefs.ts`). */
+const RawItemRow = Schema.Struct({ ...ItemRow.fields, result: Schema.NullOr(Schema.parseJson()) })
+
+const decodeResult = Schema.decodeUnknown(ItemResult)
+const encodeResult = Schema.encode(ItemResult)
 
 const toItemRecord = (r: typeof ItemRow.Type): ItemRecord =>
   new ItemRecord({
@@ -42,7 +49,7 @@ const ItemKey = Schema.Struct({ runId: Schema.String, itemId: Schema.String })
 const Outcome = Schema.Struct({
   ...ItemKey.fields,
   status: Schema.Literal("done", "failed"),
-  result: Schema.NullOr(Schema.parseJson(ItemResult)),
+  result: Schema.NullOr(Schema.parseJson()),
   error: Schema.NullOr(Schema.parseJson(ItemError)),
   now: Schema.String,
   elapsedMs: Schema.NullOr(Schema.Number)
@@ -80,6 +87,25 @@ export const makeItemOps = (
 ) => {
   const { execute, findAll, findOne, transaction } = makeQueries(sql)
   const insertEntries = makeInsertEntries(sql)
+  const refs = makePassageRefs(sql)
+  /** Rows with their results' passages put back, decoded. */
+  const decodeRows = (runId: string, rows: ReadonlyArray<typeof RawItemRow.Type>) =>
+    Effect.gen(function*() {
+      const results = yield* refs.hydrate(runId, rows.map((r) => r.item_id), rows.map((r) => r.result))
+      return yield* Effect.forEach(rows, (row, i) =>
+        results[i] === null
+          ? Effect.succeed({ ...row, result: null })
+          : decodeResult(results[i]).pipe(
+            Effect.map((result): typeof ItemRow.Type => ({ ...row, result })),
+            Effect.mapError((e) =>
+              new StoreError({
+                message: `a stored items row does not decode (reading items): ${
+                  ParseResult.TreeFormatter.formatErrorSync(e)
+                }`
+              })
+            )
+          ))
+    })
   const notFound = (runId: string, itemId: string) =>
     Effect.zipRight(runExists(runId), Effect.fail(new ItemNotFound({ runId, itemId })))
 
@@ -89,7 +115,7 @@ export const makeItemOps = (
     table: "items",
     action: "reading items",
     Request: Page,
-    Result: ItemRow,
+    Result: RawItemRow,
     execute: (p) =>
       sql`SELECT * FROM items WHERE run_id = ${p.runId} AND seq > ${p.afterSeq} AND ${sql.in("status", p.statuses)}
         ORDER BY seq${p.limit === undefined ? sql.literal("") : sql` LIMIT ${p.limit}`}`
@@ -150,7 +176,17 @@ export const makeItemOps = (
     Effect.gen(function*() {
       const { itemId, runId } = outcome
       const now = yield* nowIso
-      const updated = yield* saveOutcome({ runId, itemId, ...ending, now, elapsedMs: outcome.elapsedMs ?? null })
+      const result = ending.result === null
+        ? null
+        : (yield* refs.dehydrate(runId, itemId, [yield* Effect.orDie(encodeResult(ending.result))]))[0]
+      const updated = yield* saveOutcome({
+        runId,
+        itemId,
+        ...ending,
+        result,
+        now,
+        elapsedMs: outcome.elapsedMs ?? null
+      })
       if (Option.isNone(updated)) {
         if (Option.isSome(yield* selectItem({ runId, itemId }))) return // already done
         return yield* notFound(runId, itemId)
@@ -185,7 +221,7 @@ export const makeItemOps = (
     table: "items",
     action: "reading an item",
     Request: ItemKey,
-    Result: ItemRow,
+    Result: RawItemRow,
     execute: (k) => sql`SELECT * FROM items WHERE run_id = ${k.runId} AND item_id = ${k.itemId}`
   })
 
@@ -194,7 +230,7 @@ export const makeItemOps = (
       selectItem({ runId, itemId }),
       Option.match({
         onNone: () => notFound(runId, itemId),
-        onSome: (row) => Effect.succeed(toItemRecord(row))
+        onSome: (row) => Effect.map(decodeRows(runId, [row]), ([decoded]) => toItemRecord(decoded!))
       })
     )
 
@@ -207,7 +243,7 @@ export const makeItemOps = (
         afterSeq: options.afterSeq ?? -1,
         limit: options.limit ?? 500
       })
-      return rows.map(toItemRecord)
+      return (yield* decodeRows(runId, rows)).map(toItemRecord)
     })
 
   const claim = findOne({

@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { JournalMismatch, type StoreError } from "../Domain/Errors.js"
 import { JournalEntry, Usage } from "../Domain/JournalEntry.js"
+import { makePassageRefs } from "./passageRefs.js"
 import { makeQueries } from "./query.js"
 import { chunks, now, orUndefined } from "./sql.js"
 
@@ -62,6 +63,7 @@ const keyOf = (k: typeof Key.Type) => `${k.run_id}\u0000${k.item_id}\u0000${k.se
  */
 export const makeInsertEntries = (sql: SqlClient.SqlClient) => {
   const { findAll } = makeQueries(sql)
+  const refs = makePassageRefs(sql)
   const insert = findAll({
     table: "journal",
     action: "writing the journal",
@@ -85,6 +87,19 @@ export const makeInsertEntries = (sql: SqlClient.SqlClient) => {
   return (entries: ReadonlyArray<JournalAppend>): Effect.Effect<void, JournalMismatch | StoreError> =>
     Effect.gen(function*() {
       const createdAt = yield* now
+      // each entry's passages are stored once for its item, and referred to by its response
+      const responses = new Map<JournalAppend, unknown>()
+      const byItem = new Map<string, Array<JournalAppend>>()
+      for (const e of entries) {
+        const key = `${e.runId}\u0000${e.itemId}`
+        const group = byItem.get(key)
+        if (group === undefined) byItem.set(key, [e])
+        else group.push(e)
+      }
+      for (const group of byItem.values()) {
+        const stored = yield* refs.dehydrate(group[0]!.runId, group[0]!.itemId, group.map((e) => e.response))
+        group.forEach((e, i) => responses.set(e, stored[i]))
+      }
       for (const batch of chunks(entries)) {
         const rows = batch.map((e) => ({
           run_id: e.runId,
@@ -92,7 +107,7 @@ export const makeInsertEntries = (sql: SqlClient.SqlClient) => {
           seq: e.seq,
           kind: e.kind,
           request_hash: e.requestHash,
-          response: e.response,
+          response: responses.get(e),
           usage: e.usage ?? null,
           prompt_tokens: e.usage?.promptTokens ?? null,
           completion_tokens: e.usage?.completionTokens ?? null,

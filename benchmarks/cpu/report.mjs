@@ -1,0 +1,45 @@
+// Writes results.md from results.json (every label side by side, then each label's profile).
+import * as Fs from "node:fs"
+
+const f2 = (x) => x.toFixed(2)
+const spread = (s, f = f2) => `**${f(s.median)}** (${f(s.min)}–${f(s.max)})`
+const kb = (x) => (x / 1024).toFixed(1)
+
+export const writeReport = (all, file) => {
+  const labels = Object.keys(all)
+  const lines = [
+    "# CPU per LLM call and store size of `deepnote run --engine llm`",
+    "",
+    "Written by `node benchmarks/cpu/run.mjs` (see README.md). Simulator with zero step time in its own process;",
+    "CPU = user + sys of the whole `deepnote run` process (`/usr/bin/time`); marginal = net of start-up",
+    "(`deepnote --version`). Median (min–max) of the repetitions.",
+    "",
+    "| label | commit | questions | LLM calls | CPU ms / call, marginal | CPU ms / call, whole process | LLM calls per CPU s | wall s | peak RSS MB | store KB / question | load |",
+    "|---|---|---|---|---|---|---|---|---|---|---|"
+  ]
+  for (const l of labels) {
+    const r = all[l]
+    const calls = r.runs.map((x) => x.llmCalls).join(", ")
+    const wall = r.runs.map((x) => x.wallS).join(", ")
+    const rss = r.runs.map((x) => x.peakRssMb).join(", ")
+    lines.push(
+      `| ${l} | ${r.commit} | ${r.questions} | ${calls} | ${spread(r.marginalCpuMsPerCall)} | ${spread(r.cpuMsPerCall)} | ` +
+        `${spread(r.callsPerCpuS, (x) => x.toFixed(0))} | ${wall} | ${rss} | ${spread(r.storeBytesPerQuestion, kb)} | ${r.loadAverage} |`
+    )
+  }
+  for (const l of labels) {
+    const r = all[l]
+    const tables = r.runs[0].tables
+    if (tables) {
+      lines.push("", `## ${l}: store bytes per question by table (first run)`, "", "| table or index | KB / question |", "|---|---|")
+      for (const [name, bytes] of Object.entries(tables)) lines.push(`| ${name} | ${kb(bytes / r.questions)} |`)
+    }
+    if (!r.profile) continue
+    lines.push("", `## ${l}: profile (node --cpu-prof, one run, ${r.profile.busySamples} busy samples)`, "")
+    lines.push("| area (self time) | share % |", "|---|---|")
+    for (const a of r.profile.areas.slice(0, 12)) lines.push(`| ${a.name} | ${a.share} |`)
+    lines.push("", "| function (self time) | share % |", "|---|---|")
+    for (const fn of r.profile.functions) lines.push(`| \`${fn.name}\` | ${fn.share} |`)
+  }
+  Fs.writeFileSync(file, lines.join("\n") + "\n")
+}

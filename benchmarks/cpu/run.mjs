@@ -1,0 +1,165 @@
+// Whole-process CPU per LLM call of `deepnote run --engine llm`, and store bytes per question (issue 21, items 1 and 5).
+//
+//   npx tsc -b && node benchmarks/cpu/run.mjs --label after [--questions 200] [--repeat 3] [--profile]
+//
+// The simulator runs in its own process with zero step time, so the run is client-bound and its CPU is not counted.
+// Each repetition copies a home where the HotpotQA dev collection was indexed once, runs the built CLI under
+// `/usr/bin/time` (user + sys of the run process), and reads the LLM calls from the simulator's `sim:requests_total`.
+// The CPU of start-up (`deepnote --version`, median of 3) is subtracted for the marginal figure. Results go to
+// benchmarks/cpu/results.json under the label (earlier labels are kept) and benchmarks/cpu/results.md is rewritten.
+import { execFileSync, spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { arg, cliMain, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
+import { summarizeProfile } from "./profile.mjs"
+import { writeReport } from "./report.mjs"
+
+const label = arg("label", "after")
+const questions = Number(arg("questions", "200"))
+const repeat = Number(arg("repeat", "3"))
+const concurrency = arg("concurrency", "64")
+const data = arg("data", Path.join(root, "../shared/data"))
+const dataset = Path.join(data, "hotpotqa/dev-300.ircot.jsonl")
+const here = Path.join(root, "benchmarks/cpu")
+// `--baseline DIR`: another built checkout (e.g. the commit before a change) measured in the same session, its runs
+// interleaved with this checkout's, so both see the same machine load; recorded as `--baseline-label` (default before)
+const baseline = arg("baseline", undefined)
+const variants = [
+  ...(baseline === undefined ? [] : [{
+    label: arg("baseline-label", "before"),
+    cli: Path.join(Path.resolve(baseline), "apps/cli/dist/src/main.js"),
+    commit: arg("baseline-commit", "baseline")
+  }]),
+  { label, cli: cliMain, commit: arg("commit", undefined) }
+]
+const resultsFile = Path.join(here, "results.json")
+
+/** Runs `node args…` under /usr/bin/time; resolves its wall, user, sys seconds, peak RSS and stdout. */
+const timed = (nodeArgs, args, cli = cliMain) =>
+  new Promise((resolve, reject) => {
+    const child = spawn("/usr/bin/time", ["-f", "TIME %e %U %S %M", process.execPath, ...nodeArgs, cli, ...args], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (c) => (stdout += c))
+    child.stderr.on("data", (c) => (stderr += c))
+    child.on("exit", (code) => {
+      const m = /TIME (\S+) (\S+) (\S+) (\S+)/u.exec(stderr)
+      if (code !== 0 || m === null) return reject(new Error(`deepnote ${args[0]} exited ${code}: ${stderr}`))
+      resolve({ wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), rssMb: Number(m[4]) / 1024, stdout })
+    })
+  })
+
+const simRequests = async (sim) => {
+  const text = await (await fetch(`${sim.url}/metrics`)).text()
+  return Number(/^sim:requests_total(?:\{[^}]*\})? (\S+)/mu.exec(text)[1])
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+/** Bytes per table of a store (SQLite's dbstat), when this SQLite has it. */
+const tableBytes = (file) => {
+  try {
+    const out = execFileSync(process.execPath, [
+      "-e",
+      `const D=require(${JSON.stringify(Path.join(root, "node_modules/better-sqlite3"))});const d=new D(${
+        JSON.stringify(file)
+      },{readonly:true});console.log(JSON.stringify(d.prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC").all()))`
+    ])
+    return Object.fromEntries(JSON.parse(out).filter((r) => r.bytes > 64 * 1024).map((r) => [r.name, r.bytes]))
+  } catch {
+    return undefined
+  }
+}
+
+const base = tempDir("deepnote-cpu-")
+const sim = await startSim([
+  "--port", "0", "--max-num-seqs", "64", "--step-base-ms", "0", "--step-per-seq-ms", "0",
+  "--step-per-prefill-token-ms", "0", "--tokens-per-step", "64"
+])
+try {
+  const seed = Path.join(base, "seed")
+  execFileSync(process.execPath, [cliMain, "index", dataset, "-c", "hotpot", "--home", seed], { stdio: "ignore" })
+  const startup = []
+  for (let i = 0; i < 3; i++) startup.push((await timed([], ["--version"])).cpu)
+  const startupCpu = median(startup)
+  const runArgs = (home) => [
+    "run", "--dataset", dataset, "--limit", String(questions), "-c", "hotpot", "--home", home, "--engine", "llm",
+    "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", concurrency, "--quiet"
+  ]
+  const runsOf = new Map(variants.map((v) => [v.label, []]))
+  for (let r = 0; r < repeat; r++) {
+    for (const variant of variants) {
+      const home = Path.join(base, `home-${variant.label}-${r}`)
+      Fs.cpSync(seed, home, { recursive: true })
+      const before = await simRequests(sim)
+      const t = await timed([], runArgs(home), variant.cli)
+      const calls = (await simRequests(sim)) - before
+      const store = Path.join(home, "deepnote.sqlite")
+      const storeBytes = ["", "-wal"].reduce(
+        (sum, s) => sum + (Fs.existsSync(store + s) ? Fs.statSync(store + s).size : 0),
+        0
+      )
+      const runs = runsOf.get(variant.label)
+      runs.push({
+        wallS: t.wall,
+        cpuS: t.cpu,
+        peakRssMb: Math.round(t.rssMb),
+        llmCalls: calls,
+        cpuMsPerCall: (t.cpu * 1000) / calls,
+        marginalCpuMsPerCall: ((t.cpu - startupCpu) * 1000) / calls,
+        callsPerCpuS: calls / (t.cpu - startupCpu),
+        storeBytes,
+        storeBytesPerQuestion: storeBytes / questions,
+        tables: r === 0 ? tableBytes(store) : undefined
+      })
+      console.log(variant.label, JSON.stringify(runs.at(-1)))
+      Fs.rmSync(home, { recursive: true, force: true })
+    }
+  }
+  const all = Fs.existsSync(resultsFile) ? JSON.parse(Fs.readFileSync(resultsFile, "utf8")) : {}
+  for (const variant of variants) {
+    const runs = runsOf.get(variant.label)
+    let profile
+    if (process.argv.includes("--profile")) {
+      const dir = Path.join(base, `prof-${variant.label}`)
+      const home = Path.join(base, `home-prof-${variant.label}`)
+      Fs.cpSync(seed, home, { recursive: true })
+      await timed([`--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home), variant.cli)
+      const file = Fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
+      profile = summarizeProfile(JSON.parse(Fs.readFileSync(Path.join(dir, file), "utf8")), 20)
+    }
+    const spread = (key) => ({
+      median: median(runs.map((x) => x[key])),
+      min: Math.min(...runs.map((x) => x[key])),
+      max: Math.max(...runs.map((x) => x[key]))
+    })
+    const result = {
+      date: new Date().toISOString(),
+      commit: variant.commit ??
+        execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root }).toString().trim(),
+      loadAverage: Fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
+      questions,
+      concurrency: Number(concurrency),
+      startupCpuS: startupCpu,
+      marginalCpuMsPerCall: spread("marginalCpuMsPerCall"),
+      cpuMsPerCall: spread("cpuMsPerCall"),
+      callsPerCpuS: spread("callsPerCpuS"),
+      storeBytesPerQuestion: spread("storeBytesPerQuestion"),
+      runs,
+      profile
+    }
+    all[variant.label] = result
+    console.log(`${variant.label}: ${result.marginalCpuMsPerCall.median.toFixed(2)} ms CPU per call (marginal), ` +
+      `${Math.round(result.storeBytesPerQuestion.median / 1024)} KB per question`)
+  }
+  Fs.writeFileSync(resultsFile, JSON.stringify(all, null, 2) + "\n")
+  writeReport(all, Path.join(here, "results.md"))
+} finally {
+  await stopSim(sim)
+  Fs.rmSync(base, { recursive: true, force: true })
+}

@@ -1,0 +1,232 @@
+import type { SqlClient } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { createHash } from "node:crypto"
+import { StoreError } from "../Domain/Errors.js"
+import { makeQueries } from "./query.js"
+import { chunks } from "./sql.js"
+
+/**
+ * Passages stored once per question. The same passages used to be stored three times (the retrieval's journal entry,
+ * the `Retrieved` event, the result's trace): about 74 KB per HotpotQA question, most of it passage text. Now a stored
+ * JSON value (a journal response, an event, a result) holds `{ "$passage": hash, "score": … }` where a passage was,
+ * and the `passages` table holds its id, source, title and text once per question, keyed by their hash: writing needs
+ * no read (a passage is content-addressed: another text under the same id is another row). Notes are
+ * repeated the same way (the role's journal entry, its event, the result's trace and best note): every string of 256
+ * characters or more becomes `{ "$text": hash }`, its text stored once per question in `texts`. Readers get everything
+ * back (`hydrate`), so what the API, the event stream, eval and export see is unchanged. Values written before
+ * the `passages` table existed hold passages inline and are read as they are.
+ */
+
+const PassageRow = Schema.Struct({
+  run_id: Schema.String,
+  item_id: Schema.String,
+  hash: Schema.String,
+  id: Schema.String,
+  source: Schema.String,
+  title: Schema.String,
+  text: Schema.String
+})
+type PassageRow = typeof PassageRow.Type
+
+const TextRow = Schema.Struct({
+  run_id: Schema.String,
+  item_id: Schema.String,
+  hash: Schema.String,
+  text: Schema.String
+})
+type TextRow = typeof TextRow.Type
+
+const refKey = "$passage"
+const textKey = "$text"
+
+/** Strings at least this long (notes, raw replies) are stored once per question and referred to by their hash. */
+const longText = 256
+
+/** 132 bits of SHA-256 of the parts: a passage's or a text's key within its question. */
+const hashOf = (...parts: ReadonlyArray<string>) => {
+  const hash = createHash("sha256")
+  for (const part of parts) hash.update(part).update("\u0000")
+  return hash.digest("base64url").slice(0, 22)
+}
+
+/** An encoded `Passage` (exactly its five fields), as every schema that holds one encodes it. */
+interface InlinePassage {
+  readonly id: string
+  readonly title: string
+  readonly text: string
+  readonly source: string
+  readonly score: number
+}
+
+const isInlinePassage = (value: Record<string, unknown>): value is Record<string, unknown> & InlinePassage => {
+  let n = 0
+  for (const _ in value) n++
+  return n === 5 && typeof value.id === "string" && typeof value.title === "string" &&
+    typeof value.text === "string" && typeof value.source === "string" && typeof value.score === "number"
+}
+
+/**
+ * Rebuilds `value` with every object replaced by `f`'s answer (undefined: keep it and walk into it) and every string
+ * by `g`'s; unchanged parts are shared, not copied.
+ */
+const rewrite = (
+  value: unknown,
+  f: (object: Record<string, unknown>) => unknown,
+  g: (text: string) => unknown = (text) => text
+): unknown => {
+  if (typeof value === "string") return g(value)
+  if (Array.isArray(value)) {
+    let out: Array<unknown> | undefined
+    for (let i = 0; i < value.length; i++) {
+      const next = rewrite(value[i], f, g)
+      if (next !== value[i]) {
+        out ??= value.slice()
+        out[i] = next
+      }
+    }
+    return out ?? value
+  }
+  if (typeof value !== "object" || value === null) return value
+  const object = value as Record<string, unknown>
+  const replaced = f(object)
+  if (replaced !== undefined) return replaced
+  let out: Record<string, unknown> | undefined
+  for (const key in object) {
+    const next = rewrite(object[key], f, g)
+    if (next !== object[key]) {
+      out ??= { ...object }
+      out[key] = next
+    }
+  }
+  return out ?? object
+}
+
+const hasRefs = (value: unknown): boolean => {
+  if (Array.isArray(value)) return value.some(hasRefs)
+  if (typeof value !== "object" || value === null) return false
+  const object = value as Record<string, unknown>
+  if (refKey in object || textKey in object) return true
+  for (const key in object) if (hasRefs(object[key])) return true
+  return false
+}
+
+export interface PassageRefs {
+  /**
+   * The values as stored: each passage and long text replaced by a reference, their rows written for the item (run it
+   * inside the writer's transaction, so the references and the rows commit together).
+   */
+  readonly dehydrate: (
+    runId: string,
+    itemId: string,
+    values: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
+  /** The values as written: every reference replaced by what it refers to. `items[i]` is the item of `values[i]`. */
+  readonly hydrate: (
+    runId: string,
+    items: ReadonlyArray<string>,
+    values: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
+}
+
+const Request = Schema.Struct({ runId: Schema.String, itemIds: Schema.Array(Schema.String) })
+
+export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
+  const { execute, findAll } = makeQueries(sql)
+  const insertPassages = execute({
+    table: "passages",
+    action: "storing passages",
+    Request: Schema.Array(PassageRow),
+    execute: (rows) => sql`INSERT INTO passages ${sql.insert(rows)} ON CONFLICT DO NOTHING`
+  })
+  const insertTexts = execute({
+    table: "texts",
+    action: "storing texts",
+    Request: Schema.Array(TextRow),
+    execute: (rows) => sql`INSERT INTO texts ${sql.insert(rows)} ON CONFLICT DO NOTHING`
+  })
+  const selectPassages = findAll({
+    table: "passages",
+    action: "reading passages",
+    Request,
+    Result: PassageRow,
+    execute: ({ itemIds, runId }) =>
+      sql`SELECT * FROM passages WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
+  })
+  const selectTexts = findAll({
+    table: "texts",
+    action: "reading texts",
+    Request,
+    Result: TextRow,
+    execute: ({ itemIds, runId }) => sql`SELECT * FROM texts WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
+  })
+
+  const dehydrate = (runId: string, itemId: string, values: ReadonlyArray<unknown>) =>
+    Effect.gen(function*() {
+      const passages = new Map<string, PassageRow>()
+      const texts = new Map<string, TextRow>()
+      const stored = values.map((value) =>
+        rewrite(value, (object) => {
+          if (!isInlinePassage(object)) return undefined
+          const hash = hashOf(object.id, object.source, object.title, object.text)
+          if (!passages.has(hash)) {
+            const { id, source, text, title } = object
+            passages.set(hash, { run_id: runId, item_id: itemId, hash, id, source, title, text })
+          }
+          return { [refKey]: hash, score: object.score }
+        }, (text) => {
+          if (text.length < longText) return text
+          const hash = hashOf(text)
+          texts.set(hash, { run_id: runId, item_id: itemId, hash, text })
+          return { [textKey]: hash }
+        })
+      )
+      for (const batch of chunks([...passages.values()])) yield* insertPassages(batch)
+      for (const batch of chunks([...texts.values()])) yield* insertTexts(batch)
+      return stored
+    })
+
+  const hydrate = (runId: string, items: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =>
+    Effect.gen(function*() {
+      const referring = [...new Set(items.filter((_, i) => hasRefs(values[i])))]
+      if (referring.length === 0) return values
+      const passages = new Map<string, PassageRow>()
+      const texts = new Map<string, string>()
+      for (const batch of chunks(referring)) {
+        for (const row of yield* selectPassages({ runId, itemIds: batch })) {
+          passages.set(`${row.item_id}\u0000${row.hash}`, row)
+        }
+        for (const row of yield* selectTexts({ runId, itemIds: batch })) {
+          texts.set(`${row.item_id}\u0000${row.hash}`, row.text)
+        }
+      }
+      const out: Array<unknown> = []
+      for (let i = 0; i < values.length; i++) {
+        const itemId = items[i]!
+        let missing: string | undefined
+        out.push(rewrite(values[i], (object) => {
+          const textHash = object[textKey]
+          if (typeof textHash === "string") {
+            const text = texts.get(`${itemId}\u0000${textHash}`)
+            if (text === undefined) missing = textHash
+            return text ?? object
+          }
+          const hash = object[refKey]
+          if (typeof hash !== "string") return undefined
+          const row = passages.get(`${itemId}\u0000${hash}`)
+          if (row === undefined) {
+            missing = hash
+            return object
+          }
+          return { id: row.id, title: row.title, text: row.text, source: row.source, score: object.score }
+        }))
+        if (missing !== undefined) {
+          return yield* new StoreError({
+            message: `reading passages failed: passage or text ${missing} of item ${itemId} (run ${runId}) is missing`
+          })
+        }
+      }
+      return out
+    })
+
+  return { dehydrate, hydrate }
+}
