@@ -143,8 +143,8 @@ export const serveCommand = Command.make(
       Options.optional,
       Options.withDescription(
         "server processes behind the one port (node:cluster; the listening socket is shared, a process that dies is " +
-          "replaced; SIGINT/SIGTERM drain them all); default one per available core with the extractive engine, 1 " +
-          "with the LLM engine or an in-memory store; --workers and the answer slots are per process"
+          "replaced; SIGINT/SIGTERM drain them all); default 1 (an in-memory store: always 1); --workers and the " +
+          "answer slots are per process"
       )
     ),
     home: homeOption,

@@ -11,8 +11,9 @@ export interface ChosenProcesses {
 }
 
 /**
- * `--processes` when given; else one per available core for the extractive engine (CPU-bound: one process is one
- * event loop, `benchmarks/server/processes.mjs` measures N against 1); one for the LLM engine (I/O-bound: one process
+ * `--processes` when given; else one. The extractive engine is CPU-bound (one process is one event loop), but two
+ * processes measured no faster than one on this project's 2 shared cores (`benchmarks/server/processes.mjs`), and each
+ * process keeps its own event-stream replay buffer, so several are asked for, not assumed. One for the LLM engine (I/O-bound: one process
  * drives well over what one vLLM server takes, and its answer slots and endpoint pool size themselves to the servers'
  * whole capacity — several would each do so); one for an in-memory store, which processes cannot share.
  */
@@ -27,7 +28,9 @@ export const chooseProcesses = (
     ? { value: 1, reason: "an in-memory store is one process's own" }
     : engine === "llm"
     ? { value: 1, reason: "LLM engine: I/O-bound, one process fills the LLM servers" }
-    : { value: availableParallelism(), reason: "extractive engine: CPU-bound, one process per available core" }
+    // several processes measured no faster on 2 busy cores (benchmarks/server: 0.88–1.01×) and each keeps its own
+    // event-stream replay buffer, so more than one is asked for, not assumed
+    : { value: 1, reason: `extractive engine: one process unless --processes N (${availableParallelism()} cores here)` }
 
 /** True in a process `superviseProcesses` started: it serves (and says when it is ready) instead of forking more. */
 export const isServeProcess = (): boolean => cluster.isWorker
