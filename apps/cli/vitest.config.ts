@@ -1,12 +1,12 @@
 import { defineProject } from "vitest/config"
 
-// Workspace packages resolve to their TypeScript sources through the "@deepnote/source" export condition,
+// Workspace packages resolve to their TypeScript sources through the "@deepnote-rag/source" export condition,
 // so tests run without a build. The others are Vite's default server conditions without "module": vitest hands them to
 // Node as --conditions, and "module" would make Node load bundler-only ESM builds (@opentelemetry/api's fails there).
 // Three files at once: these tests mostly wait on child processes and on the simulator's decode steps, not on a core
 // (Vitest's default on a 2-core machine is one file at a time).
 export default defineProject({
-  ssr: { resolve: { conditions: ["@deepnote/source", "node", "development|production"] } },
+  ssr: { resolve: { conditions: ["@deepnote-rag/source", "node", "development|production"] } },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

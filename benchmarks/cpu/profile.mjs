@@ -4,7 +4,7 @@
 const areaOf = (url, name) => {
   if (url === "") return name.startsWith("(") ? name : "(native)"
   const ws = /\/(packages|apps)\/([^/]+)\/dist\//u.exec(url)
-  if (ws) return `@deepnote/${ws[2]}`
+  if (ws) return `@deepnote-rag/${ws[2]}`
   const dep = /node_modules\/((?:@[^/]+\/)?[^/]+)\//u.exec(url)
   if (dep) return dep[1]
   if (url.startsWith("node:")) return "node:internal"

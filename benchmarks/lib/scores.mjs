@@ -1,6 +1,6 @@
 // The answer-quality arithmetic the quality benchmarks share: the paper's three answer metrics per question, and
 // means over questions reported as percentages.
-import { squadEm, squadF1, substringAccuracy } from "@deepnote/eval"
+import { squadEm, squadF1, substringAccuracy } from "@deepnote-rag/eval"
 
 /** The mean of a list of numbers (0 for none). */
 export const mean = (xs) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length)

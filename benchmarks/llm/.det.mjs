@@ -1,6 +1,6 @@
-import { answerQuestion, RunConfig } from "@deepnote/core"
-import { LlmAnswerer, LlmJudge, LlmNoteWriter, LlmQueryPlanner, LlmSettings, httpClientLayer, LlmClient, UsageLedger, LlmCache } from "@deepnote/llm"
-import { start } from "@deepnote/llm-sim"
+import { answerQuestion, RunConfig } from "@deepnote-rag/core"
+import { LlmAnswerer, LlmJudge, LlmNoteWriter, LlmQueryPlanner, LlmSettings, httpClientLayer, LlmClient, UsageLedger, LlmCache } from "@deepnote-rag/llm"
+import { start } from "@deepnote-rag/llm-sim"
 import { Effect, Layer, Schema } from "effect"
 import { makeWorkload, retrieverLayer } from "./workload.mjs"
 const { questions, passages } = makeWorkload(150)

@@ -1,6 +1,6 @@
 // Building blocks of citizen.mjs: the simulator in a child process, client stacks, closed-loop workers, samplers.
-import { defaultRunConfig, samplingFor } from "@deepnote/core"
-import { httpClientLayer, LlmCache, LlmCallPolicy, LlmClient, LlmSettings, UsageLedger } from "@deepnote/llm"
+import { defaultRunConfig, samplingFor } from "@deepnote-rag/core"
+import { httpClientLayer, LlmCache, LlmCallPolicy, LlmClient, LlmSettings, UsageLedger } from "@deepnote-rag/llm"
 import { Context, Effect, Layer, Logger, LogLevel } from "effect"
 import * as Bench from "../lib/bench.mjs"
 

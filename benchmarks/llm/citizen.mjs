@@ -1,10 +1,10 @@
-// Is @deepnote/llm a good citizen on shared vLLM servers, and does it ride out outages? Against the simulator (a child
+// Is @deepnote-rag/llm a good citizen on shared vLLM servers, and does it ride out outages? Against the simulator (a child
 // process), with closed-loop workers driving role-shaped calls through LlmClient.
 // Build first:  npx tsc -b apps/llm-sim packages/llm
 // Run:          node benchmarks/llm/citizen.mjs [--repeats 3] [--only solo,shared,priority,storm,overload,outage]
 // Writes benchmarks/llm/citizen-results.json and citizen-results.md; with --only, the phases not run keep their
 // previous results (each phase is dated).
-import { LlmCallPolicy } from "@deepnote/llm"
+import { LlmCallPolicy } from "@deepnote-rag/llm"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"

@@ -4,8 +4,8 @@
 // Run:          node benchmarks/llm/overhead.mjs [--max-num-seqs 64]    (handy under node --cpu-prof)
 // Writes benchmarks/llm/overhead-results.json and overhead-results.md.
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { defaultRunConfig, samplingFor } from "@deepnote/core"
-import { LlmClient } from "@deepnote/llm"
+import { defaultRunConfig, samplingFor } from "@deepnote-rag/core"
+import { LlmClient } from "@deepnote-rag/llm"
 import { Context, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"

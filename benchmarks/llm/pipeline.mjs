@@ -1,7 +1,7 @@
 // What run.mjs and prefix-layout.mjs share: the client stack, and one phase of the real pipeline against a fresh
 // simulator in a child process (its CPU is not the client's).
-import { answerQuestion } from "@deepnote/core"
-import { httpClientLayer, LlmCache, LlmClient, LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
+import { answerQuestion } from "@deepnote-rag/core"
+import { httpClientLayer, LlmCache, LlmClient, LlmEngine, LlmSettings, UsageLedger } from "@deepnote-rag/llm"
 import { Context, Effect, Layer, Logger, LogLevel } from "effect"
 import { withSim as withSimArgs } from "../lib/bench.mjs"
 

@@ -3,8 +3,8 @@
 // Build first:  npx tsc -b apps/llm-sim packages/llm
 // Run:          node benchmarks/llm/prefix-layout.mjs [--questions 200] [--concurrency 64] [--data ../shared/data] [--experiment]
 // Writes benchmarks/llm/prefix-layout.json and prefix-layout.md (with --experiment: prefix-layout-experiment.*).
-import { Passage, profiles, Question, RunConfig } from "@deepnote/core"
-import { instructionsFor, layouts, messages, section, sharedSystem } from "@deepnote/llm"
+import { Passage, profiles, Question, RunConfig } from "@deepnote-rag/core"
+import { instructionsFor, layouts, messages, section, sharedSystem } from "@deepnote-rag/llm"
 import { Effect, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"

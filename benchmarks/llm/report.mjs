@@ -19,7 +19,7 @@ Run ${r.started} to ${r.finished} · Node ${r.machine.node} · ${r.machine.cpus}
 ${r.machine.loadAverageAtStart.map((x) => f(x, 1)).join(" / ")} at start, ${r.machine.loadAverageAtEnd.map((x) => f(x, 1)).join(" / ")} at end (the machine is shared).
 
 Workload: ${r.workload.questions} DeepNote questions (profile ${r.workload.profile}, top-k ${r.workload.topK}, max step
-${r.workload.maxStep}, max failure ${r.workload.maxFailure}), the full pipeline (core \`answerQuestion\`, the LLM roles of @deepnote/llm,
+${r.workload.maxStep}, max failure ${r.workload.maxFailure}), the full pipeline (core \`answerQuestion\`, the LLM roles of @deepnote-rag/llm,
 an in-memory retriever) against the simulator in a child process, a fresh one per run: max_num_seqs ${r.workload.maxNumSeqs}, step
 ${r.workload.stepBaseMs} ms, ${r.workload.tokensPerStep} tokens per sequence per step, ${r.workload.content} content, extra reply tokens
 exponential per role (${r.workload.replyExtraByRole}) drawn from a hash of each prompt (the same draws for every strategy).

@@ -4,7 +4,7 @@
 //                 [--max-num-seqs 64] [--step-base-ms 20] [--tokens-per-step 8]
 //                 [--reply-extra init=200,update=250,plan=30,judge=0,answer=10] [--content extractive|lite]
 // Writes benchmarks/llm/results.json and results.md. (The LLM client's own CPU per call: overhead.mjs.)
-import { RunConfig } from "@deepnote/core"
+import { RunConfig } from "@deepnote-rag/core"
 import { Effect, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"

@@ -1,5 +1,5 @@
 // Synthetic multi-hop workload: films, directors, cities. Deterministic for a seed.
-import { Passage, Question, Retriever, seededRandom } from "@deepnote/core"
+import { Passage, Question, Retriever, seededRandom } from "@deepnote-rag/core"
 import { Effect } from "effect"
 
 const syllables = ["ka", "lo", "mir", "tan", "vel", "dor", "sa", "ren", "bu", "qui", "zan", "pel", "mo", "rix", "ta", "nor"]

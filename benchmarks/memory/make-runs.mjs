@@ -5,7 +5,7 @@
 // entry with token usage, so `eval` reads per-question usage as it does for an LLM run.
 //   node benchmarks/memory/make-runs.mjs --store sqlite:/tmp/h/deepnote.sqlite --seed RUN_ID --sizes 500,5000,20000
 // Prints one JSON line per run: { size, runId, ms }.
-import { RunStore, Store } from "@deepnote/store"
+import { RunStore, Store } from "@deepnote-rag/store"
 import { Chunk, Effect, Layer, ManagedRuntime, Stream } from "effect"
 import { parseArgs } from "node:util"
 

@@ -1,8 +1,8 @@
 // The extractive answerer alone on HotpotQA dev-300 (IRCoT): answers from the two supporting paragraphs, and from an
 // init note over all ten context paragraphs, by question kind (the table in packages/extractive/README.md).
 // Run from the repo root: npx tsc -b packages/extractive packages/eval && node benchmarks/quality/extractive-answerer.mjs
-import { answerFrom, comparisonOptions, isYesNoQuestion, writeInitialNote } from "@deepnote/extractive"
-import { normalizeAnswer, squadEm, squadF1 } from "@deepnote/eval"
+import { answerFrom, comparisonOptions, isYesNoQuestion, writeInitialNote } from "@deepnote-rag/extractive"
+import { normalizeAnswer, squadEm, squadF1 } from "@deepnote-rag/eval"
 import * as Fs from "node:fs"
 
 const data = process.argv[2] ?? "../shared/data/hotpotqa/dev-300.ircot.jsonl"

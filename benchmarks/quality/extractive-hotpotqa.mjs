@@ -1,14 +1,14 @@
 // Answer quality and gold-passage recall of the extractive (non-neural) engine on HotpotQA dev-300 (IRCoT), per
-// profile, through the real pipeline (`answerQuestion` from @deepnote/core) over the embedded FTS5 index.
+// profile, through the real pipeline (`answerQuestion` from @deepnote-rag/core) over the embedded FTS5 index.
 // Run from the repo root:
 //   npx tsc -b packages/extractive packages/retrieval packages/eval packages/core
 //   node benchmarks/quality/extractive-hotpotqa.mjs [--data FILE] [--limit N] [--out DIR]
 // Writes results.json and results.md next to this script (or into --out DIR); --details FILE also writes one JSON line
 // per question (gold titles, each profile's answer, the deepnote loop's queries and passages by step).
-import { answerQuestion, defaultRunConfig, Home, Retriever } from "@deepnote/core"
-import { loadDataset } from "@deepnote/eval"
-import { Extractive } from "@deepnote/extractive"
-import { Collections, FtsRetriever, passageId } from "@deepnote/retrieval"
+import { answerQuestion, defaultRunConfig, Home, Retriever } from "@deepnote-rag/core"
+import { loadDataset } from "@deepnote-rag/eval"
+import { Extractive } from "@deepnote-rag/extractive"
+import { Collections, FtsRetriever, passageId } from "@deepnote-rag/retrieval"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import * as Fs from "node:fs"
@@ -155,7 +155,7 @@ const results = {
   data: Path.basename(args.data),
   corpus: { passages: ingest.documents, ingestMs: ingest.ms },
   config: { topK: defaultRunConfig.topK, recallK: defaultRunConfig.recallK, numQueries: defaultRunConfig.numQueries, maxStep: defaultRunConfig.maxStep, maxFailure: defaultRunConfig.maxFailure, maxUniquePassages: defaultRunConfig.maxUniquePassages },
-  metrics: "EM/F1: SQuAD-normalised (Unicode punctuation), max over gold aliases; Acc: gold is a case-insensitive substring of the prediction (@deepnote/eval squadEm, squadF1, substringAccuracy)",
+  metrics: "EM/F1: SQuAD-normalised (Unicode punctuation), max over gold aliases; Acc: gold is a case-insensitive substring of the prediction (@deepnote-rag/eval squadEm, squadF1, substringAccuracy)",
   profiles: rows,
   singleRetrieval: Object.fromEntries(Object.entries(singleRecall).map(([b, xs]) => [b === "loop" ? "sameAsDeepnoteLoop" : `top${b}`, pct(mean(xs))])),
   loopRecallByStep: { deepnote: byStep("deepnote"), paper: byStep("paper") },

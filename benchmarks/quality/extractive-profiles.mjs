@@ -5,10 +5,10 @@
 //   npx tsc -b packages/extractive packages/retrieval packages/eval packages/core
 //   node benchmarks/quality/extractive-profiles.mjs [--data DIR] [--limit N] [--profiles a,b] [--out DIR]
 // Writes profiles.json and profiles.md next to this script (or into --out DIR).
-import { answerQuestion, defaultRunConfig, Home, Profile } from "@deepnote/core"
-import { goldRecall, loadDataset } from "@deepnote/eval"
-import { Extractive } from "@deepnote/extractive"
-import { Collections, FtsRetriever } from "@deepnote/retrieval"
+import { answerQuestion, defaultRunConfig, Home, Profile } from "@deepnote-rag/core"
+import { goldRecall, loadDataset } from "@deepnote-rag/eval"
+import { Extractive } from "@deepnote-rag/extractive"
+import { Collections, FtsRetriever } from "@deepnote-rag/retrieval"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { execFileSync } from "node:child_process"

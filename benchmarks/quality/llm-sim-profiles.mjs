@@ -1,15 +1,15 @@
-// Every profile with the LLM engine (the real @deepnote/llm roles and prompts) against the simulator (apps/llm-sim,
+// Every profile with the LLM engine (the real @deepnote-rag/llm roles and prompts) against the simulator (apps/llm-sim,
 // extractive content), on the first N HotpotQA dev questions: LLM calls, prompt and generated tokens per question.
 // The simulator is not a model, so only the cost columns mean something; answers are shown for completeness.
 // Run from the repo root:
 //   npx tsc -b apps/llm-sim packages/llm packages/retrieval packages/eval packages/core
 //   node benchmarks/quality/llm-sim-profiles.mjs [--limit 50] [--out DIR]
 // Writes llm-sim-profiles.json and llm-sim-profiles.md next to this script (or into --out DIR).
-import { answerQuestion, defaultRunConfig, Home, Profile } from "@deepnote/core"
-import { loadDataset, squadF1 } from "@deepnote/eval"
-import { LlmEngine, LlmSettings } from "@deepnote/llm"
-import { start } from "@deepnote/llm-sim"
-import { Collections, FtsRetriever } from "@deepnote/retrieval"
+import { answerQuestion, defaultRunConfig, Home, Profile } from "@deepnote-rag/core"
+import { loadDataset, squadF1 } from "@deepnote-rag/eval"
+import { LlmEngine, LlmSettings } from "@deepnote-rag/llm"
+import { start } from "@deepnote-rag/llm-sim"
+import { Collections, FtsRetriever } from "@deepnote-rag/retrieval"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { execFileSync } from "node:child_process"

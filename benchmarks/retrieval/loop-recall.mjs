@@ -1,7 +1,7 @@
 // Does the DeepNote loop find the second hop? Gold-passage recall at an equal passage budget, extractive engine,
 // on HotpotQA dev-300 (IRCoT), MuSiQue dev-100 and 2WikiMultihopQA dev-84; corpus per set = every paragraph of its
 // questions (embedded FTS5/BM25), as benchmarks/quality/extractive-profiles.mjs. Gold passages are matched exactly
-// (by id, or title and text together: @deepnote/eval `goldRecall`), never by title alone.
+// (by id, or title and text together: @deepnote-rag/eval `goldRecall`), never by title alone.
 // Rows: BM25 on the question (top `budget`); the deepnote loop with each query composition at the budget; the loop
 // with the simulator's /v1/rerank over real HTTP (plumbing only: its scores are hashed-embedding cosines, not a
 // cross-encoder); paper and adaptive-note at the budget; the deepnote loop with its default budget; two planner
@@ -14,13 +14,13 @@
 //   node benchmarks/retrieval/loop-recall.mjs [--data DIR] [--limit N] [--budget 15] [--retriever bm25]
 //        [--rows a,b] [--sets hotpotqa,musique,2wiki] [--out DIR] [--per-question FILE]
 // Writes loop-recall.json and loop-recall.md next to this script (or into --out DIR).
-import { Answerer, answerQuestion, defaultRunConfig, Home, Judge, NoteWriter, QueryPlanner, RunConfig } from "@deepnote/core"
-import { Engine } from "@deepnote/engine"
-import { goldRecall, isGold, loadDataset } from "@deepnote/eval"
-import { Extractive } from "@deepnote/extractive"
-import { LlmSettings } from "@deepnote/llm"
-import { start } from "@deepnote/llm-sim"
-import { Collections } from "@deepnote/retrieval"
+import { Answerer, answerQuestion, defaultRunConfig, Home, Judge, NoteWriter, QueryPlanner, RunConfig } from "@deepnote-rag/core"
+import { Engine } from "@deepnote-rag/engine"
+import { goldRecall, isGold, loadDataset } from "@deepnote-rag/eval"
+import { Extractive } from "@deepnote-rag/extractive"
+import { LlmSettings } from "@deepnote-rag/llm"
+import { start } from "@deepnote-rag/llm-sim"
+import { Collections } from "@deepnote-rag/retrieval"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Context, Effect, Exit, Layer, ManagedRuntime, Schema, Scope } from "effect"
 import { execFileSync } from "node:child_process"

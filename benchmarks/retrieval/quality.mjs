@@ -4,7 +4,7 @@ import Database from "better-sqlite3"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { buildMatch, FtsIndex, passageId } from "@deepnote/retrieval"
+import { buildMatch, FtsIndex, passageId } from "@deepnote-rag/retrieval"
 
 const data = "../shared/data"
 const out = Path.dirname(new URL(import.meta.url).pathname)

@@ -2,8 +2,8 @@
 // against the same SELECT on a prepared better-sqlite3 statement of a second connection, interleaved query by query
 // in one process (so machine load hits both alike), 3 rounds of the 200 queries. Prints one JSON line (ms).
 // Usage: node search-overhead.mjs <corpus.jsonl from speed-corpus.mjs> <home dir>   (builds the collection once)
-import { Home } from "@deepnote/core"
-import { buildMatch, Collections } from "@deepnote/retrieval"
+import { Home } from "@deepnote-rag/core"
+import { buildMatch, Collections } from "@deepnote-rag/retrieval"
 import Database from "better-sqlite3"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"

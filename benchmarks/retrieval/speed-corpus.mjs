@@ -2,7 +2,7 @@
 // real text, where the most frequent words are function words), 60–140 tokens per passage, a 1–4 word title, as
 // JSONL {id, title, text}; and 200 question-length queries (8–14 words, same distribution) beside it.
 // Usage: node speed-corpus.mjs N out.jsonl   (deterministic: seeded PRNG)
-import { englishStopWords } from "@deepnote/text"
+import { englishStopWords } from "@deepnote-rag/text"
 import * as Fs from "node:fs"
 
 const [n, out] = [Number(process.argv[2]), process.argv[3]]

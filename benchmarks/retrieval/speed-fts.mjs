@@ -2,8 +2,8 @@
 // 200 queries through Collections.search (tokenise, MATCH, BM25 top-50, join); then, with a new Collections (files
 // closed), the first search (open, checks, query) and the first write of one passage (the whole-file check that
 // precedes a session's first write, and the insert). Prints one JSON line.
-import { Home } from "@deepnote/core"
-import { Collections } from "@deepnote/retrieval"
+import { Home } from "@deepnote-rag/core"
+import { Collections } from "@deepnote-rag/retrieval"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"

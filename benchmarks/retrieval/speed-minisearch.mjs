@@ -1,6 +1,6 @@
 // One MiniSearch 7.2.0 scenario on the same corpus and queries: addAll in memory, then 200 queries (OR, top 50),
-// with the same tokenizer as ours (@deepnote/text: stop words removed) and title boost 2. Prints one JSON line.
-import { tokenize } from "@deepnote/text"
+// with the same tokenizer as ours (@deepnote-rag/text: stop words removed) and title boost 2. Prints one JSON line.
+import { tokenize } from "@deepnote-rag/text"
 import MiniSearch from "minisearch"
 import * as Fs from "node:fs"
 

@@ -11,8 +11,8 @@ import * as Readline from "node:readline"
 import { arg, distinctCopies, root, tempDir } from "../lib/bench.mjs"
 
 const require = createRequire(Path.join(root, "apps/server/package.json"))
-const { Collections } = await import(require.resolve("@deepnote/retrieval"))
-const { Home } = await import(require.resolve("@deepnote/core"))
+const { Collections } = await import(require.resolve("@deepnote-rag/retrieval"))
+const { Home } = await import(require.resolve("@deepnote-rag/core"))
 const { Effect, Layer, Scheduler } = await import(require.resolve("effect"))
 const slice = Number(arg("slice", "50"))
 const copies = Number(arg("copies", "5"))

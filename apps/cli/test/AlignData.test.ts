@@ -1,5 +1,5 @@
-import { PreferencePair } from "@deepnote/core"
-import { start } from "@deepnote/llm-sim"
+import { PreferencePair } from "@deepnote-rag/core"
+import { start } from "@deepnote-rag/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as Fs from "node:fs"

@@ -1,4 +1,4 @@
-import { AnswerRecord } from "@deepnote/core"
+import { AnswerRecord } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"

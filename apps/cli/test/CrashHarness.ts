@@ -1,5 +1,5 @@
-import type { LlmSimService } from "@deepnote/llm-sim"
-import { Journal, Store } from "@deepnote/store"
+import type { LlmSimService } from "@deepnote-rag/llm-sim"
+import { Journal, Store } from "@deepnote-rag/store"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Path from "node:path"

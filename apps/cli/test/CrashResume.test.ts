@@ -1,5 +1,5 @@
-import { seededRandom } from "@deepnote/core"
-import { start } from "@deepnote/llm-sim"
+import { seededRandom } from "@deepnote-rag/core"
+import { start } from "@deepnote-rag/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { exportedResults, killAndCountInFlight, spawnCli, untilSimRequests } from "./CrashHarness.js"

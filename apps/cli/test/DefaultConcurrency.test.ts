@@ -1,4 +1,4 @@
-import { start } from "@deepnote/llm-sim"
+import { start } from "@deepnote-rag/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { indexedHome, llmArgs, runCli, sampleRunArgs } from "./RunCli.js"

@@ -1,5 +1,5 @@
-import { AnswerRecord } from "@deepnote/core"
-import { start } from "@deepnote/llm-sim"
+import { AnswerRecord } from "@deepnote-rag/core"
+import { start } from "@deepnote-rag/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as Path from "node:path"

@@ -1,4 +1,4 @@
-import { type LlmSimService, start } from "@deepnote/llm-sim"
+import { type LlmSimService, start } from "@deepnote-rag/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"

@@ -1,5 +1,5 @@
-import { AnswerRecord } from "@deepnote/core"
-import { meiliErrors, meiliReplay } from "@deepnote/retrieval/testing"
+import { AnswerRecord } from "@deepnote-rag/core"
+import { meiliErrors, meiliReplay } from "@deepnote-rag/retrieval/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"

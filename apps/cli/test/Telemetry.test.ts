@@ -1,5 +1,5 @@
-import { captureProxy, start } from "@deepnote/llm-sim"
-import { type ReceivedSpan, startOtlpReceiver } from "@deepnote/telemetry/testing"
+import { captureProxy, start } from "@deepnote-rag/llm-sim"
+import { type ReceivedSpan, startOtlpReceiver } from "@deepnote-rag/telemetry/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { appendFileSync, existsSync, readFileSync } from "node:fs"

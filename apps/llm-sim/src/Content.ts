@@ -1,4 +1,4 @@
-import type { ParsedPrompt, PromptCandidate, PromptPassage } from "@deepnote/llm"
+import type { ParsedPrompt, PromptCandidate, PromptPassage } from "@deepnote-rag/llm"
 import { type Draw, jitter, nudgeOrder } from "./Sampling.js"
 
 export type SimEvidence =

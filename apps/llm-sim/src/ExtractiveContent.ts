@@ -10,7 +10,7 @@ import {
   unknownAnswer,
   updateNote,
   writeInitialNote
-} from "@deepnote/extractive"
+} from "@deepnote-rag/extractive"
 import { Option, Schema } from "effect"
 import type { ContentEngine, RankGroup, SimEvidence } from "./Content.js"
 import { type Draw, jitter, nudgeOrder } from "./Sampling.js"

@@ -1,4 +1,4 @@
-import { seededRandom } from "@deepnote/core"
+import { seededRandom } from "@deepnote-rag/core"
 import type { FaultKind } from "./SimOptions.js"
 
 /** Load shedding: while `excess()` requests wait beyond the batch, new ones are refused with an overload answer. */

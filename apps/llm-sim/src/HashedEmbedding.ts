@@ -1,4 +1,4 @@
-import { isStopWord } from "@deepnote/text"
+import { isStopWord } from "@deepnote-rag/text"
 import { hash32 } from "./Sampling.js"
 
 const runs = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}]+|[\p{L}\p{N}]+(?:['’]\p{L}+)*/gu

@@ -1,4 +1,4 @@
-import { seededRandom } from "@deepnote/core"
+import { seededRandom } from "@deepnote-rag/core"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"
 import * as Http from "node:http"
@@ -66,6 +66,6 @@ export const start = (input: SimOptionsInput = {}): Effect.Effect<LlmSimService,
   }).pipe(Effect.orDie)
 
 /** The simulator as a service, for tests and benchmarks in the same process. */
-export class LlmSim extends Context.Tag("@deepnote/llm-sim/LlmSim")<LlmSim, LlmSimService>() {
+export class LlmSim extends Context.Tag("@deepnote-rag/llm-sim/LlmSim")<LlmSim, LlmSimService>() {
   static readonly layer = (input: SimOptionsInput = {}) => Layer.scoped(LlmSim, start(input))
 }

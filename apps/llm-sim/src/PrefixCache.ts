@@ -1,4 +1,4 @@
-import { splitTokens } from "@deepnote/llm"
+import { splitTokens } from "@deepnote-rag/llm"
 
 /**
  * Automatic prefix caching in the manner of vLLM: a prompt's tokens are cut into blocks of `blockSize`; each full

@@ -1,4 +1,4 @@
-import { seededRandom } from "@deepnote/core"
+import { seededRandom } from "@deepnote-rag/core"
 
 /**
  * A request's sampling draw: its temperature (> 0) and a PRNG seeded from (seed, temperature, prompt), so a reply

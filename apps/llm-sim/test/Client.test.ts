@@ -1,4 +1,4 @@
-import { LlmCallError } from "@deepnote/llm"
+import { LlmCallError } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { start } from "../src/index.js"

@@ -1,5 +1,5 @@
-import { defaultRunConfig, samplingFor } from "@deepnote/core"
-import { collectCallUsage, LlmCache, sumCallUsage } from "@deepnote/llm"
+import { defaultRunConfig, samplingFor } from "@deepnote-rag/core"
+import { collectCallUsage, LlmCache, sumCallUsage } from "@deepnote-rag/llm"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

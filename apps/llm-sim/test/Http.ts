@@ -1,4 +1,4 @@
-import { httpClientLayer } from "@deepnote/llm"
+import { httpClientLayer } from "@deepnote-rag/llm"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert } from "@effect/vitest"
 import { Effect, Schema } from "effect"

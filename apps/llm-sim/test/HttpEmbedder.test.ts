@@ -1,5 +1,5 @@
-import { Embedder } from "@deepnote/core"
-import { embeddingsSettingsFromConfig, HttpEmbedder } from "@deepnote/llm"
+import { Embedder } from "@deepnote-rag/core"
+import { embeddingsSettingsFromConfig, HttpEmbedder } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
 import { embed as simEmbed } from "../src/HashedEmbedding.js"

@@ -1,4 +1,4 @@
-import { LlmCallPolicy, type LlmHealth } from "@deepnote/llm"
+import { LlmCallPolicy, type LlmHealth } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Stream } from "effect"
 import { start } from "../src/index.js"

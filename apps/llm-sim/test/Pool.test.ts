@@ -1,4 +1,4 @@
-import { seededRandom } from "@deepnote/core"
+import { seededRandom } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { start } from "../src/index.js"

@@ -1,4 +1,4 @@
-/** Role-shaped prompts (the section layout `@deepnote/llm` writes) over a few HotpotQA-like passages, for tests. */
+/** Role-shaped prompts (the section layout `@deepnote-rag/llm` writes) over a few HotpotQA-like passages, for tests. */
 
 export const passages = [
   [

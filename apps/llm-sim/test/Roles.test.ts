@@ -7,8 +7,8 @@ import {
   profiles,
   QueryPlanner,
   RoleError
-} from "@deepnote/core"
-import { LlmEngine, LlmSettings, UsageLedger } from "@deepnote/llm"
+} from "@deepnote-rag/core"
+import { LlmEngine, LlmSettings, UsageLedger } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { start } from "../src/index.js"

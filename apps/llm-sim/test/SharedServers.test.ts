@@ -1,4 +1,4 @@
-import { LlmCallPolicy } from "@deepnote/llm"
+import { LlmCallPolicy } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { captureProxy, start } from "../src/index.js"

@@ -1,5 +1,5 @@
-import { defaultRunConfig, samplingFor } from "@deepnote/core"
-import { httpClientLayer } from "@deepnote/llm"
+import { defaultRunConfig, samplingFor } from "@deepnote-rag/core"
+import { httpClientLayer } from "@deepnote-rag/llm"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either } from "effect"

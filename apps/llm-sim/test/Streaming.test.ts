@@ -1,5 +1,5 @@
-import { Answer, defaultRunConfig, Note, structuredFormats } from "@deepnote/core"
-import { type ChatStreamEvent, LlmAnswerer, UsageLedger } from "@deepnote/llm"
+import { Answer, defaultRunConfig, Note, structuredFormats } from "@deepnote-rag/core"
+import { type ChatStreamEvent, LlmAnswerer, UsageLedger } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Context, Effect, Stream } from "effect"
 import { start } from "../src/index.js"

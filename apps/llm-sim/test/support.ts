@@ -1,4 +1,4 @@
-import { defaultRunConfig, type Role, samplingFor } from "@deepnote/core"
+import { defaultRunConfig, type Role, samplingFor } from "@deepnote-rag/core"
 import {
   type ChatMessage,
   httpClientLayer,
@@ -7,7 +7,7 @@ import {
   LlmSettings,
   type LlmSettingsInput,
   UsageLedger
-} from "@deepnote/llm"
+} from "@deepnote-rag/llm"
 import { Context, Effect, Layer } from "effect"
 
 /** The client stack (LlmClient + UsageLedger) over a pooled undici client, built for the test's scope. */

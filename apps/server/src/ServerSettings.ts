@@ -1,5 +1,5 @@
-import type { RunConfig } from "@deepnote/core"
-import type { MeiliOptions } from "@deepnote/retrieval"
+import type { RunConfig } from "@deepnote-rag/core"
+import type { MeiliOptions } from "@deepnote-rag/retrieval"
 import { Config, Context, type Duration, Layer, Option } from "effect"
 
 /** Limits of the HTTP app. Every one has a `DEEPNOTE_SERVER_*` setting (see `ServerSettings.limitsConfig`). */
@@ -102,7 +102,7 @@ const corsOriginsConfig: Config.Config<ReadonlyArray<string>> = Config.string("D
 
 /** The HTTP app's settings. */
 export class ServerSettings
-  extends Context.Tag("@deepnote/server/ServerSettings")<ServerSettings, ServerSettingsData>()
+  extends Context.Tag("@deepnote-rag/server/ServerSettings")<ServerSettings, ServerSettingsData>()
 {
   static readonly limitsConfig = limitsConfig
   static readonly corsOriginsConfig = corsOriginsConfig

@@ -1,4 +1,4 @@
-import type { Home } from "@deepnote/core"
+import type { Home } from "@deepnote-rag/core"
 import {
   ApiKeys,
   EventLog,
@@ -12,7 +12,7 @@ import {
   type StoreError,
   Sweeps,
   TenantQuotas
-} from "@deepnote/store"
+} from "@deepnote-rag/store"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { KeyPepper } from "./Auth/KeyPepper.js"

@@ -1,5 +1,5 @@
-import { indexIntoMeilisearch, MeiliClient } from "@deepnote/retrieval"
-import { meiliReplay } from "@deepnote/retrieval/testing"
+import { indexIntoMeilisearch, MeiliClient } from "@deepnote-rag/retrieval"
+import { meiliReplay } from "@deepnote-rag/retrieval/testing"
 import { HttpClientRequest } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

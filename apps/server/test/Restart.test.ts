@@ -1,5 +1,5 @@
-import { Home } from "@deepnote/core"
-import { IngestJobLog } from "@deepnote/store"
+import { Home } from "@deepnote-rag/core"
+import { IngestJobLog } from "@deepnote-rag/store"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"

@@ -1,4 +1,4 @@
-import type { IngestJob } from "@deepnote/api"
+import type { IngestJob } from "@deepnote-rag/api"
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"

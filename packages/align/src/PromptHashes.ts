@@ -1,5 +1,5 @@
-import { type Language, type RunConfig, stableHash } from "@deepnote/core"
-import { instructionsFor, layoutSignature, rankInstructions } from "@deepnote/llm"
+import { type Language, type RunConfig, stableHash } from "@deepnote-rag/core"
+import { instructionsFor, layoutSignature, rankInstructions } from "@deepnote-rag/llm"
 
 const languages: ReadonlyArray<Language> = ["en", "zh"]
 

@@ -1,5 +1,5 @@
 /**
- * @deepnote/align — DNAlign: DeepNote's DPO preference data. Samples each role over a grid, judges each group,
+ * @deepnote-rag/align — DNAlign: DeepNote's DPO preference data. Samples each role over a grid, judges each group,
  * builds pairs in TRL's conversational format, mixes them by the paper's ratios and writes JSONL and a dataset card.
  * See README.md.
  */

@@ -1,5 +1,5 @@
-import { AlignItemResult, type AlignRole, PreferencePair, type RoleOutcome } from "@deepnote/core"
-import { parseRankReply } from "@deepnote/llm"
+import { AlignItemResult, type AlignRole, PreferencePair, type RoleOutcome } from "@deepnote-rag/core"
+import { parseRankReply } from "@deepnote-rag/llm"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

@@ -1,4 +1,4 @@
-import { type AlignItemResult, defaultRunConfig, PreferencePair, type Question } from "@deepnote/core"
+import { type AlignItemResult, defaultRunConfig, PreferencePair, type Question } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { type AlignCalls, alignQuestion, directCalls, ExtractiveSampler } from "../src/index.js"

@@ -1,4 +1,4 @@
-import { RunConfig } from "@deepnote/core"
+import { RunConfig } from "@deepnote-rag/core"
 import { Schema } from "effect"
 
 /**

@@ -17,13 +17,13 @@ export interface Tenant {
 }
 
 /** Provided to every authenticated handler by the `Authentication` middleware. */
-export class CurrentTenant extends Context.Tag("@deepnote/api/CurrentTenant")<CurrentTenant, Tenant>() {}
+export class CurrentTenant extends Context.Tag("@deepnote-rag/api/CurrentTenant")<CurrentTenant, Tenant>() {}
 
 /**
  * Bearer API keys (`Authorization: Bearer dn_…`). Resolves the key's tenant and applies the tenant's request rate
  * limit (429 with Retry-After); 503 when the store that holds keys and limits cannot be reached. Switched off only for `deepnote serve --no-auth` on 127.0.0.1.
  */
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@deepnote/api/Authentication", {
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@deepnote-rag/api/Authentication", {
   failure: Schema.Union(Unauthorized, RateLimited, Unavailable),
   provides: CurrentTenant,
   security: {

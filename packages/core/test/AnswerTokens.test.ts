@@ -1,4 +1,4 @@
-import { answerQuestion, AnswerTokens, Question, RunConfig } from "@deepnote/core"
+import { answerQuestion, AnswerTokens, Question, RunConfig } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { scripted } from "./Scripted.js"

@@ -1,4 +1,4 @@
-import { answerQuestion, EventSink, type PipelineEvent, Question, RunConfig } from "@deepnote/core"
+import { answerQuestion, EventSink, type PipelineEvent, Question, RunConfig } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { scripted } from "./Scripted.js"
@@ -74,7 +74,7 @@ describe("events", () => {
     Effect.gen(function*() {
       const events: Array<PipelineEvent> = []
       const { layer } = scripted({ verdicts: [] })
-      const { Retriever, RetrievalError } = yield* Effect.promise(() => import("@deepnote/core"))
+      const { Retriever, RetrievalError } = yield* Effect.promise(() => import("@deepnote-rag/core"))
       const broken = Retriever.layerTest({
         search: () => Effect.fail(new RetrievalError({ message: "index missing" }))
       })

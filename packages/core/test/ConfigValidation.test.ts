@@ -1,4 +1,4 @@
-import { defaultRunConfig, RunConfig, samplingFor } from "@deepnote/core"
+import { defaultRunConfig, RunConfig, samplingFor } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either, ParseResult, Schema } from "effect"
 

@@ -1,4 +1,4 @@
-import { answerQuestion, deepRagStop, Question } from "@deepnote/core"
+import { answerQuestion, deepRagStop, Question } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { configOf, scripted, scriptedRun } from "./Scripted.js"

@@ -6,7 +6,7 @@ import {
   Passage,
   Question,
   RunConfig
-} from "@deepnote/core"
+} from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { scripted } from "./Scripted.js"

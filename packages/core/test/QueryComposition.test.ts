@@ -1,4 +1,4 @@
-import { answerQuestion, Question } from "@deepnote/core"
+import { answerQuestion, Question } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { configOf, scripted } from "./Scripted.js"

@@ -1,4 +1,4 @@
-import { answerQuestion, normaliseQuery, Question, RunConfig, selectNewQueries } from "@deepnote/core"
+import { answerQuestion, normaliseQuery, Question, RunConfig, selectNewQueries } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { scripted } from "./Scripted.js"

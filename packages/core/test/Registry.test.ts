@@ -1,4 +1,4 @@
-import { Profile, profiles, structuredFormats } from "@deepnote/core"
+import { Profile, profiles, structuredFormats } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 

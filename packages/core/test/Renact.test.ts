@@ -1,4 +1,4 @@
-import { Question, renactStop } from "@deepnote/core"
+import { Question, renactStop } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { configOf, scriptedRun } from "./Scripted.js"

@@ -17,7 +17,7 @@ import {
   Retriever,
   RunConfig,
   Verdict
-} from "@deepnote/core"
+} from "@deepnote-rag/core"
 import { Effect, Layer, Schema } from "effect"
 
 /** What the scripted roles saw, in call order. */

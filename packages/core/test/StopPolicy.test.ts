@@ -1,4 +1,4 @@
-import { Question } from "@deepnote/core"
+import { Question } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { scriptedRun } from "./Scripted.js"

@@ -1,4 +1,4 @@
-import { Question, sha256Hex } from "@deepnote/core"
+import { Question, sha256Hex } from "@deepnote-rag/core"
 
 /**
  * A question asked on its own (CLI `ask`, HTTP `ask`, the chat facade), outside any dataset: its id is derived from

@@ -1,11 +1,11 @@
-import { type EmbeddingModel, type RunConfig, usesVectors } from "@deepnote/core"
+import { type EmbeddingModel, type RunConfig, usesVectors } from "@deepnote-rag/core"
 import {
   type CollectionNotFound,
   Collections,
   type IndexError,
   type InvalidCollectionName,
   type NoVectors
-} from "@deepnote/retrieval"
+} from "@deepnote-rag/retrieval"
 import { Effect } from "effect"
 
 /**

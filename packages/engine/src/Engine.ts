@@ -7,8 +7,8 @@ import {
   Retriever,
   retrieverOf,
   type RunConfig
-} from "@deepnote/core"
-import { Extractive } from "@deepnote/extractive"
+} from "@deepnote-rag/core"
+import { Extractive } from "@deepnote-rag/extractive"
 import {
   embeddingsSettingsFromConfig,
   EmbeddingsSettingsSchema,
@@ -18,7 +18,7 @@ import {
   LlmEngine,
   type LlmHealth,
   type LlmSettings
-} from "@deepnote/llm"
+} from "@deepnote-rag/llm"
 import {
   Collections,
   DenseRetriever,
@@ -28,7 +28,7 @@ import {
   type MeiliOptions,
   MeiliRetriever,
   Reranker
-} from "@deepnote/retrieval"
+} from "@deepnote-rag/retrieval"
 import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { type ConfigError, Context, Effect, Layer, Option, Schema, type Scope } from "effect"

@@ -1,5 +1,5 @@
-import { type RunConfig, stableHash } from "@deepnote/core"
-import { instructionsFor, layoutSignature } from "@deepnote/llm"
+import { type RunConfig, stableHash } from "@deepnote-rag/core"
+import { instructionsFor, layoutSignature } from "@deepnote-rag/llm"
 
 /**
  * What a run's answers depend on besides its config: the profile's prompts and their layout (LLM engine; a

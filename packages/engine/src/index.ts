@@ -1,5 +1,5 @@
 /**
- * @deepnote/engine — the one place the engine (retriever + four roles) is assembled, for CLI asks, runs and the HTTP
+ * @deepnote-rag/engine — the one place the engine (retriever + four roles) is assembled, for CLI asks, runs and the HTTP
  * app. See README.md.
  */
 export * from "./AdHocQuestion.js"

@@ -1,4 +1,4 @@
-import { Answer, PipelineResult, Question } from "@deepnote/core"
+import { Answer, PipelineResult, Question } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import {

@@ -1,4 +1,4 @@
-import { Answer, Passage, PipelineResult, type Question } from "@deepnote/core"
+import { Answer, Passage, PipelineResult, type Question } from "@deepnote-rag/core"
 import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"

@@ -1,4 +1,4 @@
-import { Answer, Passage, PipelineResult, type Question, type StopReason } from "@deepnote/core"
+import { Answer, Passage, PipelineResult, type Question, type StopReason } from "@deepnote-rag/core"
 import type { ReportItem } from "../src/index.js"
 
 export const passage = (title: string) => new Passage({ id: `p-${title}`, title, text: "…", source: "test", score: 1 })

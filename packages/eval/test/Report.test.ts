@@ -1,4 +1,4 @@
-import { PipelineResult, Question } from "@deepnote/core"
+import { PipelineResult, Question } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import {

@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/text"
+import type { Language } from "@deepnote-rag/text"
 
 /** What kind of span a question asks for. */
 export type AnswerType = "person" | "place" | "date" | "number" | "entity"

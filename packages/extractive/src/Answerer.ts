@@ -1,4 +1,4 @@
-import type { TaskType } from "@deepnote/core"
+import type { TaskType } from "@deepnote-rag/core"
 import { comparisonOptions, detectAnswerType, isYesNoQuestion } from "./AnswerType.js"
 import { languageOf } from "./Bridge.js"
 import { alignedSpan } from "./ChineseSpan.js"

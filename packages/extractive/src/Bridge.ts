@@ -1,4 +1,4 @@
-import { detectLanguage, type Language } from "@deepnote/text"
+import { detectLanguage, type Language } from "@deepnote-rag/text"
 import { entities, isDescriptor } from "./Entities.js"
 import type { Idf } from "./Idf.js"
 import { normaliseKey, rank, relevance, share, type Target, termsOf, type Unit } from "./Sentences.js"

@@ -1,4 +1,4 @@
-import { cut } from "@deepnote/text"
+import { cut } from "@deepnote-rag/text"
 import { titlePrefix } from "./Sentences.js"
 
 const whWord =

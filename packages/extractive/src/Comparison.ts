@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/text"
+import type { Language } from "@deepnote-rag/text"
 import { entities, numberOf, yearOf } from "./Entities.js"
 import { mentions, type Reading } from "./Evidence.js"
 import { termsOf } from "./Sentences.js"

@@ -1,4 +1,4 @@
-import { cut, isStopWord, type Language } from "@deepnote/text"
+import { cut, isStopWord, type Language } from "@deepnote-rag/text"
 
 /**
  * Entity-like spans of a text, found by surface rules (no tagger): capitalised word sequences (`name`), quoted or

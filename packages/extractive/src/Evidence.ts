@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/text"
+import type { Language } from "@deepnote-rag/text"
 import { twoHop } from "./Bridge.js"
 import { type Idf, makeIdf } from "./Idf.js"
 import {

@@ -10,7 +10,7 @@ import {
   QueryPlanner,
   type QueryPlannerService,
   Verdict
-} from "@deepnote/core"
+} from "@deepnote-rag/core"
 import { Context, Effect, Layer } from "effect"
 import { answerFrom } from "./Answerer.js"
 import { judgeNotes } from "./Judge.js"

@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/text"
+import type { Language } from "@deepnote-rag/text"
 
 /** Tuning knobs of the extractive engine. Every field has a default (`defaultOptions`). */
 export interface ExtractiveOptions {

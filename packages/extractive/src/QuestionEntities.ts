@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/text"
+import type { Language } from "@deepnote-rag/text"
 import { prefixedTitles, subjectOf } from "./BridgeCandidates.js"
 import { entities } from "./Entities.js"
 import { normaliseKey, titlePrefix, type Unit } from "./Sentences.js"

@@ -1,4 +1,4 @@
-import { splitSentences, tokenize } from "@deepnote/text"
+import { splitSentences, tokenize } from "@deepnote-rag/text"
 import { type Idf, mass } from "./Idf.js"
 
 /** What the engine needs of a passage (core's `Passage` fits; so does `{ title: "", text }`). */

@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/text"
+import type { Language } from "@deepnote-rag/text"
 import type { AnswerType } from "./AnswerType.js"
 import { inQuestion } from "./Bridge.js"
 import { entities, type Entity, isDescriptor, yearOf } from "./Entities.js"

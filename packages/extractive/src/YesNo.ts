@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/text"
+import type { Language } from "@deepnote-rag/text"
 import { entities } from "./Entities.js"
 import { mentions, type Reading } from "./Evidence.js"
 import type { Idf } from "./Idf.js"

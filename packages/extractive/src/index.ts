@@ -1,5 +1,5 @@
 /**
- * @deepnote/extractive — the offline, deterministic, non-neural engine for DeepNote's four LLM roles.
+ * @deepnote-rag/extractive — the offline, deterministic, non-neural engine for DeepNote's four LLM roles.
  * A baseline: notes are verbatim passage sentences, answers are spans of the evidence. See README.md.
  */
 export { answerFrom, type AnswerOptions, unknownAnswer } from "./Answerer.js"

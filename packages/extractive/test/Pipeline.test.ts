@@ -1,4 +1,4 @@
-import { answerQuestion, defaultRunConfig, Passage, Question, Retriever, RunConfig } from "@deepnote/core"
+import { answerQuestion, defaultRunConfig, Passage, Question, Retriever, RunConfig } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { Extractive } from "../src/index.js"

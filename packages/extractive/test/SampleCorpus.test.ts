@@ -1,5 +1,5 @@
-import { answerQuestion, defaultRunConfig, Home, type PipelineResult, Question } from "@deepnote/core"
-import { Collections, FtsRetriever } from "@deepnote/retrieval"
+import { answerQuestion, defaultRunConfig, Home, type PipelineResult, Question } from "@deepnote-rag/core"
+import { Collections, FtsRetriever } from "@deepnote-rag/retrieval"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, layer } from "@effect/vitest"

@@ -1,4 +1,4 @@
-import type { ResolvedSampling } from "@deepnote/core"
+import type { ResolvedSampling } from "@deepnote-rag/core"
 import { createHash } from "node:crypto"
 import type { ChatMessage, StructuredOutput } from "./Domain/Chat.js"
 

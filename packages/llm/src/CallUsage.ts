@@ -1,4 +1,4 @@
-import type { Role } from "@deepnote/core"
+import type { Role } from "@deepnote-rag/core"
 import { Effect, FiberRef } from "effect"
 
 /** One finished LLM call (all its attempts) as the caller's collector sees it. */

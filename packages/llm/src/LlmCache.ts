@@ -81,7 +81,7 @@ const disabled: LlmCacheService = {
   size: Effect.succeed(0)
 }
 
-export class LlmCache extends Context.Tag("@deepnote/llm/LlmCache")<LlmCache, LlmCacheService>() {
+export class LlmCache extends Context.Tag("@deepnote-rag/llm/LlmCache")<LlmCache, LlmCacheService>() {
   /** The cache over an open `SqlClient` whose database has the `llm_cache` table (see `layer`). */
   static readonly make = make
 

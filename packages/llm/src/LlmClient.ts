@@ -202,7 +202,7 @@ const make = Effect.gen(function*() {
 })
 
 /** The client for OpenAI-compatible LLM servers (vLLM first). */
-export class LlmClient extends Context.Tag("@deepnote/llm/LlmClient")<LlmClient, LlmClientService>() {
+export class LlmClient extends Context.Tag("@deepnote-rag/llm/LlmClient")<LlmClient, LlmClientService>() {
   /** Needs the settings, an endpoint pool, an HttpClient (see `LlmHttp`), the cache and the ledger. */
   static readonly make: Effect.Effect<
     LlmClientService,

@@ -1,4 +1,4 @@
-import { Home, type HomeService } from "@deepnote/core"
+import { Home, type HomeService } from "@deepnote-rag/core"
 import { Effect, Layer, Option } from "effect"
 import { LlmCache } from "./LlmCache.js"
 import { LlmClient } from "./LlmClient.js"

@@ -1,8 +1,8 @@
-import { latencyBoundariesMs, taggableCounter, taggableHistogram } from "@deepnote/core"
+import { latencyBoundariesMs, taggableCounter, taggableHistogram } from "@deepnote-rag/core"
 
 /**
  * Metrics of LLM calls, updated by the client (`Client/CallTelemetry.ts`) and exported by the process's metrics
- * exporter (`@deepnote/telemetry`'s OTLP layer reads every registered metric).
+ * exporter (`@deepnote-rag/telemetry`'s OTLP layer reads every registered metric).
  * A call is one logical request (after retries, or a cache hit); an attempt is one HTTP request to one endpoint.
  */
 export const LlmMetrics = {

@@ -6,7 +6,7 @@ export * from "./LlmSettingsSchema.js"
 export * from "./LlmSettingsSources.js"
 
 /** The decoded LLM settings. */
-export class LlmSettings extends Context.Tag("@deepnote/llm/LlmSettings")<LlmSettings, LlmSettingsData>() {
+export class LlmSettings extends Context.Tag("@deepnote-rag/llm/LlmSettings")<LlmSettings, LlmSettingsData>() {
   /** From a plain object (tests, programs). Invalid input is a defect naming the field. */
   static readonly layer = (input: LlmSettingsInput) =>
     Layer.effect(LlmSettings, Schema.decodeUnknown(LlmSettingsSchema)(input, { errors: "all" }).pipe(Effect.orDie))

@@ -1,4 +1,4 @@
-import type { Role } from "@deepnote/core"
+import type { Role } from "@deepnote-rag/core"
 import { Context, Effect, Layer } from "effect"
 
 /** One finished call (after all its attempts), as the ledger sees it. */
@@ -110,7 +110,7 @@ const makeLedger = (): UsageLedgerService => {
 }
 
 /** The usage ledger of one process (or one test). */
-export class UsageLedger extends Context.Tag("@deepnote/llm/UsageLedger")<UsageLedger, UsageLedgerService>() {
+export class UsageLedger extends Context.Tag("@deepnote-rag/llm/UsageLedger")<UsageLedger, UsageLedgerService>() {
   static readonly make: Effect.Effect<UsageLedgerService> = Effect.sync(makeLedger)
 
   static readonly layer = Layer.effect(UsageLedger, UsageLedger.make)

@@ -1,4 +1,4 @@
-import { AdaptiveLimit, parseServerLoad } from "@deepnote/llm"
+import { AdaptiveLimit, parseServerLoad } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 

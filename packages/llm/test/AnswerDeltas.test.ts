@@ -1,4 +1,4 @@
-import { defaultRunConfig, type RunConfig } from "@deepnote/core"
+import { defaultRunConfig, type RunConfig } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { answerDeltas } from "../src/Roles/AnswerDeltas.js"
 import { cleanReply, parseShortAnswer } from "../src/Roles/Parse.js"

@@ -1,4 +1,4 @@
-import { LlmCache } from "@deepnote/llm"
+import { LlmCache } from "@deepnote-rag/llm"
 import { FileSystem } from "@effect/platform"
 import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

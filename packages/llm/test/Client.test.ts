@@ -1,4 +1,4 @@
-import { defaultRunConfig, samplingFor } from "@deepnote/core"
+import { defaultRunConfig, samplingFor } from "@deepnote-rag/core"
 import {
   backoffMs,
   cacheKey,
@@ -10,7 +10,7 @@ import {
   parseRetryAfter,
   RetryThrottle,
   splitTokens
-} from "@deepnote/llm"
+} from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 

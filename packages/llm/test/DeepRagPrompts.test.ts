@@ -1,4 +1,4 @@
-import { decidePrompt, decomposePrompt, parseFollowUp, parsePrompt, promptText } from "@deepnote/llm"
+import { decidePrompt, decomposePrompt, parseFollowUp, parsePrompt, promptText } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 

@@ -1,5 +1,5 @@
-import { Home } from "@deepnote/core"
-import { LlmCache, LlmEngine, LlmSettings, type LlmSettingsInput, LlmSettingsSchema } from "@deepnote/llm"
+import { Home } from "@deepnote-rag/core"
+import { LlmCache, LlmEngine, LlmSettings, type LlmSettingsInput, LlmSettingsSchema } from "@deepnote-rag/llm"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

@@ -1,4 +1,4 @@
-import { Parse } from "@deepnote/llm"
+import { Parse } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 

@@ -1,5 +1,5 @@
-import { defaultRunConfig, samplingFor } from "@deepnote/core"
-import { LlmCache, LlmClient, LlmSettings, UsageLedger } from "@deepnote/llm"
+import { defaultRunConfig, samplingFor } from "@deepnote-rag/core"
+import { LlmCache, LlmClient, LlmSettings, UsageLedger } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { fakeServer } from "./FakeServer.js"

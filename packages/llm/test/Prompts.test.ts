@@ -1,4 +1,4 @@
-import { Note } from "@deepnote/core"
+import { Note } from "@deepnote-rag/core"
 import {
   answerPrompt,
   initPrompt,
@@ -10,7 +10,7 @@ import {
   promptText,
   sharedSystem,
   updatePrompt
-} from "@deepnote/llm"
+} from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 

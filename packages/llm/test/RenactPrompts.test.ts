@@ -1,4 +1,4 @@
-import { actPrompt, notesPrompt, parseAction, parseNotesReply, parsePrompt, promptText } from "@deepnote/llm"
+import { actPrompt, notesPrompt, parseAction, parseNotesReply, parsePrompt, promptText } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 

@@ -4,7 +4,7 @@ import {
   type LlmSettingsError,
   resolveSettings,
   type SettingsSource
-} from "@deepnote/llm"
+} from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either } from "effect"
 

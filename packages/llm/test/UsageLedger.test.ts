@@ -1,5 +1,13 @@
-import { answerQuestion, defaultRunConfig, Passage, Question, Retriever } from "@deepnote/core"
-import { collectCallUsage, LlmCache, LlmClient, LlmEngine, LlmSettings, sumCallUsage, UsageLedger } from "@deepnote/llm"
+import { answerQuestion, defaultRunConfig, Passage, Question, Retriever } from "@deepnote-rag/core"
+import {
+  collectCallUsage,
+  LlmCache,
+  LlmClient,
+  LlmEngine,
+  LlmSettings,
+  sumCallUsage,
+  UsageLedger
+} from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { fakeServer } from "./FakeServer.js"

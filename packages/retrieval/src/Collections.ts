@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"
 import { collectionFile, collectionSize, listCollections, removeCollectionFile } from "./Collections/CollectionFiles.js"
@@ -16,7 +16,7 @@ export type { CollectionInfo, CollectionsService, SearchOptions } from "./Collec
 
 const validName = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/u
 
-export class Collections extends Context.Tag("@deepnote/retrieval/Collections")<Collections, CollectionsService>() {
+export class Collections extends Context.Tag("@deepnote-rag/retrieval/Collections")<Collections, CollectionsService>() {
   /**
    * The collections of `Home`: each file is opened once (one SQLite client, kept until `drop` or the end of the
    * scope) and written by one fiber at a time (a lock per collection; searches do not wait for it).

@@ -1,6 +1,6 @@
 /**
- * Test support for `@deepnote/retrieval` and the packages above it: a local JSON server standing in for a reranker or
- * a search engine. Imported from `@deepnote/retrieval/testing`, never from the main entry, so production code does not
+ * Test support for `@deepnote-rag/retrieval` and the packages above it: a local JSON server standing in for a reranker or
+ * a search engine. Imported from `@deepnote-rag/retrieval/testing`, never from the main entry, so production code does not
  * ship a test server.
  */
 export * from "./Testing/LocalServer.js"

@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import { assert, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect } from "effect"

@@ -1,4 +1,4 @@
-import { Retriever } from "@deepnote/core"
+import { Retriever } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect, Layer } from "effect"

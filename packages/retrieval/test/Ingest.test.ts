@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import { assert, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
 import * as Fs from "node:fs"

@@ -1,4 +1,4 @@
-import { Retriever } from "@deepnote/core"
+import { Retriever } from "@deepnote-rag/core"
 import { assert, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { Collections, FtsRetriever } from "../src/index.js"

@@ -1,5 +1,5 @@
-import { Retriever } from "@deepnote/core"
-import { localServer, meiliErrors, meiliReplay } from "@deepnote/retrieval/testing"
+import { Retriever } from "@deepnote-rag/core"
+import { localServer, meiliErrors, meiliReplay } from "@deepnote-rag/retrieval/testing"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Layer, Redacted } from "effect"

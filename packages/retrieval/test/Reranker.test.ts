@@ -1,5 +1,5 @@
-import { Retriever } from "@deepnote/core"
-import { localServer, type Recorded, type Reply } from "@deepnote/retrieval/testing"
+import { Retriever } from "@deepnote-rag/core"
+import { localServer, type Recorded, type Reply } from "@deepnote-rag/retrieval/testing"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"

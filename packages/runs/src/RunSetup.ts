@@ -6,10 +6,10 @@ import {
   samplingFor,
   sha256Hex,
   stableHash
-} from "@deepnote/core"
-import { type DatasetFormat, loadDataset } from "@deepnote/eval"
-import { capacityOf, type LlmCallError, type LlmCapacity, LlmClient, maxQuestionsInFlight } from "@deepnote/llm"
-import { type Run, RunManifest, RunStore, type ServerInfo, type SweepCell } from "@deepnote/store"
+} from "@deepnote-rag/core"
+import { type DatasetFormat, loadDataset } from "@deepnote-rag/eval"
+import { capacityOf, type LlmCallError, type LlmCapacity, LlmClient, maxQuestionsInFlight } from "@deepnote-rag/llm"
+import { type Run, RunManifest, RunStore, type ServerInfo, type SweepCell } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
 import { Chunk, Data, Effect, Option, Schema, Stream } from "effect"
 

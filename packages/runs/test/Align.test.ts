@@ -1,5 +1,5 @@
-import { paperGrid } from "@deepnote/align"
-import { AlignSpec, PreferencePair } from "@deepnote/core"
+import { paperGrid } from "@deepnote-rag/align"
+import { AlignSpec, PreferencePair } from "@deepnote-rag/core"
 import {
   alignSummary,
   enqueueRun,
@@ -9,9 +9,9 @@ import {
   runWorker,
   WorkQueue,
   writeAlignOutput
-} from "@deepnote/runs"
-import { Journal, RunStore, Store } from "@deepnote/store"
-import { EmbeddedPostgres, PostgresDatabase } from "@deepnote/store/testing"
+} from "@deepnote-rag/runs"
+import { Journal, RunStore, Store } from "@deepnote-rag/store"
+import { EmbeddedPostgres, PostgresDatabase } from "@deepnote-rag/store/testing"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

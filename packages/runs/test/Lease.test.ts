@@ -1,5 +1,5 @@
-import { processOwner, RunEvents, RunExecutor } from "@deepnote/runs"
-import { RunLeases, RunStore } from "@deepnote/store"
+import { processOwner, RunEvents, RunExecutor } from "@deepnote-rag/runs"
+import { RunLeases, RunStore } from "@deepnote-rag/store"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Queue } from "effect"
 import { spawn } from "node:child_process"

@@ -1,5 +1,5 @@
-import { defaultRunConfig } from "@deepnote/core"
-import { processOwner, RunExecutor, runReport } from "@deepnote/runs"
+import { defaultRunConfig } from "@deepnote-rag/core"
+import { processOwner, RunExecutor, runReport } from "@deepnote-rag/runs"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { countingEngine, sampleHome } from "./Engine.js"

@@ -1,7 +1,7 @@
-import { defaultRunConfig, Question } from "@deepnote/core"
-import { exportRun, runReport } from "@deepnote/runs"
-import { RunManifest, RunStore, Store } from "@deepnote/store"
-import { EmbeddedPostgres, result } from "@deepnote/store/testing"
+import { defaultRunConfig, Question } from "@deepnote-rag/core"
+import { exportRun, runReport } from "@deepnote-rag/runs"
+import { RunManifest, RunStore, Store } from "@deepnote-rag/store"
+import { EmbeddedPostgres, result } from "@deepnote-rag/store/testing"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
 

@@ -1,5 +1,5 @@
-import { enqueueRun, processOwner, RunEvents, RunExecutor, runWorker, WorkQueue } from "@deepnote/runs"
-import { EventLog, RunStore, Store } from "@deepnote/store"
+import { enqueueRun, processOwner, RunEvents, RunExecutor, runWorker, WorkQueue } from "@deepnote-rag/runs"
+import { EventLog, RunStore, Store } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

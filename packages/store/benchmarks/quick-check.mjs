@@ -3,7 +3,7 @@
 // runs (`inspectStoreFile`: header, page count, a read-only probe of the schema) and a full `PRAGMA quick_check`, each
 // from the page cache and from disk (the file evicted first). Results: `results.md` beside this file.
 // Reproduce: `npx tsc -b && node packages/store/benchmarks/quick-check.mjs [items]`.
-import { Question } from "@deepnote/core"
+import { Question } from "@deepnote-rag/core"
 import Sqlite from "better-sqlite3"
 import { Effect } from "effect"
 import { spawnSync } from "node:child_process"
@@ -11,7 +11,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { inspectStoreFile, Journal, RunManifest, RunStore, Store } from "../dist/src/index.js"
-import { defaultRunConfig } from "@deepnote/core"
+import { defaultRunConfig } from "@deepnote-rag/core"
 
 const items = Number(process.argv[2] ?? 7_000)
 const callsPerItem = 10

@@ -46,7 +46,7 @@ const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
  * secret; only HMAC-SHA256(pepper, secret) is stored, and verification compares hashes in constant time. The pepper
  * is a server-side secret kept outside the store, so a copied store file alone cannot check guesses.
  */
-export class ApiKeys extends Context.Tag("@deepnote/store/ApiKeys")<ApiKeys, ApiKeysService>() {
+export class ApiKeys extends Context.Tag("@deepnote-rag/store/ApiKeys")<ApiKeys, ApiKeysService>() {
   static readonly make = (
     pepper: Redacted.Redacted<string>
   ): Effect.Effect<ApiKeysService, never, SqlClient.SqlClient> =>

@@ -1,4 +1,4 @@
-import { PipelineEvent } from "@deepnote/core"
+import { PipelineEvent } from "@deepnote-rag/core"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
 import { type JournalMismatch, StoreError } from "./Domain/Errors.js"
@@ -51,7 +51,7 @@ const EventRow = Schema.Struct({
 const encodeEvent = Schema.encode(PipelineEvent)
 const decodeEvent = Schema.decodeUnknown(PipelineEvent)
 
-export class EventLog extends Context.Tag("@deepnote/store/EventLog")<EventLog, EventLogService>() {
+export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventLog, EventLogService>() {
   static readonly make: Effect.Effect<EventLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { execute, findAll, findOne, transaction } = makeQueries(sql)

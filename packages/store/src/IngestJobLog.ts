@@ -73,7 +73,7 @@ const interruptedMessage =
   "the server stopped before this upload finished; upload it again (documents already added are skipped)"
 
 /** The `ingest_jobs` table: status of the HTTP app's background uploads, across restarts. */
-export class IngestJobLog extends Context.Tag("@deepnote/store/IngestJobLog")<IngestJobLog, IngestJobLogService>() {
+export class IngestJobLog extends Context.Tag("@deepnote-rag/store/IngestJobLog")<IngestJobLog, IngestJobLogService>() {
   static readonly make: Effect.Effect<IngestJobLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { execute, findAll, findOne } = makeQueries(sql)

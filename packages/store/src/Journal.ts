@@ -48,7 +48,7 @@ const TotalsRow = Schema.Struct({
   latency_ms: DbNumber
 })
 
-export class Journal extends Context.Tag("@deepnote/store/Journal")<Journal, JournalService>() {
+export class Journal extends Context.Tag("@deepnote-rag/store/Journal")<Journal, JournalService>() {
   static readonly make: Effect.Effect<JournalService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { findAll, transaction } = makeQueries(sql)

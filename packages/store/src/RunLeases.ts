@@ -39,7 +39,7 @@ export interface RunLeasesService {
 }
 
 /** The lease columns of `runs`. Each operation is one atomic statement. */
-export class RunLeases extends Context.Tag("@deepnote/store/RunLeases")<RunLeases, RunLeasesService>() {
+export class RunLeases extends Context.Tag("@deepnote-rag/store/RunLeases")<RunLeases, RunLeasesService>() {
   static readonly make: Effect.Effect<RunLeasesService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { findOne } = makeQueries(sql)

@@ -33,7 +33,7 @@ const toOwner = (r: typeof OwnerRow.Type): RunOwner => ({
 })
 
 /** The `run_owners` table: tenant ownership of runs started over HTTP. */
-export class RunOwners extends Context.Tag("@deepnote/store/RunOwners")<RunOwners, RunOwnersService>() {
+export class RunOwners extends Context.Tag("@deepnote-rag/store/RunOwners")<RunOwners, RunOwnersService>() {
   static readonly make: Effect.Effect<RunOwnersService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { execute, findAll, findOne } = makeQueries(sql)

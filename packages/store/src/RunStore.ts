@@ -1,4 +1,4 @@
-import type { Question } from "@deepnote/core"
+import type { Question } from "@deepnote-rag/core"
 import { SqlClient } from "@effect/sql"
 import { Chunk, Context, Effect, Layer, Option, Stream } from "effect"
 import type { ItemNotFound, JournalMismatch, RunNotFound, StoreError, SweepNotFound } from "./Domain/Errors.js"
@@ -89,7 +89,7 @@ export interface RunStoreService {
 }
 
 /** The run store (`runs` and `items` tables). Needs the store's `SqlClient` (see `Store.layer`). */
-export class RunStore extends Context.Tag("@deepnote/store/RunStore")<RunStore, RunStoreService>() {
+export class RunStore extends Context.Tag("@deepnote-rag/store/RunStore")<RunStore, RunStoreService>() {
   static readonly make: Effect.Effect<RunStoreService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const runs = makeRunOps(sql)

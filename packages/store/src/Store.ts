@@ -1,4 +1,4 @@
-import type { Home } from "@deepnote/core"
+import type { Home } from "@deepnote-rag/core"
 import type { SqlClient } from "@effect/sql"
 import { Layer } from "effect"
 import type { StoreError } from "./Domain/Errors.js"

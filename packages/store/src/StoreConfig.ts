@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import { Config, Context, type Duration, Effect, Layer, Option } from "effect"
 import { homeStoreUrl, InvalidStoreUrl, parseStoreUrl, type StoreUrl } from "./StoreUrl.js"
 
@@ -10,7 +10,7 @@ export interface StoreSettings {
 }
 
 /** The store's settings: `DEEPNOTE_STORE` (a store URL), else the SQLite file `<home>/deepnote.sqlite`. */
-export class StoreConfig extends Context.Tag("@deepnote/store/StoreConfig")<StoreConfig, StoreSettings>() {
+export class StoreConfig extends Context.Tag("@deepnote-rag/store/StoreConfig")<StoreConfig, StoreSettings>() {
   /** Explicit settings; the URL may be given as text (`sqlite:PATH`, a path, `postgres://…`). */
   static readonly layer = (options: {
     readonly url: string | StoreUrl

@@ -1,4 +1,4 @@
-import type { Home } from "@deepnote/core"
+import type { Home } from "@deepnote-rag/core"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { Migrator, SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"

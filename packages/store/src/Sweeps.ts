@@ -31,7 +31,7 @@ const SweepRow = Schema.Struct({
 const toSweep = (r: typeof SweepRow.Type) =>
   new Sweep({ id: r.id, label: orUndefined(r.label), grid: r.grid, createdAt: r.created_at })
 
-export class Sweeps extends Context.Tag("@deepnote/store/Sweeps")<Sweeps, SweepsService>() {
+export class Sweeps extends Context.Tag("@deepnote-rag/store/Sweeps")<Sweeps, SweepsService>() {
   static readonly make: Effect.Effect<SweepsService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { execute, findAll, findOne } = makeQueries(sql)

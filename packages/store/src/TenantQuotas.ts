@@ -43,7 +43,7 @@ export interface TenantQuotasService {
 
 const windowMs = 60_000
 
-export class TenantQuotas extends Context.Tag("@deepnote/store/TenantQuotas")<TenantQuotas, TenantQuotasService>() {
+export class TenantQuotas extends Context.Tag("@deepnote-rag/store/TenantQuotas")<TenantQuotas, TenantQuotasService>() {
   static readonly make: Effect.Effect<TenantQuotasService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { execute, findOne, transaction } = makeQueries(sql)

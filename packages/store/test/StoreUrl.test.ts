@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Redacted, Schema } from "effect"
 import * as Path from "node:path"

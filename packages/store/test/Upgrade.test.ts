@@ -1,4 +1,4 @@
-import { Answer, PipelineEvent, Question } from "@deepnote/core"
+import { Answer, PipelineEvent, Question } from "@deepnote-rag/core"
 import { Migrator, SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { assert, describe, it } from "@effect/vitest"

@@ -1,4 +1,4 @@
-import { defaultRunConfig } from "@deepnote/core"
+import { defaultRunConfig } from "@deepnote-rag/core"
 import { FileSystem } from "@effect/platform"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Effect } from "effect"

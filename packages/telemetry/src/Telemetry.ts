@@ -1,4 +1,4 @@
-import { TraceContent } from "@deepnote/core"
+import { TraceContent } from "@deepnote-rag/core"
 import { Config, type ConfigError, Effect, Layer } from "effect"
 import { logFormatConfig, logLayer } from "./Logs/LogFormat.js"
 import { otlpLayerConfig } from "./Otlp/OtlpExport.js"

@@ -1,4 +1,4 @@
-import { PipelineMetrics, withTags } from "@deepnote/core"
+import { PipelineMetrics, withTags } from "@deepnote-rag/core"
 import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"

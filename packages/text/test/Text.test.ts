@@ -1,4 +1,4 @@
-import { cjkBigrams, detectLanguage, splitSentences, tokenize } from "@deepnote/text"
+import { cjkBigrams, detectLanguage, splitSentences, tokenize } from "@deepnote-rag/text"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 

@@ -1,5 +1,5 @@
-import { gridOf, paperGrid } from "@deepnote/align"
-import { type AlignMix, type AlignRole, alignRoles, type MixQuotas } from "@deepnote/core"
+import { gridOf, paperGrid } from "@deepnote-rag/align"
+import { type AlignMix, type AlignRole, alignRoles, type MixQuotas } from "@deepnote-rag/core"
 import { Array as Arr, Effect, HashMap, Option } from "effect"
 import * as Path from "node:path"
 import { UsageError } from "../Errors.js"

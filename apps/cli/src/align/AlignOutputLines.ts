@@ -1,6 +1,6 @@
-import { summaryLines } from "@deepnote/align"
-import type { AlignMix, AlignOutput } from "@deepnote/core"
-import { writeAlignOutput } from "@deepnote/runs"
+import { summaryLines } from "@deepnote-rag/align"
+import type { AlignMix, AlignOutput } from "@deepnote-rag/core"
+import { writeAlignOutput } from "@deepnote-rag/runs"
 import { Console, Effect } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
 

@@ -1,5 +1,5 @@
-import { AnswerRecord, retrieverOf } from "@deepnote/core"
-import { Collections } from "@deepnote/retrieval"
+import { AnswerRecord, retrieverOf } from "@deepnote-rag/core"
+import { Collections } from "@deepnote-rag/retrieval"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Layer, Option, Schema } from "effect"

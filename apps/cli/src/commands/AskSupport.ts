@@ -7,10 +7,10 @@ import {
   profiles,
   QuestionText,
   type RunConfig
-} from "@deepnote/core"
-import { adHocQuestion, embeddingFacts, Engine } from "@deepnote/engine"
-import { embeddingsSettingsFromConfig, LlmCallPolicy } from "@deepnote/llm"
-import { Collections, DenseRetriever, type MeiliOptions } from "@deepnote/retrieval"
+} from "@deepnote-rag/core"
+import { adHocQuestion, embeddingFacts, Engine } from "@deepnote-rag/engine"
+import { embeddingsSettingsFromConfig, LlmCallPolicy } from "@deepnote-rag/llm"
+import { Collections, DenseRetriever, type MeiliOptions } from "@deepnote-rag/retrieval"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { type KnobInput, resolveRunConfig } from "../config/ResolveConfig.js"
 import { type LlmOptionValues, llmSettingsLayer } from "../engine/LlmOptions.js"

@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import { Options } from "@effect/cli"
 import { Option, Schema } from "effect"
 

@@ -3,8 +3,8 @@ import {
   renderComparisonCsv,
   renderComparisonJson,
   renderComparisonTable
-} from "@deepnote/eval"
-import { compareRuns } from "@deepnote/runs"
+} from "@deepnote-rag/eval"
+import { compareRuns } from "@deepnote-rag/runs"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { UsageError } from "../Errors.js"

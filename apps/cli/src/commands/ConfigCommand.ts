@@ -1,4 +1,4 @@
-import { Home, RunConfig } from "@deepnote/core"
+import { Home, RunConfig } from "@deepnote-rag/core"
 import { Command } from "@effect/cli"
 import { Console, Effect, Schema } from "effect"
 import { envName, knobs } from "../config/Knobs.js"

@@ -1,5 +1,5 @@
-import { Collections } from "@deepnote/retrieval"
-import { RunStore } from "@deepnote/store"
+import { Collections } from "@deepnote-rag/retrieval"
+import { RunStore } from "@deepnote-rag/store"
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Chunk, Console, Effect, Option, Schema, Stream } from "effect"

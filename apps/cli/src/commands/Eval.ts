@@ -6,9 +6,9 @@ import {
   renderTable,
   sideBySideJson,
   type SideBySideRow
-} from "@deepnote/eval"
-import { runReport, type SweepState } from "@deepnote/runs"
-import type { Run } from "@deepnote/store"
+} from "@deepnote-rag/eval"
+import { runReport, type SweepState } from "@deepnote-rag/runs"
+import type { Run } from "@deepnote-rag/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { UsageError } from "../Errors.js"

@@ -1,4 +1,4 @@
-import { exportRun } from "@deepnote/runs"
+import { exportRun } from "@deepnote-rag/runs"
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { NodeSink } from "@effect/platform-node"

@@ -1,4 +1,4 @@
-import { Collections, type IngestSummary } from "@deepnote/retrieval"
+import { Collections, type IngestSummary } from "@deepnote-rag/retrieval"
 import { Args, Command, Options } from "@effect/cli"
 import { Config, Console, Duration, Effect, Layer, Option } from "effect"
 import { meiliOptions } from "../engine/MeiliOptions.js"

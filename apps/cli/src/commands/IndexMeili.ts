@@ -1,4 +1,4 @@
-import { indexIntoMeilisearch, MeiliClient, type MeiliIngestSummary } from "@deepnote/retrieval"
+import { indexIntoMeilisearch, MeiliClient, type MeiliIngestSummary } from "@deepnote-rag/retrieval"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
 import { readConfigFile } from "../config/ConfigFile.js"

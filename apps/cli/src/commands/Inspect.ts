@@ -1,4 +1,4 @@
-import { AnswerRecord } from "@deepnote/core"
+import { AnswerRecord } from "@deepnote-rag/core"
 import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, ParseResult, Schema } from "effect"

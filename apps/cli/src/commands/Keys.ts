@@ -1,5 +1,5 @@
-import { serverStoreLayer } from "@deepnote/server"
-import { ApiKeyRecord, ApiKeys } from "@deepnote/store"
+import { serverStoreLayer } from "@deepnote-rag/server"
+import { ApiKeyRecord, ApiKeys } from "@deepnote-rag/store"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"

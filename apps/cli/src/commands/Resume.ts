@@ -1,4 +1,4 @@
-import { recordedLlmServers } from "@deepnote/runs"
+import { recordedLlmServers } from "@deepnote-rag/runs"
 import { Args, Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"

@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import {
   buildForest,
   formatBadLine,
@@ -8,8 +8,8 @@ import {
   selectQuestions,
   selectRuns,
   type SpanRecord
-} from "@deepnote/telemetry"
-import { traceFilesOf } from "@deepnote/telemetry"
+} from "@deepnote-rag/telemetry"
+import { traceFilesOf } from "@deepnote-rag/telemetry"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Option } from "effect"

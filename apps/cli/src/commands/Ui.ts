@@ -1,4 +1,4 @@
-import { defaultRunConfig } from "@deepnote/core"
+import { defaultRunConfig } from "@deepnote-rag/core"
 import { Args, Command, Options } from "@effect/cli"
 import { HttpServer } from "@effect/platform"
 import { Console, Effect, Option } from "effect"

@@ -1,4 +1,4 @@
-import { makeWorkerEngines, runWorker } from "@deepnote/runs"
+import { makeWorkerEngines, runWorker } from "@deepnote-rag/runs"
 import { Command, Options } from "@effect/cli"
 import { Console, Duration, Effect, Option } from "effect"
 import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"

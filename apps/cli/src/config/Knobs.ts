@@ -1,4 +1,4 @@
-import { Profile, profiles, QueryComposition, RetrieverKind } from "@deepnote/core"
+import { Profile, profiles, QueryComposition, RetrieverKind } from "@deepnote-rag/core"
 import { Options } from "@effect/cli"
 import { Option } from "effect"
 

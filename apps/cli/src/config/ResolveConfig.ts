@@ -1,4 +1,4 @@
-import { RunConfig } from "@deepnote/core"
+import { RunConfig } from "@deepnote-rag/core"
 import { Config, Effect, HashMap, Option, ParseResult, Schema } from "effect"
 import { UsageError } from "../Errors.js"
 import { readConfigFile } from "./ConfigFile.js"

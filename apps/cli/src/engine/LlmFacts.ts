@@ -1,6 +1,6 @@
-import type { RunConfig } from "@deepnote/core"
-import { LlmEngine, LlmSettings, type LlmSettingsData } from "@deepnote/llm"
-import { type EngineFacts, engineFacts } from "@deepnote/runs"
+import type { RunConfig } from "@deepnote-rag/core"
+import { LlmEngine, LlmSettings, type LlmSettingsData } from "@deepnote-rag/llm"
+import { type EngineFacts, engineFacts } from "@deepnote-rag/runs"
 import { Effect, Layer } from "effect"
 import { CommandFailed } from "../Errors.js"
 

@@ -9,7 +9,7 @@ import {
   resolveSettings,
   type SettingsSource,
   type WorkClass
-} from "@deepnote/llm"
+} from "@deepnote-rag/llm"
 import { HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 import { UsageError } from "../Errors.js"

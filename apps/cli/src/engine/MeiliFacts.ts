@@ -1,5 +1,5 @@
-import { MeiliClient, type MeiliOptions } from "@deepnote/retrieval"
-import type { MeiliTarget } from "@deepnote/runs"
+import { MeiliClient, type MeiliOptions } from "@deepnote-rag/retrieval"
+import type { MeiliTarget } from "@deepnote-rag/runs"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { CommandFailed } from "../Errors.js"

@@ -6,7 +6,7 @@ import {
   type MeiliSettingsInput,
   mergeMeiliSettings,
   namesMeiliHost
-} from "@deepnote/retrieval"
+} from "@deepnote-rag/retrieval"
 import { Options } from "@effect/cli"
 import { Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
 import { UsageError } from "../Errors.js"

@@ -1,4 +1,4 @@
-import type { IngestProgress } from "@deepnote/retrieval"
+import type { IngestProgress } from "@deepnote-rag/retrieval"
 import { Clock, Effect } from "effect"
 import * as Path from "node:path"
 

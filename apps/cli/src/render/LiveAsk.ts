@@ -1,4 +1,4 @@
-import { AnswerTokens, describeEvent, EventSink, type PipelineEvent } from "@deepnote/core"
+import { AnswerTokens, describeEvent, EventSink, type PipelineEvent } from "@deepnote-rag/core"
 import { Effect, Layer } from "effect"
 
 /**

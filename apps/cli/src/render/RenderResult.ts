@@ -1,4 +1,4 @@
-import type { PipelineResult } from "@deepnote/core"
+import type { PipelineResult } from "@deepnote-rag/core"
 import { quote, seconds, wrap } from "./Text.js"
 
 export interface RenderContext {

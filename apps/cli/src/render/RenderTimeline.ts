@@ -1,5 +1,5 @@
-import type { PipelineResult } from "@deepnote/core"
-import { splitSentences } from "@deepnote/text"
+import type { PipelineResult } from "@deepnote-rag/core"
+import { splitSentences } from "@deepnote-rag/text"
 import { quote, wrap } from "./Text.js"
 
 const sentenceKey = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase()

@@ -1,4 +1,4 @@
-import type { LlmCapacity } from "@deepnote/llm"
+import type { LlmCapacity } from "@deepnote-rag/llm"
 import { Option } from "effect"
 
 /**

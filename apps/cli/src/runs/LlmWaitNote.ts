@@ -1,5 +1,5 @@
-import { LlmClient, type LlmHealth } from "@deepnote/llm"
-import type { EngineServices } from "@deepnote/runs"
+import { LlmClient, type LlmHealth } from "@deepnote-rag/llm"
+import type { EngineServices } from "@deepnote-rag/runs"
 import { Context, Effect, Option, Ref, type Scope, Stream } from "effect"
 
 /** The endpoints that are not up: `http://a (down: connection refused)`. */

@@ -7,8 +7,8 @@ import {
   recordedLlmServers,
   resumeConcurrency,
   runPromptSetHash
-} from "@deepnote/runs"
-import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote/store"
+} from "@deepnote-rag/runs"
+import { type Run, type RunNotFound, RunStore, type StoreError, type SweepNotFound } from "@deepnote-rag/store"
 import { Console, Effect, Option } from "effect"
 import { writeAndReport } from "../align/AlignOutputLines.js"
 import { defaultConcurrency } from "../commands/RunCommand.js"

@@ -1,5 +1,5 @@
-import { type SweepState, sweepState } from "@deepnote/runs"
-import { type Run, RunStore, type StoreError, Sweeps } from "@deepnote/store"
+import { type SweepState, sweepState } from "@deepnote-rag/runs"
+import { type Run, RunStore, type StoreError, Sweeps } from "@deepnote-rag/store"
 import { Effect } from "effect"
 import { CommandFailed } from "../Errors.js"
 

@@ -1,4 +1,4 @@
-import { telemetryLayer } from "@deepnote/telemetry"
+import { telemetryLayer } from "@deepnote-rag/telemetry"
 import { Layer } from "effect"
 import { version } from "../Cli.js"
 import { UsageError } from "../Errors.js"

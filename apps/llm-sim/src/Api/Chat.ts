@@ -1,4 +1,4 @@
-import { countChatTokens, parsePrompt } from "@deepnote/llm"
+import { countChatTokens, parsePrompt } from "@deepnote-rag/llm"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Queue, Stream } from "effect"
 import { respond, roleOf, type SimStructured } from "../Content.js"

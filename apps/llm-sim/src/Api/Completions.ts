@@ -1,4 +1,4 @@
-import { countTokens, parsePrompt } from "@deepnote/llm"
+import { countTokens, parsePrompt } from "@deepnote-rag/llm"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { respond } from "../Content.js"

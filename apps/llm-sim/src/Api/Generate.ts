@@ -1,4 +1,4 @@
-import { splitTokens } from "@deepnote/llm"
+import { splitTokens } from "@deepnote-rag/llm"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, type Schema } from "effect"

@@ -1,4 +1,4 @@
-import { countTokens } from "@deepnote/llm"
+import { countTokens } from "@deepnote-rag/llm"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import type { SimState } from "../SimState.js"

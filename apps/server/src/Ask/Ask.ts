@@ -7,7 +7,7 @@ import {
   type Tenant,
   type Unavailable,
   ValidationError
-} from "@deepnote/api"
+} from "@deepnote-rag/api"
 import {
   answerQuestion,
   AnswerRecord,
@@ -17,9 +17,9 @@ import {
   profiles,
   Question,
   type RunConfig
-} from "@deepnote/core"
-import { adHocQuestion, type EngineServices } from "@deepnote/engine"
-import { type CallUsage, collectCallUsage, LlmCallPolicy } from "@deepnote/llm"
+} from "@deepnote-rag/core"
+import { adHocQuestion, type EngineServices } from "@deepnote-rag/engine"
+import { type CallUsage, collectCallUsage, LlmCallPolicy } from "@deepnote-rag/llm"
 import { Context, Effect, Exit, Layer, Queue, Scope, Stream } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
@@ -71,7 +71,7 @@ export interface AskService {
 }
 
 /** One question end to end, for `/v1/ask` and chat completions: JSON, or a stream of pipeline events. */
-export class Ask extends Context.Tag("@deepnote/server/Ask")<Ask, AskService>() {
+export class Ask extends Context.Tag("@deepnote-rag/server/Ask")<Ask, AskService>() {
   static readonly make: Effect.Effect<
     AskService,
     never,

@@ -1,4 +1,4 @@
-import { Unavailable } from "@deepnote/api"
+import { Unavailable } from "@deepnote-rag/api"
 import { Context, type Duration, Effect, Layer, Ref, Scope } from "effect"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { ServerSettings } from "../ServerSettings.js"
@@ -15,7 +15,7 @@ export interface AskLimiterService {
  * Admission control for `/v1/ask` and chat completions: at most `askSlots` answers at once server-wide; up to
  * `askQueue` requests wait up to `askQueueTimeout` for a slot; anything beyond gets 503 `overloaded` + Retry-After.
  */
-export class AskLimiter extends Context.Tag("@deepnote/server/AskLimiter")<AskLimiter, AskLimiterService>() {
+export class AskLimiter extends Context.Tag("@deepnote-rag/server/AskLimiter")<AskLimiter, AskLimiterService>() {
   static readonly make: Effect.Effect<AskLimiterService, never, ServerSettings | ServerEngine> = Effect.gen(
     function*() {
       const { limits } = yield* ServerSettings

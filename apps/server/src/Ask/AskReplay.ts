@@ -1,4 +1,4 @@
-import { NotFound, type Tenant, Unavailable } from "@deepnote/api"
+import { NotFound, type Tenant, Unavailable } from "@deepnote-rag/api"
 import { Context, Duration, Effect, Layer, Scope, Stream, SubscriptionRef } from "effect"
 import { randomBytes } from "node:crypto"
 import type { AskStreamItem } from "./Ask.js"
@@ -38,7 +38,7 @@ export interface AskReplayService {
  * it missed, then the rest live — as a run's event stream does from the store. The question keeps running while its
  * client is away (bounded by the server's request timeout).
  */
-export class AskReplay extends Context.Tag("@deepnote/server/AskReplay")<AskReplay, AskReplayService>() {
+export class AskReplay extends Context.Tag("@deepnote-rag/server/AskReplay")<AskReplay, AskReplayService>() {
   static readonly make: Effect.Effect<AskReplayService, never, Scope.Scope> = Effect.gen(function*() {
     const scope = yield* Effect.scope
     const entries = new Map<string, Entry>()

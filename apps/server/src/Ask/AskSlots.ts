@@ -1,4 +1,4 @@
-import { capacityOf, maxQuestionsInFlight } from "@deepnote/llm"
+import { capacityOf, maxQuestionsInFlight } from "@deepnote-rag/llm"
 import { Effect, Option } from "effect"
 import type { ServerEngineService } from "../Engine/ServerEngine.js"
 

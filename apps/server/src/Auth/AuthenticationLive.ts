@@ -1,5 +1,5 @@
-import { Authentication, type Tenant, Unauthorized } from "@deepnote/api"
-import { ApiKeys } from "@deepnote/store"
+import { Authentication, type Tenant, Unauthorized } from "@deepnote-rag/api"
+import { ApiKeys } from "@deepnote-rag/store"
 import { Effect, Layer, Option } from "effect"
 import { ServerSettings } from "../ServerSettings.js"
 import { TenantRateLimiter } from "./TenantRateLimiter.js"

@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import { Config, Context, Data, Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
@@ -17,7 +17,7 @@ class PepperUnavailable
  * The server-side secret API-key hashes are keyed with: `DEEPNOTE_API_KEY_PEPPER`, else `<home>/api-key-pepper`
  * (32 random bytes, created on first use with mode 0600). `deepnote keys` and `deepnote serve` must see the same one.
  */
-export class KeyPepper extends Context.Tag("@deepnote/server/KeyPepper")<KeyPepper, Redacted.Redacted<string>>() {
+export class KeyPepper extends Context.Tag("@deepnote-rag/server/KeyPepper")<KeyPepper, Redacted.Redacted<string>>() {
   static readonly layer = Layer.effect(
     KeyPepper,
     Effect.gen(function*() {

@@ -1,5 +1,5 @@
-import { RateLimited, type Tenant, Unavailable } from "@deepnote/api"
-import { TenantQuotas } from "@deepnote/store"
+import { RateLimited, type Tenant, Unavailable } from "@deepnote-rag/api"
+import { TenantQuotas } from "@deepnote-rag/store"
 import { Clock, Context, Effect, FiberRef, Layer } from "effect"
 import { currentRateLimit } from "../Http/ResponseHeaders.js"
 
@@ -13,7 +13,7 @@ export interface TenantRateLimiterService {
  * replica sharing it. A request beyond the limit answers 429 `rate_limited` with `Retry-After` = the seconds until
  * the window ends.
  */
-export class TenantRateLimiter extends Context.Tag("@deepnote/server/TenantRateLimiter")<
+export class TenantRateLimiter extends Context.Tag("@deepnote-rag/server/TenantRateLimiter")<
   TenantRateLimiter,
   TenantRateLimiterService
 >() {

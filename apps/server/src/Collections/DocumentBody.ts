@@ -1,5 +1,5 @@
-import { MalformedBody, type Tenant, ValidationError } from "@deepnote/api"
-import { Home } from "@deepnote/core"
+import { MalformedBody, type Tenant, ValidationError } from "@deepnote-rag/api"
+import { Home } from "@deepnote-rag/core"
 import { HttpIncomingMessage, type HttpServerRequest } from "@effect/platform"
 import { Effect, Option, Stream } from "effect"
 import { randomBytes } from "node:crypto"

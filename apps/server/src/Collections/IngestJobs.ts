@@ -1,7 +1,7 @@
-import { IngestJob, NotFound, type Tenant } from "@deepnote/api"
-import { Home } from "@deepnote/core"
-import { processOwner } from "@deepnote/runs"
-import { IngestJobLog, type IngestJobRecord } from "@deepnote/store"
+import { IngestJob, NotFound, type Tenant } from "@deepnote-rag/api"
+import { Home } from "@deepnote-rag/core"
+import { processOwner } from "@deepnote-rag/runs"
+import { IngestJobLog, type IngestJobRecord } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
 import { Cause, Clock, Context, Effect, FiberSet, Layer, Option, Predicate, type Scope, Stream } from "effect"
 import { randomBytes } from "node:crypto"
@@ -61,7 +61,7 @@ const isOrphaned = (
   }
 }
 
-export class IngestJobs extends Context.Tag("@deepnote/server/IngestJobs")<IngestJobs, IngestJobsService>() {
+export class IngestJobs extends Context.Tag("@deepnote-rag/server/IngestJobs")<IngestJobs, IngestJobsService>() {
   static readonly make: Effect.Effect<
     IngestJobsService,
     never,

@@ -2,8 +2,8 @@
  * The ingest worker thread's entry (see `IngestWorkerPool`): it opens the home's collections itself (its own SQLite
  * connections; WAL lets the server's connection search meanwhile) and runs `IngestUpload` requests.
  */
-import { Home } from "@deepnote/core"
-import { Collections } from "@deepnote/retrieval"
+import { Home } from "@deepnote-rag/core"
+import { Collections } from "@deepnote-rag/retrieval"
 import { WorkerRunner } from "@effect/platform"
 import { NodeRuntime, NodeWorkerRunner } from "@effect/platform-node"
 import { Effect, Layer } from "effect"

@@ -1,4 +1,4 @@
-import { Home } from "@deepnote/core"
+import { Home } from "@deepnote-rag/core"
 import { Worker } from "@effect/platform"
 import { NodeWorker } from "@effect/platform-node"
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Scope, Stream } from "effect"
@@ -30,13 +30,13 @@ export const ingestWorkerScript = here.endsWith(".ts")
   : Path.join(Path.dirname(here), "IngestWorker.js")
 
 /**
- * The thread's Node flags: this process's, without the `@deepnote/source` export condition (a test runner started
+ * The thread's Node flags: this process's, without the `@deepnote-rag/source` export condition (a test runner started
  * from a package directory passes it, and it would make the compiled worker import the workspace's TypeScript sources).
  */
 const workerExecArgv = process.execArgv.filter((arg, i, all) =>
-  arg !== "--conditions=@deepnote/source" && arg !== "-C=@deepnote/source" &&
-  !((arg === "--conditions" || arg === "-C") && all[i + 1] === "@deepnote/source") &&
-  !(arg === "@deepnote/source" && (all[i - 1] === "--conditions" || all[i - 1] === "-C"))
+  arg !== "--conditions=@deepnote-rag/source" && arg !== "-C=@deepnote-rag/source" &&
+  !((arg === "--conditions" || arg === "-C") && all[i + 1] === "@deepnote-rag/source") &&
+  !(arg === "@deepnote-rag/source" && (all[i - 1] === "--conditions" || all[i - 1] === "-C"))
 )
 
 export interface IngestWorkerOptions {
@@ -47,7 +47,7 @@ export interface IngestWorkerOptions {
 
 type Generation = { readonly pool: Worker.SerializedWorkerPool<IngestRequest>; readonly scope: Scope.CloseableScope }
 
-export class IngestWorkerPool extends Context.Tag("@deepnote/server/IngestWorkerPool")<
+export class IngestWorkerPool extends Context.Tag("@deepnote-rag/server/IngestWorkerPool")<
   IngestWorkerPool,
   IngestWorkerPoolService
 >() {

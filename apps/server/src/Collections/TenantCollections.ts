@@ -1,7 +1,7 @@
-import { CollectionSummary, Conflict, InternalError, NotFound, type Tenant, ValidationError } from "@deepnote/api"
-import { type RunConfig } from "@deepnote/core"
-import { embeddingFacts } from "@deepnote/engine"
-import { Collections, type IndexError } from "@deepnote/retrieval"
+import { CollectionSummary, Conflict, InternalError, NotFound, type Tenant, ValidationError } from "@deepnote-rag/api"
+import { type RunConfig } from "@deepnote-rag/core"
+import { embeddingFacts } from "@deepnote-rag/engine"
+import { Collections, type IndexError } from "@deepnote-rag/retrieval"
 import { Context, Effect, Layer } from "effect"
 
 /** A collection's file name for a tenant: `<tenant>__<name>` (no prefix for the local tenant of `--no-auth`). */
@@ -14,7 +14,7 @@ const indexFailure = (e: IndexError) => InternalError.of(e.message, "index_error
  * The tenant's view of the embedded collections: every name is namespaced, so one tenant can neither list nor open
  * another's (another tenant's name is simply "not found").
  */
-export class TenantCollections extends Context.Tag("@deepnote/server/TenantCollections")<TenantCollections, {
+export class TenantCollections extends Context.Tag("@deepnote-rag/server/TenantCollections")<TenantCollections, {
   readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<CollectionSummary>, InternalError>
   readonly create: (
     tenant: Tenant,

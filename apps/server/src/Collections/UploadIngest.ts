@@ -1,4 +1,4 @@
-import { Collections } from "@deepnote/retrieval"
+import { Collections } from "@deepnote-rag/retrieval"
 import { Effect, Stream } from "effect"
 import { IngestFailed, type IngestProgress, type IngestUpload } from "./IngestProtocol.js"
 import { uploadRecords } from "./UploadRecords.js"

@@ -1,5 +1,5 @@
-import { DocumentInput } from "@deepnote/api"
-import { type CorpusDocument, type Line, passageId, printable, readLineBatches } from "@deepnote/retrieval"
+import { DocumentInput } from "@deepnote-rag/api"
+import { type CorpusDocument, type Line, passageId, printable, readLineBatches } from "@deepnote-rag/retrieval"
 import { Effect, Either, ParseResult, Schema, Stream } from "effect"
 import { isUtf8 } from "node:buffer"
 import * as Fs from "node:fs"

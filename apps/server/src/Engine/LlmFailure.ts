@@ -1,6 +1,6 @@
-import { BadGateway, InternalError, Unavailable, ValidationError } from "@deepnote/api"
-import type { PipelineError } from "@deepnote/core"
-import { LlmCallError, type LlmHealth } from "@deepnote/llm"
+import { BadGateway, InternalError, Unavailable, ValidationError } from "@deepnote-rag/api"
+import type { PipelineError } from "@deepnote-rag/core"
+import { LlmCallError, type LlmHealth } from "@deepnote-rag/llm"
 
 /** `http://a (down: connection refused), http://b (overloaded)`. */
 export const describeLlmEndpoints = (endpoints: LlmHealth["endpoints"]): string =>

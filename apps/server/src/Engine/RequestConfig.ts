@@ -1,5 +1,5 @@
-import { type ConfigPatch, ValidationError } from "@deepnote/api"
-import { retrieverOf, RunConfig, usesVectors } from "@deepnote/core"
+import { type ConfigPatch, ValidationError } from "@deepnote-rag/api"
+import { retrieverOf, RunConfig, usesVectors } from "@deepnote-rag/core"
 import { Effect, ParseResult, Schema } from "effect"
 import { validationFromIssues } from "../Http/ErrorResponses.js"
 

@@ -1,7 +1,7 @@
-import type { RunConfig } from "@deepnote/core"
-import { Engine, type EngineServices } from "@deepnote/engine"
-import type { LlmClientService, LlmHealth, LlmSettings } from "@deepnote/llm"
-import type { Collections } from "@deepnote/retrieval"
+import type { RunConfig } from "@deepnote-rag/core"
+import { Engine, type EngineServices } from "@deepnote-rag/engine"
+import type { LlmClientService, LlmHealth, LlmSettings } from "@deepnote-rag/llm"
+import type { Collections } from "@deepnote-rag/retrieval"
 import { type ConfigError, Context, Effect, Layer, type Option, type Scope } from "effect"
 import { ServerSettings } from "../ServerSettings.js"
 
@@ -23,7 +23,9 @@ export interface ServerEngineService {
  * request and run, and so is the HTTP reranker's (and Meilisearch's) connection pool; each question gets a retriever
  * over its collection, or over the operator's Meilisearch index.
  */
-export class ServerEngine extends Context.Tag("@deepnote/server/ServerEngine")<ServerEngine, ServerEngineService>() {
+export class ServerEngine
+  extends Context.Tag("@deepnote-rag/server/ServerEngine")<ServerEngine, ServerEngineService>()
+{
   /** `llmSettings` is only built when the server's engine is `llm` (`--llm-url` / `DEEPNOTE_LLM_URL`). */
   static readonly make = <E>(
     llmSettings: Layer.Layer<LlmSettings, E>

@@ -7,7 +7,7 @@ import {
   NotFound,
   PayloadTooLarge,
   ValidationError
-} from "@deepnote/api"
+} from "@deepnote-rag/api"
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, type ParseResult } from "effect"
 import { openAiErrorOf } from "../OpenAi/OpenAiErrors.js"

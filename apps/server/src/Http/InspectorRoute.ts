@@ -4,7 +4,7 @@ import { createRequire } from "node:module"
 import * as Path from "node:path"
 
 /** The inspector package's directory (its `public/` files and its compiled `dist/src/`). */
-const inspectorDir = Path.dirname(createRequire(import.meta.url).resolve("@deepnote/inspector/package.json"))
+const inspectorDir = Path.dirname(createRequire(import.meta.url).resolve("@deepnote-rag/inspector/package.json"))
 
 const contentTypes: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
@@ -48,7 +48,7 @@ const notFound = HttpServerResponse.text("not found", { status: 404, headers: se
 
 /**
  * The run inspector's pages under `/ui` (`/ui` is its index.html, `/ui/app.css`, `/ui/js/*.js`), read from the
- * `@deepnote/inspector` package. Public like `/docs`: the pages hold no data, they call the API with the user's key.
+ * `@deepnote-rag/inspector` package. Public like `/docs`: the pages hold no data, they call the API with the user's key.
  */
 export const InspectorRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {

@@ -15,7 +15,7 @@ export interface LifecycleService {
  * Graceful shutdown: `drain` marks the server as stopping (new requests get 503 `shutting_down`, `/readyz` fails),
  * ends event streams, and waits for in-flight requests to finish (up to a timeout) before the listener closes.
  */
-export class Lifecycle extends Context.Tag("@deepnote/server/Lifecycle")<Lifecycle, LifecycleService>() {
+export class Lifecycle extends Context.Tag("@deepnote-rag/server/Lifecycle")<Lifecycle, LifecycleService>() {
   static readonly make: Effect.Effect<LifecycleService> = Effect.gen(function*() {
     const draining = yield* Ref.make(false)
     const inFlight = yield* Ref.make(0)

@@ -1,4 +1,4 @@
-import { type ApiError, PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "@deepnote/api"
+import { type ApiError, PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "@deepnote-rag/api"
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { isOpenAiRoute } from "../OpenAi/OpenAiErrors.js"

@@ -5,8 +5,8 @@ import {
   DeepNoteExtension,
   NotFound,
   ValidationError
-} from "@deepnote/api"
-import { Profile } from "@deepnote/core"
+} from "@deepnote-rag/api"
+import { Profile } from "@deepnote-rag/core"
 import { Effect, Schema } from "effect"
 import type { AskAnswer } from "../Ask/Ask.js"
 import { usageByRole, usageOf } from "./Usage.js"

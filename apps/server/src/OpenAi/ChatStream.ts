@@ -1,4 +1,4 @@
-import { describeEvent } from "@deepnote/core"
+import { describeEvent } from "@deepnote-rag/core"
 import { Stream } from "effect"
 import type { AskStreamItem } from "../Ask/Ask.js"
 import type { SseItem } from "../Http/SseResponse.js"

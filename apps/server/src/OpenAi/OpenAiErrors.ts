@@ -1,4 +1,4 @@
-import { type ApiError, errorStatus } from "@deepnote/api"
+import { type ApiError, errorStatus } from "@deepnote-rag/api"
 
 /** OpenAI's error `type` for an API error's status. */
 const openAiType = (status: number): string =>

@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, ValidationError } from "@deepnote/api"
+import { type ChatCompletionRequest, ValidationError } from "@deepnote-rag/api"
 import { Effect } from "effect"
 
 const refuse = (param: string, message: string) => Effect.fail(ValidationError.of(`${param}: ${message}`, param))

@@ -1,5 +1,5 @@
-import type { RoleUsage, Usage } from "@deepnote/api"
-import { type CallUsage, sumCallUsage } from "@deepnote/llm"
+import type { RoleUsage, Usage } from "@deepnote-rag/api"
+import { type CallUsage, sumCallUsage } from "@deepnote-rag/llm"
 
 /**
  * The question's usage as OpenAI reports it: the sum over every LLM call the pipeline made, as the LLM servers

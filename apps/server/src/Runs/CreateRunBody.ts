@@ -6,8 +6,8 @@ import {
   MalformedBody,
   type Tenant,
   ValidationError
-} from "@deepnote/api"
-import type { DatasetFormat } from "@deepnote/eval"
+} from "@deepnote-rag/api"
+import type { DatasetFormat } from "@deepnote-rag/eval"
 import { HttpIncomingMessage, type HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import { bodyStream, isJsonBody } from "../Collections/DocumentBody.js"

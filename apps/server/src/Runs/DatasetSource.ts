@@ -1,5 +1,5 @@
-import { type Tenant, ValidationError } from "@deepnote/api"
-import { Home } from "@deepnote/core"
+import { type Tenant, ValidationError } from "@deepnote-rag/api"
+import { Home } from "@deepnote-rag/core"
 import { FileSystem } from "@effect/platform"
 import { Effect, Stream } from "effect"
 import * as Path from "node:path"

@@ -1,6 +1,6 @@
-import type { ItemDetail, ItemView } from "@deepnote/api"
-import { isGold, metricsOf, scoresOf } from "@deepnote/eval"
-import type { ItemRecord } from "@deepnote/store"
+import type { ItemDetail, ItemView } from "@deepnote-rag/api"
+import { isGold, metricsOf, scoresOf } from "@deepnote-rag/eval"
+import type { ItemRecord } from "@deepnote-rag/store"
 
 /** A stored question of a run as the API shows it in a page of results. */
 export const toItemView = (record: ItemRecord): typeof ItemView.Type => ({

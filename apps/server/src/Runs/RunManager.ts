@@ -9,14 +9,14 @@ import {
   type Tenant,
   type Unavailable,
   ValidationError
-} from "@deepnote/api"
-import { profiles } from "@deepnote/core"
-import { promptSetHash } from "@deepnote/engine"
-import type { DatasetFormat } from "@deepnote/eval"
-import { LlmClient } from "@deepnote/llm"
-import { Collections, withoutCredentials } from "@deepnote/retrieval"
-import { checkResumable, createRun, engineFacts, enqueueRun, WorkQueue } from "@deepnote/runs"
-import { type Run, RunOwners, RunStore, TenantQuotas, type TooManyRuns } from "@deepnote/store"
+} from "@deepnote-rag/api"
+import { profiles } from "@deepnote-rag/core"
+import { promptSetHash } from "@deepnote-rag/engine"
+import type { DatasetFormat } from "@deepnote-rag/eval"
+import { LlmClient } from "@deepnote-rag/llm"
+import { Collections, withoutCredentials } from "@deepnote-rag/retrieval"
+import { checkResumable, createRun, engineFacts, enqueueRun, WorkQueue } from "@deepnote-rag/runs"
+import { type Run, RunOwners, RunStore, TenantQuotas, type TooManyRuns } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
@@ -263,7 +263,7 @@ const make: Effect.Effect<
 })
 
 /** The run manager of the HTTP app (every replica's is interchangeable: its state is the store's). */
-export class RunManager extends Context.Tag("@deepnote/server/RunManager")<RunManager, RunManagerService>() {
+export class RunManager extends Context.Tag("@deepnote-rag/server/RunManager")<RunManager, RunManagerService>() {
   static readonly make = make
 
   static readonly layer = Layer.effect(RunManager, RunManager.make)

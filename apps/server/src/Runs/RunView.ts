@@ -1,6 +1,6 @@
-import { type RunManifestView, RunView, type Tenant } from "@deepnote/api"
-import { collectionOf, runStateOf } from "@deepnote/runs"
-import type { Run } from "@deepnote/store"
+import { type RunManifestView, RunView, type Tenant } from "@deepnote-rag/api"
+import { collectionOf, runStateOf } from "@deepnote-rag/runs"
+import type { Run } from "@deepnote-rag/store"
 import { Option } from "effect"
 
 /** Whether a run is queued or executing (its questions are jobs for workers on any replica or machine). */

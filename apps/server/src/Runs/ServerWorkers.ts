@@ -1,5 +1,5 @@
-import type { LlmSettings } from "@deepnote/llm"
-import { makeWorkerEngines, runWorker } from "@deepnote/runs"
+import type { LlmSettings } from "@deepnote-rag/llm"
+import { makeWorkerEngines, runWorker } from "@deepnote-rag/runs"
 import { Effect, Layer } from "effect"
 import { yieldingToIo } from "../Engine/EventLoopScheduler.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"

@@ -1,6 +1,6 @@
-import { InternalError, NotFound, SweepView, type Tenant } from "@deepnote/api"
-import { type SweepState, sweepState } from "@deepnote/runs"
-import { RunStore, Sweeps } from "@deepnote/store"
+import { InternalError, NotFound, SweepView, type Tenant } from "@deepnote-rag/api"
+import { type SweepState, sweepState } from "@deepnote-rag/runs"
+import { RunStore, Sweeps } from "@deepnote-rag/store"
 import { Context, Effect, Layer } from "effect"
 import { RunManager } from "./RunManager.js"
 import { toRunView } from "./RunView.js"
@@ -26,7 +26,9 @@ const toSweepView = (state: SweepState, tenant: Tenant): SweepView =>
     }))
   })
 
-export class TenantSweeps extends Context.Tag("@deepnote/server/TenantSweeps")<TenantSweeps, TenantSweepsService>() {
+export class TenantSweeps
+  extends Context.Tag("@deepnote-rag/server/TenantSweeps")<TenantSweeps, TenantSweepsService>()
+{
   static readonly make: Effect.Effect<TenantSweepsService, never, RunStore | Sweeps | RunManager> = Effect.gen(
     function*() {
       const services = Context.make(RunStore, yield* RunStore).pipe(Context.add(Sweeps, yield* Sweeps))

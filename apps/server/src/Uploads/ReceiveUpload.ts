@@ -1,4 +1,4 @@
-import { PayloadTooLarge } from "@deepnote/api"
+import { PayloadTooLarge } from "@deepnote-rag/api"
 import { FileSystem } from "@effect/platform"
 import { Effect, Option, Stream } from "effect"
 import { createHash } from "node:crypto"

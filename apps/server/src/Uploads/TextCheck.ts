@@ -1,5 +1,5 @@
-import { ValidationError } from "@deepnote/api"
-import { checkCorpusFile } from "@deepnote/retrieval"
+import { ValidationError } from "@deepnote-rag/api"
+import { checkCorpusFile } from "@deepnote-rag/retrieval"
 import { Effect } from "effect"
 
 /**

@@ -1,4 +1,4 @@
-import { rankNotes, rankQueries } from "@deepnote/extractive"
+import { rankNotes, rankQueries } from "@deepnote-rag/extractive"
 import { Effect, Layer } from "effect"
 import { Ranker, type RankerService } from "./Ranker.js"
 

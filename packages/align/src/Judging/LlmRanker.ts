@@ -1,4 +1,4 @@
-import { RoleError, samplingFor } from "@deepnote/core"
+import { RoleError, samplingFor } from "@deepnote-rag/core"
 import {
   type ChatMessage,
   LlmClient,
@@ -7,7 +7,7 @@ import {
   rankQueriesPrompt,
   rankStructured,
   type StructuredOutput
-} from "@deepnote/llm"
+} from "@deepnote-rag/llm"
 import { Effect, Layer } from "effect"
 import { Ranker, type RankerService, type Ranking, type RankNotesInput } from "./Ranker.js"
 

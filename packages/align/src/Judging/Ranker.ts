@@ -1,4 +1,4 @@
-import type { CallContext, Passage, RoleError } from "@deepnote/core"
+import type { CallContext, Passage, RoleError } from "@deepnote-rag/core"
 import { Context, type Effect, Layer, Schema } from "effect"
 
 /**
@@ -37,7 +37,7 @@ export interface RankerService {
 }
 
 /** DNAlign's group judge: names the best and the worst of a group of samples for one prompt. */
-export class Ranker extends Context.Tag("@deepnote/align/Ranker")<Ranker, RankerService>() {
+export class Ranker extends Context.Tag("@deepnote-rag/align/Ranker")<Ranker, RankerService>() {
   /** A test double's layer. */
   static readonly layerTest = (impl: RankerService) => Layer.succeed(Ranker, impl)
 }

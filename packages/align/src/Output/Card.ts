@@ -1,4 +1,4 @@
-import { type AlignSpec, paperMix } from "@deepnote/core"
+import { type AlignSpec, paperMix } from "@deepnote-rag/core"
 import * as Path from "node:path"
 import { agreementRate, droppedTotal } from "./Summary.js"
 import type { Written } from "./WritePairs.js"

@@ -1,4 +1,4 @@
-import { type AlignMix, type AlignRole, alignRoles, type MixQuotas, paperMix, seededRandom } from "@deepnote/core"
+import { type AlignMix, type AlignRole, alignRoles, type MixQuotas, paperMix, seededRandom } from "@deepnote-rag/core"
 import { hash32 } from "../Sampling/Hash.js"
 
 /** Pairs per role. */

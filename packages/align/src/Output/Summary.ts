@@ -1,4 +1,4 @@
-import { type AlignItemResult, type AlignRole, alignRoles, type DropReason } from "@deepnote/core"
+import { type AlignItemResult, type AlignRole, alignRoles, type DropReason } from "@deepnote-rag/core"
 import type { RoleCounts } from "./Mix.js"
 
 /** One role's tally over a run's questions. */

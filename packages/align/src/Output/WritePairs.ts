@@ -5,7 +5,7 @@ import {
   alignRoles,
   PreferencePair,
   type RoleOutcome
-} from "@deepnote/core"
+} from "@deepnote-rag/core"
 import type { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect, Option, Schema, Stream } from "effect"

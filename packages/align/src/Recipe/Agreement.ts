@@ -1,5 +1,5 @@
-import type { Agreement, Question } from "@deepnote/core"
-import { substringAccuracy } from "@deepnote/eval"
+import type { Agreement, Question } from "@deepnote-rag/core"
+import { substringAccuracy } from "@deepnote-rag/eval"
 
 const compare = (chosen: number, rejected: number): Agreement =>
   chosen > rejected ? "agree" : chosen < rejected ? "disagree" : "tie"

@@ -1,4 +1,4 @@
-import type { CallContext, RetrievalError, RoleError } from "@deepnote/core"
+import type { CallContext, RetrievalError, RoleError } from "@deepnote-rag/core"
 import type { Effect, Schema } from "effect"
 
 /**

@@ -10,8 +10,8 @@ import {
   type RoleError,
   type RoleOutcome,
   type RunConfig
-} from "@deepnote/core"
-import { detectLanguage } from "@deepnote/text"
+} from "@deepnote-rag/core"
+import { detectLanguage } from "@deepnote-rag/text"
 import { Clock, Effect } from "effect"
 import type { Ranker } from "../Judging/Ranker.js"
 import type { Sampler } from "../Sampling/Sampler.js"

@@ -1,5 +1,5 @@
-import { Answer, type Passage, type RetrievalError, type RoleError, type RoleOutcome } from "@deepnote/core"
-import { type MetricName, metrics, scorableOf } from "@deepnote/eval"
+import { Answer, type Passage, type RetrievalError, type RoleError, type RoleOutcome } from "@deepnote-rag/core"
+import { type MetricName, metrics, scorableOf } from "@deepnote-rag/eval"
 import { Effect } from "effect"
 import { distinct, pickBySeed } from "./Groups.js"
 import { type QuestionEnv, sampleAll } from "./QuestionEnv.js"

@@ -1,4 +1,4 @@
-import { Note, type Passage, type RetrievalError, type RoleError, type RoleOutcome } from "@deepnote/core"
+import { Note, type Passage, type RetrievalError, type RoleError, type RoleOutcome } from "@deepnote-rag/core"
 import { Effect } from "effect"
 import { Ranker, Ranking } from "../Judging/Ranker.js"
 import { noteAgreement } from "./Agreement.js"

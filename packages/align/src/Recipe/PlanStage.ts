@@ -1,4 +1,4 @@
-import { type Plan, type RetrievalError, type RoleError, type RoleOutcome, selectNewQueries } from "@deepnote/core"
+import { type Plan, type RetrievalError, type RoleError, type RoleOutcome, selectNewQueries } from "@deepnote-rag/core"
 import { Effect, Schema } from "effect"
 import { Ranker, Ranking } from "../Judging/Ranker.js"
 import { queryAgreement } from "./Agreement.js"

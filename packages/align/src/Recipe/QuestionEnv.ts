@@ -9,7 +9,7 @@ import {
   Retriever,
   type RoleError,
   samplingFor
-} from "@deepnote/core"
+} from "@deepnote-rag/core"
 import { Effect, Schema } from "effect"
 import type { SampledRoles, Sampler } from "../Sampling/Sampler.js"
 import { contextAt, type SampleSlot } from "../Sampling/Slots.js"

@@ -7,8 +7,8 @@ import type {
   Plan,
   PreferencePair,
   SampleRef
-} from "@deepnote/core"
-import { answerPrompt, type ChatMessage, initPrompt, planPrompt, updatePrompt } from "@deepnote/llm"
+} from "@deepnote-rag/core"
+import { answerPrompt, type ChatMessage, initPrompt, planPrompt, updatePrompt } from "@deepnote-rag/llm"
 import type { SampleSlot } from "../Sampling/Slots.js"
 import type { Sample } from "./Groups.js"
 

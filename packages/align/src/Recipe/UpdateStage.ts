@@ -6,8 +6,8 @@ import {
   type RoleError,
   type RoleOutcome,
   Verdict
-} from "@deepnote/core"
-import type { Retriever } from "@deepnote/core"
+} from "@deepnote-rag/core"
+import type { Retriever } from "@deepnote-rag/core"
 import { Effect } from "effect"
 import { noteAgreement } from "./Agreement.js"
 import { distinct, pickBySeed } from "./Groups.js"

@@ -1,5 +1,5 @@
-import { Answer, type AnswererService, type AnswerEvidence, type SamplePoint } from "@deepnote/core"
-import { answerFrom, defaultOptions, Extractive, type ExtractiveOptions, unknownAnswer } from "@deepnote/extractive"
+import { Answer, type AnswererService, type AnswerEvidence, type SamplePoint } from "@deepnote-rag/core"
+import { answerFrom, defaultOptions, Extractive, type ExtractiveOptions, unknownAnswer } from "@deepnote-rag/extractive"
 import { Effect } from "effect"
 import type { SampledRoles, Sampler } from "./Sampler.js"
 import type { SampleSlot } from "./Slots.js"

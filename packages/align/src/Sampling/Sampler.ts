@@ -1,4 +1,4 @@
-import type { AnswererService, NoteWriterService, QueryPlannerService } from "@deepnote/core"
+import type { AnswererService, NoteWriterService, QueryPlannerService } from "@deepnote-rag/core"
 import type { SampleSlot } from "./Slots.js"
 
 /** The roles a sample is drawn from. */

@@ -5,7 +5,7 @@ import {
   type RoleSampling,
   type SamplePoint,
   seededRandom
-} from "@deepnote/core"
+} from "@deepnote-rag/core"
 import { Array as Arr } from "effect"
 import { hash32 } from "./Hash.js"
 

@@ -1,4 +1,4 @@
-import { QuestionText } from "@deepnote/core"
+import { QuestionText } from "@deepnote-rag/core"
 import { Schema } from "effect"
 import { ConfigPatch } from "../ConfigPatch.js"
 import { CollectionName } from "./Names.js"

@@ -1,4 +1,4 @@
-import { Counters, Note, PipelineResult, StopReason } from "@deepnote/core"
+import { Counters, Note, PipelineResult, StopReason } from "@deepnote-rag/core"
 import { Schema } from "effect"
 import { ConfigPatch } from "../ConfigPatch.js"
 import { CollectionName } from "./Names.js"

@@ -1,4 +1,4 @@
-import { Comparison as ItemsComparison } from "@deepnote/eval"
+import { Comparison as ItemsComparison } from "@deepnote-rag/eval"
 import { Schema } from "effect"
 import { IntParam } from "./Names.js"
 import { RunView } from "./Runs.js"

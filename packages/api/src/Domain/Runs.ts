@@ -1,5 +1,5 @@
-import { PipelineResult, RunConfig } from "@deepnote/core"
-import { Report } from "@deepnote/eval"
+import { PipelineResult, RunConfig } from "@deepnote-rag/core"
+import { Report } from "@deepnote-rag/eval"
 import { Schema } from "effect"
 import { ConfigPatch } from "../ConfigPatch.js"
 import { CollectionName, IntParam } from "./Names.js"

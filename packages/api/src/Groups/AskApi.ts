@@ -1,4 +1,4 @@
-import { AnswerRecord } from "@deepnote/core"
+import { AnswerRecord } from "@deepnote-rag/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AskRequest } from "../Domain/Ask.js"
 import { Authentication } from "../Security.js"

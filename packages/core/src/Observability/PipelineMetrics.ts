@@ -1,7 +1,7 @@
 import { latencyBoundariesMs } from "./Boundaries.js"
 import { taggableCounter, taggableHistogram } from "./MetricTags.js"
 
-/** Metrics of the DeepNote pipeline, updated by `@deepnote/core` and exported by `@deepnote/telemetry`. */
+/** Metrics of the DeepNote pipeline, updated by `@deepnote-rag/core` and exported by `@deepnote-rag/telemetry`. */
 export const PipelineMetrics = {
   /** Tags: `profile`, `outcome` (`done`, `failed`). */
   questions: taggableCounter("deepnote_questions_total", {

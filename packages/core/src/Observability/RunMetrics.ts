@@ -1,6 +1,6 @@
 import { taggableCounter } from "./MetricTags.js"
 
-/** Metrics of resumable runs, updated by `@deepnote/runs` and exported by `@deepnote/telemetry`. */
+/** Metrics of resumable runs, updated by `@deepnote-rag/runs` and exported by `@deepnote-rag/telemetry`. */
 export const RunMetrics = {
   /** Tags: `outcome` (`done`, `failed`). */
   items: taggableCounter("deepnote_run_items_total", {

@@ -1,4 +1,4 @@
-import { detectLanguage } from "@deepnote/text"
+import { detectLanguage } from "@deepnote-rag/text"
 import { Effect } from "effect"
 import type { CallContext } from "../Domain/CallContext.js"
 import { PipelineResult } from "../Domain/PipelineResult.js"

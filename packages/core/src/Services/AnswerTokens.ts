@@ -10,7 +10,7 @@ export interface AnswerTokensService {
  * whole. The answer stage hands the sink to the answerer as `AnswerInput.tokens`, so an implementation streams only
  * when its input carries one.
  */
-export class AnswerTokens extends Context.Tag("@deepnote/core/AnswerTokens")<AnswerTokens, AnswerTokensService>() {
+export class AnswerTokens extends Context.Tag("@deepnote-rag/core/AnswerTokens")<AnswerTokens, AnswerTokensService>() {
   static readonly layer = (publish: (text: string) => Effect.Effect<void>) =>
     Layer.succeed(AnswerTokens, AnswerTokens.of({ publish }))
 }

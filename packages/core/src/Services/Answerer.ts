@@ -24,7 +24,7 @@ export interface AnswererService {
 }
 
 /** Answers the question in the task's style from the evidence it is given, and only from that. */
-export class Answerer extends Context.Tag("@deepnote/core/Answerer")<Answerer, AnswererService>() {
+export class Answerer extends Context.Tag("@deepnote-rag/core/Answerer")<Answerer, AnswererService>() {
   /** Wraps an implementation so every call is a `Answerer.answer` span with the call's ids. */
   static readonly make = (impl: AnswererService): AnswererService => ({
     answer: Effect.fn("Answerer.answer")(function*(input: AnswerInput) {

@@ -24,9 +24,9 @@ export interface EmbedderService {
 
 /**
  * Turns texts into vectors for dense retrieval. A core tag, like `Retriever`, so that retrieval uses embeddings
- * without depending on the client that computes them (`@deepnote/llm`'s `HttpEmbedder`).
+ * without depending on the client that computes them (`@deepnote-rag/llm`'s `HttpEmbedder`).
  */
-export class Embedder extends Context.Tag("@deepnote/core/Embedder")<Embedder, EmbedderService>() {
+export class Embedder extends Context.Tag("@deepnote-rag/core/Embedder")<Embedder, EmbedderService>() {
   /** Wraps an implementation so every call is an `Embedder.embed` span. */
   static readonly make = (impl: EmbedderService): EmbedderService => ({
     batchSize: impl.batchSize,

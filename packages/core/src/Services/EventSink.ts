@@ -6,7 +6,7 @@ export interface EventSinkService {
 }
 
 /** Receives pipeline events as they happen. Optional: without it, events are dropped. */
-export class EventSink extends Context.Tag("@deepnote/core/EventSink")<EventSink, EventSinkService>() {
+export class EventSink extends Context.Tag("@deepnote-rag/core/EventSink")<EventSink, EventSinkService>() {
   static readonly layer = (publish: (event: PipelineEvent) => Effect.Effect<void>) =>
     Layer.succeed(EventSink, EventSink.of({ publish }))
 

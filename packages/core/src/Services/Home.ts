@@ -11,7 +11,7 @@ export interface HomeService {
  * The data directory that holds all state: collections, runs, caches and keys.
  * Chosen by `--home DIR`, else `DEEPNOTE_HOME`, else `./.deepnote`.
  */
-export class Home extends Context.Tag("@deepnote/core/Home")<Home, HomeService>() {
+export class Home extends Context.Tag("@deepnote-rag/core/Home")<Home, HomeService>() {
   static readonly make = (root: string): HomeService => Home.of({ root: Path.resolve(root) })
 
   static readonly layer = (root: string) => Layer.succeed(Home, Home.make(root))

@@ -16,7 +16,7 @@ export interface JudgeService {
 }
 
 /** Decides whether a candidate note is significantly better than the best note (adaptive retrieval decision). */
-export class Judge extends Context.Tag("@deepnote/core/Judge")<Judge, JudgeService>() {
+export class Judge extends Context.Tag("@deepnote-rag/core/Judge")<Judge, JudgeService>() {
   /** Wraps an implementation so every call is a `Judge.compare` span with the call's ids. */
   static readonly make = (impl: JudgeService): JudgeService => ({
     compare: Effect.fn("Judge.compare")(function*(input: CompareInput) {

@@ -24,7 +24,7 @@ export interface NoteWriterService {
   readonly update: (input: NoteUpdateInput) => Effect.Effect<Note, RoleError>
 }
 
-export class NoteWriter extends Context.Tag("@deepnote/core/NoteWriter")<NoteWriter, NoteWriterService>() {
+export class NoteWriter extends Context.Tag("@deepnote-rag/core/NoteWriter")<NoteWriter, NoteWriterService>() {
   /** Wraps an implementation so every call is a `NoteWriter.init` span (and `NoteWriter.update`) with the call's ids. */
   static readonly make = (impl: NoteWriterService): NoteWriterService => ({
     init: Effect.fn("NoteWriter.init")(function*(input: NoteInitInput) {

@@ -25,7 +25,7 @@ export interface QueryPlannerService {
 }
 
 /** Proposes new queries from the question, the best note and the query log (query refinement). */
-export class QueryPlanner extends Context.Tag("@deepnote/core/QueryPlanner")<QueryPlanner, QueryPlannerService>() {
+export class QueryPlanner extends Context.Tag("@deepnote-rag/core/QueryPlanner")<QueryPlanner, QueryPlannerService>() {
   /** Wraps an implementation so every call is a `QueryPlanner.plan` span with the call's ids. */
   static readonly make = (impl: QueryPlannerService): QueryPlannerService => ({
     plan: Effect.fn("QueryPlanner.plan")(function*(input: PlanInput) {

@@ -27,7 +27,7 @@ export interface RetrieverService {
 }
 
 /** Finds passages for queries: recall → fusion → dedup → optional rerank → top-k. */
-export class Retriever extends Context.Tag("@deepnote/core/Retriever")<Retriever, RetrieverService>() {
+export class Retriever extends Context.Tag("@deepnote-rag/core/Retriever")<Retriever, RetrieverService>() {
   /** Wraps an implementation so every call is a `Retriever.search` span. */
   static readonly make = (impl: RetrieverService): RetrieverService => ({
     search: Effect.fn("Retriever.search")(function*(request: RetrievalRequest) {

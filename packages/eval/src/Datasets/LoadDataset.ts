@@ -1,4 +1,4 @@
-import type { Question } from "@deepnote/core"
+import type { Question } from "@deepnote-rag/core"
 import { FileSystem } from "@effect/platform"
 import { Effect, Either, Stream } from "effect"
 import type { QaPair } from "../Metrics/Asqa.js"

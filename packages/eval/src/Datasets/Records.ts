@@ -1,4 +1,4 @@
-import { Language, TaskType } from "@deepnote/core"
+import { Language, TaskType } from "@deepnote-rag/core"
 import { Schema } from "effect"
 import { QaPair } from "../Metrics/Asqa.js"
 

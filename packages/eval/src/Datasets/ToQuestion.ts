@@ -1,5 +1,5 @@
-import { type GoldPassage, Question, type TaskType } from "@deepnote/core"
-import { detectLanguage } from "@deepnote/text"
+import { type GoldPassage, Question, type TaskType } from "@deepnote-rag/core"
+import { detectLanguage } from "@deepnote-rag/text"
 import { Either, ParseResult, Schema } from "effect"
 import type { QaPair } from "../Metrics/Asqa.js"
 import type { DatasetFormat } from "./DatasetFormat.js"

@@ -1,4 +1,4 @@
-import { seededRandom } from "@deepnote/core"
+import { seededRandom } from "@deepnote-rag/core"
 import { Schema } from "effect"
 
 /** A confidence interval of a mean, on the same scale as the scores given. */

@@ -1,5 +1,5 @@
-import type { Language, Question, TaskType } from "@deepnote/core"
-import { detectLanguage } from "@deepnote/text"
+import type { Language, Question, TaskType } from "@deepnote-rag/core"
+import { detectLanguage } from "@deepnote-rag/text"
 import { Schema } from "effect"
 import { strategyQaAccuracy, substringAccuracy } from "./Accuracy.js"
 import { type QaPair, strEm, strHit } from "./Asqa.js"

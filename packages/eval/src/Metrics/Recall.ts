@@ -1,4 +1,4 @@
-import type { GoldPassage, Passage, PipelineResult, Question } from "@deepnote/core"
+import type { GoldPassage, Passage, PipelineResult, Question } from "@deepnote-rag/core"
 
 const compact = (s: string) => s.toLowerCase().replace(/\s+/gu, "")
 

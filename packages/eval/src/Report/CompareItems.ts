@@ -1,4 +1,4 @@
-import type { PipelineResult, Question } from "@deepnote/core"
+import type { PipelineResult, Question } from "@deepnote-rag/core"
 import { Data, Effect } from "effect"
 import { bootstrapMeanCi, type BootstrapOptions, mean } from "../Metrics/Bootstrap.js"
 import { defaultMetrics, type MetricName, scorableOf, scoreItem } from "../Metrics/Metric.js"

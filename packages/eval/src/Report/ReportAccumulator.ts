@@ -1,4 +1,4 @@
-import { type Question, TaskType } from "@deepnote/core"
+import { type Question, TaskType } from "@deepnote-rag/core"
 import { bootstrapMeanCi } from "../Metrics/Bootstrap.js"
 import { defaultMetrics, type MetricName, metrics, type Scorable, scorableOf } from "../Metrics/Metric.js"
 import { recallInitFinal } from "../Metrics/Recall.js"

@@ -1,4 +1,4 @@
-import type { PipelineResult, Question, TaskType } from "@deepnote/core"
+import type { PipelineResult, Question, TaskType } from "@deepnote-rag/core"
 import type { QaPair } from "../Metrics/Asqa.js"
 import type { BootstrapOptions } from "../Metrics/Bootstrap.js"
 import type { MetricName } from "../Metrics/Metric.js"

@@ -1,4 +1,4 @@
-import { TraceContent, withTags } from "@deepnote/core"
+import { TraceContent, withTags } from "@deepnote-rag/core"
 import { Cause, Clock, Effect, Exit, FiberRef, Option } from "effect"
 import { currentUsageCollector } from "../CallUsage.js"
 import type { CallTags, Usage } from "../Domain/Chat.js"

@@ -215,7 +215,7 @@ const make = Effect.gen(function*() {
  * half-open recovery, and the pool's health (ok, degraded, outage). No spans: `acquire`/`release` run twice per
  * attempt on the client's hot path; the attempt span records the endpoint chosen.
  */
-export class EndpointPool extends Context.Tag("@deepnote/llm/EndpointPool")<EndpointPool, EndpointPoolService>() {
+export class EndpointPool extends Context.Tag("@deepnote-rag/llm/EndpointPool")<EndpointPool, EndpointPoolService>() {
   /** Needs the settings and an HttpClient (health probes, `/v1/models`); probes run until the scope closes. */
   static readonly make: Effect.Effect<EndpointPoolService, never, LlmSettings | HttpClient.HttpClient | Scope.Scope> =
     make

@@ -1,4 +1,4 @@
-import type { ResolvedSampling, Role } from "@deepnote/core"
+import type { ResolvedSampling, Role } from "@deepnote-rag/core"
 
 export interface ChatMessage {
   readonly role: "system" | "user" | "assistant"

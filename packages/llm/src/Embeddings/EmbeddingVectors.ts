@@ -1,4 +1,4 @@
-import { EmbeddingError } from "@deepnote/core"
+import { EmbeddingError } from "@deepnote-rag/core"
 import { Effect } from "effect"
 import type { EmbeddingList } from "../Domain/Wire.js"
 

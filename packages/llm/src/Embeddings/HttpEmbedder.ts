@@ -4,7 +4,13 @@
  * outage waits), attempt deadline, retry decisions, backoff and retry throttle (`Client/Executor.ts`), with a pool of
  * its own over the embeddings servers of `DEEPNOTE_EMBEDDINGS_*`.
  */
-import { Embedder, type EmbedderService, EmbeddingError, type EmbeddingModel, type EmbedPurpose } from "@deepnote/core"
+import {
+  Embedder,
+  type EmbedderService,
+  EmbeddingError,
+  type EmbeddingModel,
+  type EmbedPurpose
+} from "@deepnote-rag/core"
 import { HttpClient } from "@effect/platform"
 import { Chunk, ConfigError, Effect, FiberRef, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { EndpointPool } from "../Client/EndpointPool.js"

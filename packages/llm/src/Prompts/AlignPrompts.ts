@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/core"
+import type { Language } from "@deepnote-rag/core"
 import { Option, Schema } from "effect"
 import type { StructuredOutput } from "../Domain/Chat.js"
 import {

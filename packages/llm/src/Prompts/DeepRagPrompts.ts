@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/core"
+import type { Language } from "@deepnote-rag/core"
 import { messages, renderQueries, section } from "./Sections.js"
 
 /**

@@ -1,4 +1,4 @@
-import type { TaskType } from "@deepnote/core"
+import type { TaskType } from "@deepnote-rag/core"
 
 /**
  * The fixed instructions of every role, written for this project from the paper's descriptions of its prompts

@@ -1,4 +1,4 @@
-import { type Language, type Profile, profileOf, type PromptLayoutName } from "@deepnote/core"
+import { type Language, type Profile, profileOf, type PromptLayoutName } from "@deepnote-rag/core"
 import type { ChatMessage } from "../Domain/Chat.js"
 import { messages, section } from "./Sections.js"
 

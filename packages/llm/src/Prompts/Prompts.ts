@@ -1,4 +1,4 @@
-import type { AnswerEvidence, Language, Profile, TaskType } from "@deepnote/core"
+import type { AnswerEvidence, Language, Profile, TaskType } from "@deepnote-rag/core"
 import type { ChatMessage } from "../Domain/Chat.js"
 import { adaptiveNoteChinese, adaptiveNoteEnglish, type InstructionOverride } from "./AdaptiveNoteInstructions.js"
 import { chinese, english, type InstructionSet } from "./Instructions.js"

@@ -1,4 +1,4 @@
-import type { Language } from "@deepnote/core"
+import type { Language } from "@deepnote-rag/core"
 import { Option, Schema } from "effect"
 import type { ChatMessage } from "../Domain/Chat.js"
 

@@ -1,4 +1,4 @@
-import type { RoleFormats, RunConfig } from "@deepnote/core"
+import type { RoleFormats, RunConfig } from "@deepnote-rag/core"
 import { cleanReply, parseShortAnswer } from "./Parse.js"
 
 const labels = ["final answer:", "answer:", "答案:", "答案："]

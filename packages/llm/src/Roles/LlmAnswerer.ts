@@ -1,4 +1,4 @@
-import { Answer, Answerer, type AnswererService, type AnswerInput, RoleError, samplingFor } from "@deepnote/core"
+import { Answer, Answerer, type AnswererService, type AnswerInput, RoleError, samplingFor } from "@deepnote-rag/core"
 import { Effect, Layer, Option, Stream } from "effect"
 import type { ChatMessage, StructuredOutput } from "../Domain/Chat.js"
 import { LlmClient, type LlmClientService } from "../LlmClient.js"

@@ -1,4 +1,4 @@
-import { Judge, type JudgeService, Verdict } from "@deepnote/core"
+import { Judge, type JudgeService, Verdict } from "@deepnote-rag/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
 import { decidePrompt } from "../Prompts/DeepRagPrompts.js"

@@ -1,4 +1,4 @@
-import { Note, NoteWriter, type NoteWriterService } from "@deepnote/core"
+import { Note, NoteWriter, type NoteWriterService } from "@deepnote-rag/core"
 import { Effect, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
 import { initPrompt, updatePrompt } from "../Prompts/Prompts.js"

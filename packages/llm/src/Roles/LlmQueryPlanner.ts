@@ -1,4 +1,4 @@
-import { QueryPlanner, type QueryPlannerService } from "@deepnote/core"
+import { QueryPlanner, type QueryPlannerService } from "@deepnote-rag/core"
 import { Effect, Layer } from "effect"
 import type { ChatMessage } from "../Domain/Chat.js"
 import { LlmClient } from "../LlmClient.js"

@@ -1,4 +1,4 @@
-import { type CallContext, type Passage, type Role, RoleError, samplingFor } from "@deepnote/core"
+import { type CallContext, type Passage, type Role, RoleError, samplingFor } from "@deepnote-rag/core"
 import { Effect } from "effect"
 import type { ChatMessage, ChatResult, StructuredOutput } from "../Domain/Chat.js"
 import type { LlmClientService } from "../LlmClient.js"

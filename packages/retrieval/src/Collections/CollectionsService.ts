@@ -1,4 +1,4 @@
-import type { EmbedderService, EmbeddingError, EmbeddingModel } from "@deepnote/core"
+import type { EmbedderService, EmbeddingError, EmbeddingModel } from "@deepnote-rag/core"
 import type { Effect } from "effect"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { EmbedOptions, EmbedSummary, VectorInfo } from "../Domain/Embedding.js"

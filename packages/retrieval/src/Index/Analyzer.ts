@@ -1,4 +1,4 @@
-import { cjkBigrams, detectLanguage, hasCjk, tokenize } from "@deepnote/text"
+import { cjkBigrams, detectLanguage, hasCjk, tokenize } from "@deepnote-rag/text"
 
 /** The four indexed columns of a passage, pre-tokenised and space-joined for FTS5's `unicode61` tokenizer. */
 export interface AnalyzedDocument {

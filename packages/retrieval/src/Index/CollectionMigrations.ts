@@ -25,7 +25,7 @@ export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSetting
       [MetaKey.schemaVersion, "1"],
       [MetaKey.stemming, settings.stemming],
       [MetaKey.tokenizer, tokenizerFor(settings)],
-      [MetaKey.stopWords, "english+chinese (@deepnote/text), removed at index and query time"],
+      [MetaKey.stopWords, "english+chinese (@deepnote-rag/text), removed at index and query time"],
       [MetaKey.chinese, "jieba cutForSearch (index) / cut (query) words + CJK character bigrams"],
       [MetaKey.createdAt, createdAt],
       [MetaKey.documentCount, "0"]

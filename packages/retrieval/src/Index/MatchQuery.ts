@@ -1,4 +1,4 @@
-import { cjkBigrams, hasCjk, tokenize } from "@deepnote/text"
+import { cjkBigrams, hasCjk, tokenize } from "@deepnote-rag/text"
 
 /** Query terms beyond this many are dropped (a 500-character planner query stays bounded). */
 const maxTerms = 64

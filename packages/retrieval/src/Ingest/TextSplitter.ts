@@ -1,4 +1,4 @@
-import { splitSentences } from "@deepnote/text"
+import { splitSentences } from "@deepnote-rag/text"
 import { type CorpusDocument, normalizeWhitespace, passageId } from "../Domain/CorpusDocument.js"
 
 export interface SplitterOptions {

@@ -1,4 +1,4 @@
-import { detectLanguage } from "@deepnote/text"
+import { detectLanguage } from "@deepnote-rag/text"
 import { HttpClient } from "@effect/platform"
 import { type ConfigError, Context, Effect, Layer } from "effect"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
@@ -152,7 +152,7 @@ const make = (options: MeiliOptions): Effect.Effect<MeiliClientService, never, H
     })
   })
 
-export class MeiliClient extends Context.Tag("@deepnote/retrieval/MeiliClient")<MeiliClient, MeiliClientService>() {
+export class MeiliClient extends Context.Tag("@deepnote-rag/retrieval/MeiliClient")<MeiliClient, MeiliClientService>() {
   /** Builds the client for one index over the `HttpClient` in context (no request is made until a method is called). */
   static readonly make = make
 

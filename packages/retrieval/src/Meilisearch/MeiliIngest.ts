@@ -1,4 +1,4 @@
-import { detectLanguage } from "@deepnote/text"
+import { detectLanguage } from "@deepnote-rag/text"
 import { Clock, Effect, Stream } from "effect"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import { type CorpusFileNotFound, type InvalidCorpusFile, InvalidRecord } from "../Domain/Errors.js"

@@ -2,7 +2,7 @@
  * The `Retriever` over a Meilisearch index (keyword ranking rules, or hybrid with an embedder), then fusion,
  * exclusion and optional reranking. Meilisearch ranks by bucket rules, not BM25: use the FTS5 retriever for parity.
  */
-import { RetrievalError, Retriever, type RetrieverService } from "@deepnote/core"
+import { RetrievalError, Retriever, type RetrieverService } from "@deepnote-rag/core"
 import type { HttpClient } from "@effect/platform"
 import { type ConfigError, Effect, Layer } from "effect"
 import { retrievalPipeline } from "../Retrieval/RetrievalPipeline.js"

@@ -1,4 +1,4 @@
-import type { RerankerApi } from "@deepnote/core"
+import type { RerankerApi } from "@deepnote-rag/core"
 import { Either, type ParseResult, Schema } from "effect"
 
 /** One scored document of a rerank reply: its index in the request and its relevance (higher is better). */

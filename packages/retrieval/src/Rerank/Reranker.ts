@@ -1,4 +1,4 @@
-import type { RerankerApi } from "@deepnote/core"
+import type { RerankerApi } from "@deepnote-rag/core"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import {
   Config,
@@ -131,7 +131,7 @@ const make = (options: RerankerOptions): Effect.Effect<RerankerService, never, H
     return Reranker.of({ rerank })
   })
 
-export class Reranker extends Context.Tag("@deepnote/retrieval/Reranker")<Reranker, RerankerService>() {
+export class Reranker extends Context.Tag("@deepnote-rag/retrieval/Reranker")<Reranker, RerankerService>() {
   /** Builds the reranker over the `HttpClient` in context (a pooled undici one, e.g. `NodeHttpClient.layerUndici`). */
   static readonly make = make
 

@@ -1,10 +1,10 @@
 /**
  * The `Retriever` over a collection's vectors: each query is embedded (the core `Embedder` in context, e.g.
- * `@deepnote/llm`'s `HttpEmbedder`) and its nearest passages are recalled through the ANN file beside the collection,
+ * `@deepnote-rag/llm`'s `HttpEmbedder`) and its nearest passages are recalled through the ANN file beside the collection,
  * then the usual pipeline (fusion, exclusion, optional rerank, top-k). Without an `Embedder`, or on a collection
  * that was never embedded, a search fails with one line saying what to do.
  */
-import { Embedder, type EmbedderService, RetrievalError, Retriever, type RetrieverService } from "@deepnote/core"
+import { Embedder, type EmbedderService, RetrievalError, Retriever, type RetrieverService } from "@deepnote-rag/core"
 import { Effect, Layer, Option } from "effect"
 import { Collections, type CollectionsService } from "../Collections.js"
 import { type PipelineSpec, retrievalPipeline } from "./RetrievalPipeline.js"

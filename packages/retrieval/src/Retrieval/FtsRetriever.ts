@@ -4,7 +4,7 @@
  * the `Collections` service in context, so every retriever of a process shares its open files.
  * Provide a `Reranker` too when runs use `reranker: http`.
  */
-import { RetrievalError, Retriever, type RetrieverService } from "@deepnote/core"
+import { RetrievalError, Retriever, type RetrieverService } from "@deepnote-rag/core"
 import { Effect, Layer } from "effect"
 import { Collections, type CollectionsService } from "../Collections.js"
 import { type PipelineSpec, retrievalPipeline } from "./RetrievalPipeline.js"

@@ -3,7 +3,7 @@
  * pipeline's recall size) are merged by reciprocal-rank fusion (k = 60), then the usual pipeline runs (fusion across
  * queries, exclusion, optional rerank, top-k). `Passage.score` after recall is the RRF score.
  */
-import { Embedder, Retriever, type RetrieverService } from "@deepnote/core"
+import { Embedder, Retriever, type RetrieverService } from "@deepnote-rag/core"
 import { Effect, Layer } from "effect"
 import { Collections } from "../Collections.js"
 import * as DenseRetriever from "./DenseRetriever.js"

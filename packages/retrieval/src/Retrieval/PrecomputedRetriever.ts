@@ -2,7 +2,7 @@
  * Serves ranked lists from a JSONL file (`{question_id | query, passages: [{id, title, text, score}]}`) for parity
  * runs against published retrieval results: looked up by `context.questionId`, then by exact query text.
  */
-import { RetrievalError, Retriever, type RetrieverService } from "@deepnote/core"
+import { RetrievalError, Retriever, type RetrieverService } from "@deepnote-rag/core"
 import { Effect, Either, Layer, ParseResult, Schema, Stream } from "effect"
 import * as Path from "node:path"
 import { passageId } from "../Domain/CorpusDocument.js"

@@ -5,7 +5,7 @@ import {
   type RetrievalRequest,
   Retriever,
   type RetrieverService
-} from "@deepnote/core"
+} from "@deepnote-rag/core"
 import { Effect, Option } from "effect"
 import { Reranker } from "../Rerank/Reranker.js"
 import { fuseQueries, leadsFirst } from "./Fusion.js"

@@ -1,4 +1,4 @@
-import type { EmbedderService, EmbeddingError, EmbeddingModel } from "@deepnote/core"
+import type { EmbedderService, EmbeddingError, EmbeddingModel } from "@deepnote-rag/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { EmbedOptions, EmbedSummary, VectorInfo } from "../Domain/Embedding.js"

@@ -1,4 +1,4 @@
-import type { EmbedderService, EmbeddingError } from "@deepnote/core"
+import type { EmbedderService, EmbeddingError } from "@deepnote-rag/core"
 import type { SqlClient } from "@effect/sql"
 import { Chunk, Clock, Effect } from "effect"
 import type { EmbedOptions, EmbedSummary, VectorInfo } from "../Domain/Embedding.js"

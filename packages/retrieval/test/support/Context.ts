@@ -4,7 +4,7 @@ import {
   type RetrievalRequest,
   type RunConfig,
   structuredFormats
-} from "@deepnote/core"
+} from "@deepnote-rag/core"
 
 export const context = (config: Partial<RunConfig> = {}, questionId = "q1"): CallContext => ({
   questionId,

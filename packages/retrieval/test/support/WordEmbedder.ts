@@ -1,4 +1,4 @@
-import { Embedder, type EmbedderService, EmbeddingError } from "@deepnote/core"
+import { Embedder, type EmbedderService, EmbeddingError } from "@deepnote-rag/core"
 import { Effect } from "effect"
 
 const dimensions = 64

@@ -6,9 +6,9 @@ import {
   writeFileAtomically,
   writePairs,
   type Written
-} from "@deepnote/align"
-import type { AlignItemResult, AlignMix, AlignOutput, AlignSpec } from "@deepnote/core"
-import { type Run, RunStore } from "@deepnote/store"
+} from "@deepnote-rag/align"
+import type { AlignItemResult, AlignMix, AlignOutput, AlignSpec } from "@deepnote-rag/core"
+import { type Run, RunStore } from "@deepnote-rag/store"
 import { Clock, Data, Effect, Option, Stream } from "effect"
 import { collectionOf } from "../RunSetup.js"
 

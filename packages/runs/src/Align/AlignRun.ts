@@ -1,7 +1,7 @@
-import { alignPromptHashes } from "@deepnote/align"
-import { type RunConfig, stableHash } from "@deepnote/core"
-import { promptSetHash } from "@deepnote/engine"
-import type { Run } from "@deepnote/store"
+import { alignPromptHashes } from "@deepnote-rag/align"
+import { type RunConfig, stableHash } from "@deepnote-rag/core"
+import { promptSetHash } from "@deepnote-rag/engine"
+import type { Run } from "@deepnote-rag/store"
 
 /**
  * The prompt set of an align run: its engine's (the LLM prompts, or the extractive engine's version) and every prompt

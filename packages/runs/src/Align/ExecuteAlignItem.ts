@@ -7,10 +7,10 @@ import {
   Ranker,
   type RankerService,
   type Sampler
-} from "@deepnote/align"
-import { type AlignSpec, Answerer, NoteWriter, QueryPlanner, RunMetrics } from "@deepnote/core"
-import { LlmCallPolicy, LlmClient } from "@deepnote/llm"
-import { Journal, type PendingItem, RunStore } from "@deepnote/store"
+} from "@deepnote-rag/align"
+import { type AlignSpec, Answerer, NoteWriter, QueryPlanner, RunMetrics } from "@deepnote-rag/core"
+import { LlmCallPolicy, LlmClient } from "@deepnote-rag/llm"
+import { Journal, type PendingItem, RunStore } from "@deepnote-rag/store"
 import { Cause, Context, Effect, Exit, Metric, Option } from "effect"
 import type { EngineServices } from "../Executor/EngineServices.js"
 import type { ItemOutcome } from "../Executor/ExecuteItem.js"

@@ -1,1 +1,1 @@
-export type { EngineServices } from "@deepnote/engine"
+export type { EngineServices } from "@deepnote-rag/engine"

@@ -5,9 +5,9 @@ import {
   type RetrievalError,
   type RoleError,
   RunMetrics
-} from "@deepnote/core"
-import { LlmCallPolicy } from "@deepnote/llm"
-import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote/store"
+} from "@deepnote-rag/core"
+import { LlmCallPolicy } from "@deepnote-rag/llm"
+import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote-rag/store"
 import { Cause, type Context, Effect, Either, Exit, Layer, Metric, Option } from "effect"
 import { journaledRoles } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"

@@ -1,4 +1,4 @@
-import type { PendingItem } from "@deepnote/store"
+import type { PendingItem } from "@deepnote-rag/store"
 import type { Context, Effect } from "effect"
 import { executeAlignItem } from "../Align/ExecuteAlignItem.js"
 import type { EngineServices } from "./EngineServices.js"

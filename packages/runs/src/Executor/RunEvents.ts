@@ -1,4 +1,4 @@
-import type { PipelineEvent } from "@deepnote/core"
+import type { PipelineEvent } from "@deepnote-rag/core"
 import { Context, Effect, Layer, PubSub, Queue, type Scope, Stream } from "effect"
 
 /** What a running run tells its observers (progress bars, SSE streams, tests). */
@@ -24,7 +24,7 @@ export interface RunEventsService {
 }
 
 /** An in-process hub of run events (sliding: a slow observer loses old events, never blocks the run). */
-export class RunEvents extends Context.Tag("@deepnote/runs/RunEvents")<RunEvents, RunEventsService>() {
+export class RunEvents extends Context.Tag("@deepnote-rag/runs/RunEvents")<RunEvents, RunEventsService>() {
   static readonly layer = Layer.scoped(
     RunEvents,
     Effect.gen(function*() {

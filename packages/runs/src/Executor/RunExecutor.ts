@@ -7,7 +7,7 @@ import {
   type RunNotFound,
   RunStore,
   StoreError
-} from "@deepnote/store"
+} from "@deepnote-rag/store"
 import { Cause, Context, Data, Deferred, type Duration, Effect, Fiber, Layer, Option, Ref, type Scope } from "effect"
 import type { EngineServices } from "./EngineServices.js"
 import { executeRunItem } from "./ExecuteRunItem.js"
@@ -72,7 +72,7 @@ export interface RunExecutorService {
  * calls: calls in flight finish and are journaled (within the drain timeout), each question ends at its next call
  * boundary, and the run is marked interrupted.
  */
-export class RunExecutor extends Context.Tag("@deepnote/runs/RunExecutor")<RunExecutor, RunExecutorService>() {
+export class RunExecutor extends Context.Tag("@deepnote-rag/runs/RunExecutor")<RunExecutor, RunExecutorService>() {
   static readonly make: Effect.Effect<
     RunExecutorService,
     never,

@@ -1,4 +1,4 @@
-import { type LeaseOwner, RunLeases, type RunNotFound, type StoreError } from "@deepnote/store"
+import { type LeaseOwner, RunLeases, type RunNotFound, type StoreError } from "@deepnote-rag/store"
 import { Clock, Data, Deferred, Duration, Effect, Predicate, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"

@@ -1,5 +1,5 @@
-import type { AlignSpec, RunConfig } from "@deepnote/core"
-import type { Run } from "@deepnote/store"
+import type { AlignSpec, RunConfig } from "@deepnote-rag/core"
+import type { Run } from "@deepnote-rag/store"
 
 /**
  * What the executor needs to know about a run: its id, its decoded config, the config hash journal keys use, and —

@@ -1,5 +1,5 @@
-import { RunMetrics, withTags } from "@deepnote/core"
-import { type ItemResult, type JournalAppend, RunStore } from "@deepnote/store"
+import { RunMetrics, withTags } from "@deepnote-rag/core"
+import { type ItemResult, type JournalAppend, RunStore } from "@deepnote-rag/store"
 import { Effect, Either, Metric } from "effect"
 import { RunEvents } from "./RunEvents.js"
 

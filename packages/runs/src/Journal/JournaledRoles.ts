@@ -13,9 +13,9 @@ import {
   Role as RoleSchema,
   RoleError,
   Verdict
-} from "@deepnote/core"
-import { type CallUsage, collectCallUsage, sumCallUsage } from "@deepnote/llm"
-import type { JournalMismatch, Replay, Usage } from "@deepnote/store"
+} from "@deepnote-rag/core"
+import { type CallUsage, collectCallUsage, sumCallUsage } from "@deepnote-rag/llm"
+import type { JournalMismatch, Replay, Usage } from "@deepnote-rag/store"
 import { Effect, Layer, Schema } from "effect"
 import { requestHash } from "./RequestHash.js"
 

@@ -1,5 +1,5 @@
-import type { CallContext } from "@deepnote/core"
-import { stableHash } from "@deepnote/core"
+import type { CallContext } from "@deepnote-rag/core"
+import { stableHash } from "@deepnote-rag/core"
 
 /**
  * The request hash of a journaled call: the call kind, its inputs (passages by id and text, notes by text, queries,

@@ -1,4 +1,4 @@
-import { type Run, type RunNotFound, RunStore, type StoreError } from "@deepnote/store"
+import { type Run, type RunNotFound, RunStore, type StoreError } from "@deepnote-rag/store"
 import { Effect } from "effect"
 import { type QuestionJob, WorkQueue, type WorkQueueError } from "./WorkQueue.js"
 

@@ -1,4 +1,4 @@
-import { EventLog, Journal, type Run, RunStore } from "@deepnote/store"
+import { EventLog, Journal, type Run, RunStore } from "@deepnote-rag/store"
 import {
   Cache,
   Cause,

@@ -58,7 +58,7 @@ const maxHandlerFailures = 100
  * database: `FOR UPDATE SKIP LOCKED` on Postgres, a single writer on SQLite). It is wrapped here so that another
  * queue (pg-boss) could replace it behind the same two methods; docs/scale-out.md gives the choice and its measurements.
  */
-export class WorkQueue extends Context.Tag("@deepnote/runs/WorkQueue")<WorkQueue, WorkQueueService>() {
+export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQueue, WorkQueueService>() {
   static readonly make = (
     settings: { readonly lockRefreshInterval: Duration.DurationInput }
   ): Effect.Effect<WorkQueueService, never, PersistedQueue.PersistedQueueFactory | SqlClient.SqlClient> =>

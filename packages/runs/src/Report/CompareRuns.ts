@@ -1,5 +1,5 @@
-import { type BootstrapOptions, type CompareInput, compareItems } from "@deepnote/eval"
-import { RunStore } from "@deepnote/store"
+import { type BootstrapOptions, type CompareInput, compareItems } from "@deepnote-rag/eval"
+import { RunStore } from "@deepnote-rag/store"
 import { Chunk, Effect, Stream } from "effect"
 
 const allStatuses = ["done", "failed", "pending", "running"] as const

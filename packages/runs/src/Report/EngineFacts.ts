@@ -1,4 +1,4 @@
-import type { RunManifest } from "@deepnote/store"
+import type { RunManifest } from "@deepnote-rag/store"
 
 /**
  * The models and servers a run's manifest records, in one line for reports: `model m on http://a (max_model_len

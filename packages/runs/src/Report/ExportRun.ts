@@ -1,5 +1,5 @@
-import { AlignItemResult, PipelineResult } from "@deepnote/core"
-import { RunStore } from "@deepnote/store"
+import { AlignItemResult, PipelineResult } from "@deepnote-rag/core"
+import { RunStore } from "@deepnote-rag/store"
 import { Effect, Schema, Stream } from "effect"
 import { engineOf } from "./EngineFacts.js"
 import { reportPageSize } from "./ReportPageSize.js"

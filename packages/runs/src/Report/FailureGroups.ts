@@ -1,4 +1,4 @@
-import { RunStore } from "@deepnote/store"
+import { RunStore } from "@deepnote-rag/store"
 import { Effect, Stream } from "effect"
 
 /** Failed questions that share a reason. */

@@ -1,4 +1,4 @@
-import { type Lease, type Run, RunLeases, type RunNotFound, type StoreError } from "@deepnote/store"
+import { type Lease, type Run, RunLeases, type RunNotFound, type StoreError } from "@deepnote-rag/store"
 import { Clock, Effect, Option } from "effect"
 import { describeOwner } from "../Executor/RunLease.js"
 

@@ -1,5 +1,5 @@
-import { RunConfig } from "@deepnote/core"
-import { type Run, RunManifest, RunStore } from "@deepnote/store"
+import { RunConfig } from "@deepnote-rag/core"
+import { type Run, RunManifest, RunStore } from "@deepnote-rag/store"
 import { Chunk, Effect, ParseResult, Schema, Stream } from "effect"
 import { configFacts, type EngineFacts } from "../RunSetup.js"
 import { SweepError } from "./SweepGrid.js"

@@ -1,4 +1,4 @@
-import { type Run, RunStore, type Sweep, Sweeps } from "@deepnote/store"
+import { type Run, RunStore, type Sweep, Sweeps } from "@deepnote-rag/store"
 import { Effect, Option, Schema } from "effect"
 
 const Cell = Schema.Record({ key: Schema.String, value: Schema.Unknown })

@@ -1,4 +1,4 @@
-import { RunConfig } from "@deepnote/core"
+import { RunConfig } from "@deepnote-rag/core"
 import { Data, Effect, ParseResult, Schema } from "effect"
 import * as Yaml from "yaml"
 

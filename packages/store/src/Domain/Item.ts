@@ -1,4 +1,4 @@
-import { AlignItemResult, PipelineResult, Question } from "@deepnote/core"
+import { AlignItemResult, PipelineResult, Question } from "@deepnote-rag/core"
 import { Data, Schema } from "effect"
 
 /** Lifecycle of one question in a run. `running` items found on resume were cut off and run again. */

@@ -1,4 +1,4 @@
-import { AlignSpec, RunConfig } from "@deepnote/core"
+import { AlignSpec, RunConfig } from "@deepnote-rag/core"
 import { Schema } from "effect"
 
 /** Lifecycle of a run: `created` → `running` → `completed` | `failed` | `interrupted` (and back to `running` on resume). */

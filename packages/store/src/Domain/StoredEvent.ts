@@ -1,4 +1,4 @@
-import { PipelineEvent } from "@deepnote/core"
+import { PipelineEvent } from "@deepnote-rag/core"
 import { Schema } from "effect"
 
 /**

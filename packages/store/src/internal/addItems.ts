@@ -1,4 +1,4 @@
-import { Question } from "@deepnote/core"
+import { Question } from "@deepnote-rag/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { RunNotFound } from "../Domain/Errors.js"

@@ -1,4 +1,4 @@
-import { AlignItemResult, Question } from "@deepnote/core"
+import { AlignItemResult, Question } from "@deepnote-rag/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import { ItemNotFound, type JournalMismatch, RunNotFound, StoreError } from "../Domain/Errors.js"

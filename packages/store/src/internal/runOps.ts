@@ -1,4 +1,4 @@
-import type { Question } from "@deepnote/core"
+import type { Question } from "@deepnote-rag/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { RunNotFound, StoreError, SweepNotFound } from "../Domain/Errors.js"

@@ -89,7 +89,7 @@ const start = Effect.gen(function*() {
   return { port, password }
 })
 
-export class EmbeddedPostgres extends Context.Tag("@deepnote/store/testing/EmbeddedPostgres")<
+export class EmbeddedPostgres extends Context.Tag("@deepnote-rag/store/testing/EmbeddedPostgres")<
   EmbeddedPostgres,
   EmbeddedPostgresService
 >() {
@@ -119,7 +119,7 @@ export class EmbeddedPostgres extends Context.Tag("@deepnote/store/testing/Embed
 }
 
 /** An empty database of its own, on the shared server. */
-export class PostgresDatabase extends Context.Tag("@deepnote/store/testing/PostgresDatabase")<
+export class PostgresDatabase extends Context.Tag("@deepnote-rag/store/testing/PostgresDatabase")<
   PostgresDatabase,
   { readonly url: string }
 >() {

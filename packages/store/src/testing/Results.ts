@@ -1,4 +1,4 @@
-import { Answer, PipelineResult, Question } from "@deepnote/core"
+import { Answer, PipelineResult, Question } from "@deepnote-rag/core"
 
 /** A question `id` with one gold answer, `answer <id>`. */
 export const question = (id: string, text = `question ${id}?`) => new Question({ id, text, answers: [`answer ${id}`] })

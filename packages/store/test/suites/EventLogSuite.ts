@@ -1,4 +1,4 @@
-import { Answer, type PipelineEvent } from "@deepnote/core"
+import { Answer, type PipelineEvent } from "@deepnote-rag/core"
 import { assert, describe } from "@effect/vitest"
 import { Effect, Fiber, Ref } from "effect"
 import { EventLog, RunStore } from "../../src/index.js"

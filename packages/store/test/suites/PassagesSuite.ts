@@ -1,4 +1,4 @@
-import { Note, Passage, type PipelineEvent, PipelineResult } from "@deepnote/core"
+import { Note, Passage, type PipelineEvent, PipelineResult } from "@deepnote-rag/core"
 import { SqlClient } from "@effect/sql"
 import { assert, describe } from "@effect/vitest"
 import { Effect, Schema } from "effect"

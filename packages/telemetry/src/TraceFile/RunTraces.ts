@@ -1,4 +1,4 @@
-import type { Home } from "@deepnote/core"
+import type { Home } from "@deepnote-rag/core"
 import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
 import * as Path from "node:path"

@@ -1,5 +1,5 @@
-import { Api, CurrentTenant } from "@deepnote/api"
-import { AnswerRecord } from "@deepnote/core"
+import { Api, CurrentTenant } from "@deepnote-rag/api"
+import { AnswerRecord } from "@deepnote-rag/core"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Schema, Stream } from "effect"
 import { Ask, type AskStreamItem } from "../../Ask/Ask.js"

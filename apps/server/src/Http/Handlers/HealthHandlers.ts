@@ -1,5 +1,5 @@
-import { Api, Unavailable } from "@deepnote/api"
-import { RunStore } from "@deepnote/store"
+import { Api, Unavailable } from "@deepnote-rag/api"
+import { RunStore } from "@deepnote-rag/store"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { AskLimiter } from "../../Ask/AskLimiter.js"

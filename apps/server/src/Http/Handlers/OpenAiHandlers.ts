@@ -1,4 +1,4 @@
-import { Api, CurrentTenant } from "@deepnote/api"
+import { Api, CurrentTenant } from "@deepnote-rag/api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { randomBytes } from "node:crypto"
