@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Bounded load test of POST /v1/ask (extractive engine, sample HotpotQA collection, API key auth).
 // Usage: npm run build && node benchmarks/server/load.mjs [--amount 500] [--connections 16] [--out benchmarks/server/results.json]
-import autocannon from "autocannon"
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { arg, cliMain, root, startServe, tempDir } from "../lib/bench.mjs"
+import { askLoad } from "./ask-load.mjs"
 
 const amount = Number(arg("amount", "500"))
 const connections = Number(arg("connections", "16"))
@@ -23,18 +23,7 @@ const { server, url } = await startServe(["--port", "0", "--home", home], {
   DEEPNOTE_SERVER_REQUESTS_PER_MINUTE: "1000000"
 })
 
-let next = 0
-const result = await autocannon({
-  url: `${url}/v1/ask`,
-  method: "POST",
-  connections,
-  amount,
-  timeout: 60,
-  headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-  requests: [{
-    setupRequest: (request) => ({ ...request, body: JSON.stringify({ question: questions[next++ % questions.length], collection: "sample" }) })
-  }]
-})
+const result = await askLoad({ url, key, questions, connections, amount })
 
 const stopped = new Promise((resolve) => server.on("exit", (code, signal) => resolve({ code, signal })))
 server.kill("SIGTERM")

@@ -4,12 +4,12 @@
 // Usage: npx tsc -b && node benchmarks/server/processes.mjs [--processes 2] [--repeats 3] [--amount 500]
 //          [--connections 16] [--engine extractive|llm] [--out benchmarks/server/processes.json]
 // --engine llm: the LLM engine against the simulator (zero step time: the server's own CPU is what is measured).
-import autocannon from "autocannon"
 import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { arg, cliMain, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
+import { askLoad } from "./ask-load.mjs"
 
 const processes = Number(arg("processes", String(Os.availableParallelism())))
 const repeats = Number(arg("repeats", "3"))
@@ -59,21 +59,7 @@ const cpuSeconds = (pids) =>
   }, 0)
 
 const load = async (url) => {
-  let next = 0
-  const result = await autocannon({
-    url: `${url}/v1/ask`,
-    method: "POST",
-    connections,
-    amount,
-    timeout: 60,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    requests: [{
-      setupRequest: (request) => ({
-        ...request,
-        body: JSON.stringify({ question: questions[next++ % questions.length], collection: "sample" })
-      })
-    }]
-  })
+  const result = await askLoad({ url, key, questions, connections, amount })
   return {
     reqPerSec: Number((result.requests.total / result.duration).toFixed(1)),
     p50: result.latency.p50,
