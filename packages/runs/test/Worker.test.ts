@@ -3,7 +3,7 @@ import { EventLog, RunStore, Store } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
+import { Chunk, Effect, Fiber, Layer, Option, Stream, Tracer } from "effect"
 import * as Path from "node:path"
 import { type CallCounter, countingEngine, sampleHome } from "./Engine.js"
 import { newRun } from "./Runs.js"
@@ -162,5 +162,73 @@ describe("queue workers stop", () => {
         assert.strictEqual(after.status, "completed")
         assert.strictEqual(rest.done, 12 - stopped.counts.done)
       }).pipe(Effect.provide(workerServices(url)))
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("the drain timeout bounds a stop: a question stuck inside a call is interrupted, not waited for", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const url = yield* storeFile
+      yield* Effect.gen(function*() {
+        const store = yield* RunStore
+        const runId = yield* newQueueRun(2)
+        yield* enqueueRun(runId)
+        // every call takes a minute: no question reaches a call boundary while the worker stops
+        const worker = yield* Effect.fork(Effect.scoped(runWorker({
+          concurrency: 2,
+          engineFor: () => countingEngine(home, { calls: 0, delayMs: 60_000 }),
+          drainTimeout: "300 millis"
+        })))
+        while ((yield* store.getRun(runId)).counts.running < 1) yield* Effect.sleep("10 millis")
+        const started = Date.now()
+        // the stop runs as a finalizer, where nothing is interruptible: the drain timeout must still cut it short
+        yield* Fiber.interrupt(worker)
+        assert.isBelow(Date.now() - started, 5000, "stopped after the drain timeout, not after the stuck call")
+        assert.strictEqual((yield* store.getRun(runId)).counts.done, 0)
+      }).pipe(Effect.provide(workerServices(url)))
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("a job's question is a child of the job's span (QueueWorker.job), not of the worker's", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const url = yield* storeFile
+      const parents: Array<string> = []
+      const native = Tracer.make({
+        span: (name, parent, context, links, startTime, kind) => {
+          if (name === "RunExecutor.item") {
+            parents.push(Option.match(parent, { onNone: () => "-", onSome: (p) => p._tag === "Span" ? p.name : "-" }))
+          }
+          const attributes = new Map<string, unknown>()
+          const span: Tracer.Span = {
+            _tag: "Span",
+            name,
+            spanId: `${name}-${parents.length}`,
+            traceId: "trace",
+            parent,
+            context,
+            status: { _tag: "Started", startTime },
+            attributes,
+            links,
+            sampled: true,
+            kind,
+            end: () => {},
+            attribute: (key, value) => void attributes.set(key, value),
+            event: () => {},
+            addLinks: () => {}
+          }
+          return span
+        },
+        context: (f) => f()
+      })
+      yield* Effect.gen(function*() {
+        const runId = yield* newQueueRun(2)
+        yield* enqueueRun(runId)
+        const summary = yield* Effect.scoped(runWorker({
+          concurrency: 1,
+          engineFor: () => countingEngine(home, { calls: 0 }),
+          idleExit: "500 millis"
+        }))
+        assert.strictEqual(summary.done, 2)
+      }).pipe(Effect.provide(workerServices(url)), Effect.withTracer(native))
+      assert.deepStrictEqual(parents, ["QueueWorker.job", "QueueWorker.job"])
     }).pipe(Effect.provide(NodeContext.layer)))
 })

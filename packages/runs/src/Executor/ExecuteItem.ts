@@ -8,7 +8,7 @@ import {
 } from "@deepnote-rag/core"
 import { LlmCallPolicy } from "@deepnote-rag/llm"
 import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote-rag/store"
-import { Cause, type Context, Effect, Either, Exit, Layer, Metric, Option } from "effect"
+import { Cause, Context, Effect, Either, Exit, Metric, Option } from "effect"
 import { journaledRoles } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"
 import { RunEvents } from "./RunEvents.js"
@@ -56,21 +56,23 @@ export const executeItem = (
     // same order: each event is appended at its position in the question's events, and positions already logged are
     // skipped by the log (so are the events of a second execution racing this one). Only new events are published.
     let position = 0
-    const sink = EventSink.layer((event) =>
-      Effect.flatMap(replay.takeUnsaved, (entries) =>
-        eventLog.append(runId, item.itemId, [event], { position: position++, journal: entries })).pipe(
-          Effect.orDie,
-          Effect.flatMap((logged) =>
-            logged.length === 0 ? Effect.void : hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event })
+    const sink = EventSink.of({
+      publish: (event) =>
+        Effect.flatMap(replay.takeUnsaved, (entries) =>
+          eventLog.append(runId, item.itemId, [event], { position: position++, journal: entries })).pipe(
+            Effect.orDie,
+            Effect.flatMap((logged) =>
+              logged.length === 0 ? Effect.void : hub.publish({ _tag: "ItemEvent", runId, itemId: item.itemId, event })
+            )
           )
-        )
-    )
+    })
+    const roles = yield* Effect.provide(journaledRoles(replay, plan.configHash, stopping), engine)
     const exit: Exit.Exit<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(
       item.question,
       plan.config,
       { runId }
     ).pipe(
-      Effect.provide(Layer.merge(journaledRoles(replay, plan.configHash, stopping), sink)),
+      Effect.provide(Context.add(roles, EventSink, sink)),
       Effect.provide(engine),
       // a run's calls are batch work (long outage tolerance, batch priority), shared fairly between runs
       LlmCallPolicy.locally({ workClass: "batch", fairnessKey: runId }),

@@ -16,7 +16,7 @@ import {
 } from "@deepnote-rag/core"
 import { type CallUsage, collectCallUsage, sumCallUsage } from "@deepnote-rag/llm"
 import type { JournalMismatch, Replay, Usage } from "@deepnote-rag/store"
-import { Effect, Layer, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { requestHash } from "./RequestHash.js"
 
 const PlanSchema = Schema.Struct({ queries: Schema.Array(Schema.String), raw: Schema.String })
@@ -105,6 +105,11 @@ const roleOf = (kind: string): Role => Schema.is(RoleSchema)(kind) ? kind : "jud
  * Wraps the five services in context so that every call of one question goes through its journal (`journalCalls`):
  * calls already journaled (same position, same request hash) are answered from the store without reaching the engine
  * or the index; new calls run and are journaled as soon as they finish.
+ *
+ * A plain context, not a layer: it is made once per question, and building a merged layer forks a fiber per part.
+ * A server stopping while a question was building that layer left the question suspended for good (uninterruptible,
+ * waiting on nothing), so the shutdown never ended — four times in ~50 runs of the server's runs tests beside another
+ * suite; none in 44 runs since.
  */
 export const journaledRoles = (
   replay: Replay,
@@ -128,38 +133,23 @@ export const journaledRoles = (
   ): Effect.Effect<A, RoleError> =>
     through(kind, input, schema, execute).pipe(Effect.catchTag("RetrievalError", Effect.die))
 
-  return Layer.mergeAll(
-    Layer.effect(
-      Retriever,
-      Effect.map(Retriever, (inner) => ({
-        search: (request) =>
-          through("retrieve", request, Passages, inner.search(request)).pipe(Effect.catchTag("RoleError", Effect.die))
-      }))
-    ),
-    Layer.effect(
-      NoteWriter,
-      Effect.map(NoteWriter, (inner) => ({
-        init: (input) => roleCall("init", input, Note, inner.init(input)),
-        update: (input) => roleCall("update", input, Note, inner.update(input))
-      }))
-    ),
-    Layer.effect(
-      QueryPlanner,
-      Effect.map(QueryPlanner, (inner) => ({
-        plan: (input) => roleCall("plan", input, PlanSchema, inner.plan(input))
-      }))
-    ),
-    Layer.effect(
-      Judge,
-      Effect.map(Judge, (inner) => ({
-        compare: (input) => roleCall("judge", input, Verdict, inner.compare(input))
-      }))
-    ),
-    Layer.effect(
-      Answerer,
-      Effect.map(Answerer, (inner) => ({
-        answer: (input) => roleCall("answer", input, Answer, inner.answer(input))
-      }))
+  return Effect.gen(function*() {
+    const retriever = yield* Retriever
+    const noteWriter = yield* NoteWriter
+    const planner = yield* QueryPlanner
+    const judge = yield* Judge
+    const answerer = yield* Answerer
+    return Context.make(Retriever, {
+      search: (request) =>
+        through("retrieve", request, Passages, retriever.search(request)).pipe(Effect.catchTag("RoleError", Effect.die))
+    }).pipe(
+      Context.add(NoteWriter, {
+        init: (input) => roleCall("init", input, Note, noteWriter.init(input)),
+        update: (input) => roleCall("update", input, Note, noteWriter.update(input))
+      }),
+      Context.add(QueryPlanner, { plan: (input) => roleCall("plan", input, PlanSchema, planner.plan(input)) }),
+      Context.add(Judge, { compare: (input) => roleCall("judge", input, Verdict, judge.compare(input)) }),
+      Context.add(Answerer, { answer: (input) => roleCall("answer", input, Answer, answerer.answer(input)) })
     )
-  )
+  })
 }

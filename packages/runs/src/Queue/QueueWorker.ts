@@ -3,6 +3,7 @@ import {
   Cache,
   Cause,
   Clock,
+  Context,
   Data,
   Deferred,
   Duration,
@@ -13,7 +14,8 @@ import {
   Option,
   RcMap,
   Ref,
-  type Scope
+  type Scope,
+  Tracer
 } from "effect"
 import type { EngineServices } from "../Executor/EngineServices.js"
 import { executeRunItem } from "../Executor/ExecuteRunItem.js"
@@ -75,7 +77,8 @@ export const runWorker = (
     const queue = yield* WorkQueue
     const store = yield* RunStore
     const hub = yield* RunEvents
-    const context = yield* Effect.context<RunStore | Journal | EventLog | RunEvents>()
+    // the services only: the captured span (QueueWorker.run) must not replace a job's own span as its questions' parent
+    const context = Context.omit(Tracer.ParentSpan)(yield* Effect.context<RunStore | Journal | EventLog | RunEvents>())
     const maxAttempts = options.maxAttempts ?? 3
     const stopping = yield* Deferred.make<void>()
     const idle = yield* Deferred.make<void>()
@@ -248,17 +251,31 @@ export const runWorker = (
       }).pipe(Effect.forkScoped)
     }
 
-    /** Stops taking jobs: idle takers end now, busy ones when their question reaches a call boundary (bounded). */
+    /**
+     * Stops taking jobs: idle takers end now, busy ones when their question reaches a call boundary — bounded by the
+     * drain timeout, then interrupted, and never waited on for longer than `interruptGrace` after that (a question that
+     * does not stop holds its job until this process ends and the job's lock expires; another worker then resumes it).
+     * `stop` runs as a finalizer, where nothing is interruptible: the waits are made interruptible explicitly, or the
+     * timeouts could never cut them short.
+     */
     const stop = Effect.gen(function*() {
       yield* Deferred.succeed(stopping, undefined)
-      yield* Effect.forEach(takers, (fiber, slot) => busy.has(slot) ? Effect.void : Fiber.interrupt(fiber), {
+      yield* Effect.forEach(takers, (fiber, slot) => busy.has(slot) ? Effect.void : Fiber.interruptFork(fiber), {
         discard: true
       })
-      const drained = yield* Effect.forEach(takers, Fiber.await, { discard: true }).pipe(
-        Effect.timeout(options.drainTimeout ?? "10 seconds"),
-        Effect.option
+      const ended = (timeout: Duration.DurationInput) =>
+        Effect.interruptible(Fiber.awaitAll(takers)).pipe(
+          Effect.timeout(timeout),
+          Effect.option,
+          Effect.map(Option.isSome)
+        )
+      if (yield* ended(options.drainTimeout ?? "10 seconds")) return
+      yield* Effect.forEach(takers, Fiber.interruptFork, { discard: true })
+      if (yield* ended(interruptGrace)) return
+      yield* Effect.logWarning(
+        `${busy.size} question(s) did not stop within ${Duration.format(interruptGrace)} of being interrupted; ` +
+          "their jobs go back to the queue once this process has ended and their locks expire"
       )
-      if (Option.isNone(drained)) yield* Effect.forEach(takers, Fiber.interrupt, { discard: true })
     })
 
     const reason = yield* Deferred.await(idle).pipe(
@@ -268,6 +285,9 @@ export const runWorker = (
     yield* stop
     return { ...(yield* Ref.get(tally)), reason }
   }).pipe(Effect.withSpan("QueueWorker.run", { attributes: { "deepnote.concurrency": options.concurrency } }))
+
+/** How long `stop` waits for questions it interrupted after the drain timeout. */
+const interruptGrace = Duration.seconds(5)
 
 const noRefusal = () => Effect.succeed(Option.none<string>())
 
