@@ -106,10 +106,8 @@ const roleOf = (kind: string): Role => Schema.is(RoleSchema)(kind) ? kind : "jud
  * calls already journaled (same position, same request hash) are answered from the store without reaching the engine
  * or the index; new calls run and are journaled as soon as they finish.
  *
- * A plain context, not a layer: it is made once per question, and building a merged layer forks a fiber per part.
- * A server stopping while a question was building that layer left the question suspended for good (uninterruptible,
- * waiting on nothing), so the shutdown never ended — four times in ~50 runs of the server's runs tests beside another
- * suite; none in 44 runs since.
+ * A plain context, not a layer: it is made once per question, and building a merged layer forks a fiber per part —
+ * a question interrupted while building it (a server stopping) stayed suspended for good, and so did the shutdown.
  */
 export const journaledRoles = (
   replay: Replay,

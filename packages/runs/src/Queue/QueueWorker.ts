@@ -272,8 +272,9 @@ export const runWorker = (
       if (yield* ended(options.drainTimeout ?? "10 seconds")) return
       yield* Effect.forEach(takers, Fiber.interruptFork, { discard: true })
       if (yield* ended(interruptGrace)) return
+      const running = (yield* Effect.forEach(takers, Fiber.poll)).filter(Option.isNone).length
       yield* Effect.logWarning(
-        `${busy.size} question(s) did not stop within ${Duration.format(interruptGrace)} of being interrupted; ` +
+        `${running} question(s) did not stop within ${Duration.format(interruptGrace)} of being interrupted; ` +
           "their jobs go back to the queue once this process has ended and their locks expire"
       )
     })
