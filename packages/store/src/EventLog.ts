@@ -7,6 +7,7 @@ import { type JournalAppend, makeInsertEntries } from "./internal/journalRows.js
 import { makePassageRefs } from "./internal/passageRefs.js"
 import { makeQueries } from "./internal/query.js"
 import { chunks, DbInt, now } from "./internal/sql.js"
+import { StoredJsonValue } from "./internal/storedJson.js"
 
 /** The run event log, so the HTTP app can stream a run's events and resume a stream with `Last-Event-ID`. */
 export interface EventLogService {
@@ -44,7 +45,7 @@ const EventRow = Schema.Struct({
   run_id: Schema.String,
   seq: Schema.Int,
   item_id: Schema.String,
-  event: Schema.parseJson(),
+  event: StoredJsonValue,
   created_at: Schema.Date
 })
 
@@ -126,7 +127,7 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
         const first = end - events.length
         const createdAt = yield* now
         const encoded = yield* Effect.orDie(Effect.forEach(events, (event) => encodeEvent(event)))
-        const stored = yield* refs.dehydrate(runId, itemId, encoded)
+        const stored = yield* refs.dehydrate(runId, encoded)
         const rows = stored.map((event, i) => ({
           run_id: runId,
           seq: first + i,

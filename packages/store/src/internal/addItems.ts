@@ -4,12 +4,13 @@ import { Effect, Option, Schema } from "effect"
 import { RunNotFound } from "../Domain/Errors.js"
 import { makeQueries } from "./query.js"
 import { chunks } from "./sql.js"
+import { storedJson } from "./storedJson.js"
 
 const NewItem = Schema.Struct({
   run_id: Schema.String,
   item_id: Schema.String,
   seq: Schema.Int,
-  question: Schema.parseJson(Question)
+  question: storedJson(Question)
 })
 
 /**

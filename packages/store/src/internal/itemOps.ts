@@ -9,6 +9,7 @@ import { type JournalAppend, makeInsertEntries } from "./journalRows.js"
 import { makePassageRefs } from "./passageRefs.js"
 import { makeQueries } from "./query.js"
 import { DbInt, nowIso, orUndefined } from "./sql.js"
+import { storedJson, StoredJsonValue } from "./storedJson.js"
 
 const ItemRow = Schema.Struct({
   run_id: Schema.String,
@@ -16,8 +17,8 @@ const ItemRow = Schema.Struct({
   seq: Schema.Int,
   status: ItemStatus,
   attempts: Schema.Int,
-  question: Schema.parseJson(Question),
-  result: Schema.NullOr(Schema.parseJson(ItemResult)),
+  question: storedJson(Question),
+  result: Schema.NullOr(storedJson(ItemResult)),
   error: Schema.NullOr(Schema.parseJson(ItemError)),
   started_at: Schema.NullOr(Schema.Date),
   finished_at: Schema.NullOr(Schema.Date),
@@ -25,7 +26,7 @@ const ItemRow = Schema.Struct({
 })
 
 /** An `items` row as read: `result` is the encoded result with its passages referred to (`passageRefs.ts`). */
-const RawItemRow = Schema.Struct({ ...ItemRow.fields, result: Schema.NullOr(Schema.parseJson()) })
+const RawItemRow = Schema.Struct({ ...ItemRow.fields, result: Schema.NullOr(StoredJsonValue) })
 
 const decodeResult = Schema.decodeUnknown(ItemResult)
 const encodeResult = Schema.encode(ItemResult)
@@ -49,7 +50,7 @@ const ItemKey = Schema.Struct({ runId: Schema.String, itemId: Schema.String })
 const Outcome = Schema.Struct({
   ...ItemKey.fields,
   status: Schema.Literal("done", "failed"),
-  result: Schema.NullOr(Schema.parseJson()),
+  result: Schema.NullOr(StoredJsonValue),
   error: Schema.NullOr(Schema.parseJson(ItemError)),
   now: Schema.String,
   elapsedMs: Schema.NullOr(Schema.Number)
@@ -178,7 +179,7 @@ export const makeItemOps = (
       const now = yield* nowIso
       const result = ending.result === null
         ? null
-        : (yield* refs.dehydrate(runId, itemId, [yield* Effect.orDie(encodeResult(ending.result))]))[0]
+        : (yield* refs.dehydrate(runId, [yield* Effect.orDie(encodeResult(ending.result))]))[0]
       const updated = yield* saveOutcome({
         runId,
         itemId,
@@ -250,7 +251,7 @@ export const makeItemOps = (
     table: "items",
     action: "claiming an item",
     Request: Schema.Struct({ ...ItemKey.fields, jobId: Schema.String, now: Schema.String }),
-    Result: Schema.Struct({ seq: Schema.Int, attempts: Schema.Int, question: Schema.parseJson(Question) }),
+    Result: Schema.Struct({ seq: Schema.Int, attempts: Schema.Int, question: storedJson(Question) }),
     execute: (c) =>
       sql`UPDATE items SET status = 'running', attempts = attempts + 1, job_id = ${c.jobId}, started_at = ${c.now},
         finished_at = NULL

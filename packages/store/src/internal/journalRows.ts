@@ -5,6 +5,7 @@ import { JournalEntry, Usage } from "../Domain/JournalEntry.js"
 import { makePassageRefs } from "./passageRefs.js"
 import { makeQueries } from "./query.js"
 import { chunks, now, orUndefined } from "./sql.js"
+import { StoredJsonValue } from "./storedJson.js"
 
 /** What a caller supplies to journal a call; the store adds `createdAt`. */
 export interface JournalAppend {
@@ -24,7 +25,7 @@ export const JournalRow = Schema.Struct({
   seq: Schema.Int,
   kind: Schema.String,
   request_hash: Schema.String,
-  response: Schema.parseJson(),
+  response: StoredJsonValue,
   usage: Schema.NullOr(Schema.parseJson(Usage)),
   latency_ms: Schema.Number,
   created_at: Schema.Date
@@ -87,17 +88,16 @@ export const makeInsertEntries = (sql: SqlClient.SqlClient) => {
   return (entries: ReadonlyArray<JournalAppend>): Effect.Effect<void, JournalMismatch | StoreError> =>
     Effect.gen(function*() {
       const createdAt = yield* now
-      // each entry's passages are stored once for its item, and referred to by its response
+      // each entry's passages are stored once for its run, and referred to by its response
       const responses = new Map<JournalAppend, unknown>()
-      const byItem = new Map<string, Array<JournalAppend>>()
+      const byRun = new Map<string, Array<JournalAppend>>()
       for (const e of entries) {
-        const key = `${e.runId}\u0000${e.itemId}`
-        const group = byItem.get(key)
-        if (group === undefined) byItem.set(key, [e])
+        const group = byRun.get(e.runId)
+        if (group === undefined) byRun.set(e.runId, [e])
         else group.push(e)
       }
-      for (const group of byItem.values()) {
-        const stored = yield* refs.dehydrate(group[0]!.runId, group[0]!.itemId, group.map((e) => e.response))
+      for (const [runId, group] of byRun) {
+        const stored = yield* refs.dehydrate(runId, group.map((e) => e.response))
         group.forEach((e, i) => responses.set(e, stored[i]))
       }
       for (const batch of chunks(entries)) {

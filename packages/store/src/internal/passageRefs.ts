@@ -4,45 +4,74 @@ import { createHash } from "node:crypto"
 import { StoreError } from "../Domain/Errors.js"
 import { makeQueries } from "./query.js"
 import { chunks } from "./sql.js"
+import { storedBytesOf, storedJson } from "./storedJson.js"
 
 /**
- * Passages stored once per question. The same passages used to be stored three times (the retrieval's journal entry,
- * the `Retrieved` event, the result's trace): about 74 KB per HotpotQA question, most of it passage text. Now a stored
- * JSON value (a journal response, an event, a result) holds `{ "$passage": hash, "score": … }` where a passage was,
- * and the `passages` table holds its id, source, title and text once per question, keyed by their hash: writing needs
- * no read (a passage is content-addressed: another text under the same id is another row). Notes are
- * repeated the same way (the role's journal entry, its event, the result's trace and best note): every string of 256
- * characters or more becomes `{ "$text": hash }`, its text stored once per question in `texts`. Readers get everything
- * back (`hydrate`), so what the API, the event stream, eval and export see is unchanged. Values written before
- * the `passages` table existed hold passages inline and are read as they are.
+ * Passages stored once per run. The same passages used to be stored three times per question (the retrieval's journal
+ * entry, the `Retrieved` event, the result's trace): about 74 KB per HotpotQA question, most of it passage text. Now a
+ * stored JSON value (a journal response, an event, a result) holds `{ "$passage": hash, "score": … }` where a passage
+ * was, and the `passages` table holds its id, source, title and (deflated, `storedJson.ts`) text once per run, keyed by
+ * their hash: writing needs no read (a passage is content-addressed: another text under the same id is another row),
+ * and a passage that several questions read is one row. Notes are repeated the same way (the role's journal entry, its
+ * event, the result's trace and best note): every string of 256 characters or more becomes `{ "$text": hash }`, its
+ * text stored once per run in `texts`. Readers get everything back (`hydrate`), so what the API, the event stream, eval
+ * and export see is unchanged. Values written before the `passages` table existed hold passages inline and are read as
+ * they are.
  */
 
 const PassageRow = Schema.Struct({
   run_id: Schema.String,
-  item_id: Schema.String,
   hash: Schema.String,
   id: Schema.String,
   source: Schema.String,
   title: Schema.String,
-  text: Schema.String
+  text: storedJson(Schema.String)
 })
 type PassageRow = typeof PassageRow.Type
 
 const TextRow = Schema.Struct({
   run_id: Schema.String,
-  item_id: Schema.String,
   hash: Schema.String,
-  text: Schema.String
+  text: storedJson(Schema.String)
 })
 type TextRow = typeof TextRow.Type
+
+/** Rows as written: the bodies already encoded (`bodyOf`). */
+const NewPassageRow = Schema.Struct({ ...PassageRow.fields, text: Schema.Uint8ArrayFromSelf })
+type NewPassageRow = typeof NewPassageRow.Type
+const NewTextRow = Schema.Struct({ ...TextRow.fields, text: Schema.Uint8ArrayFromSelf })
+type NewTextRow = typeof NewTextRow.Type
+
+/**
+ * Stored bodies of recent passages and texts, by hash. A question writes each passage three times (its retrieval's
+ * journal entry, its event, its result) and each note up to three times; every write but the first is a conflict the
+ * insert ignores, so the body is deflated once here instead of each time (the hash names the content, so a body
+ * never goes stale). First in, first out, at most `recentBodiesLimit` (≈ 1–2 MB).
+ */
+const recentBodies = new Map<string, Uint8Array>()
+const recentBodiesLimit = 4096
+
+const bodyOf = (hash: string, text: string): Uint8Array => {
+  const known = recentBodies.get(hash)
+  if (known !== undefined) return known
+  const bytes = storedBytesOf(text)
+  if (recentBodies.size >= recentBodiesLimit) {
+    for (const oldest of recentBodies.keys()) {
+      recentBodies.delete(oldest)
+      break
+    }
+  }
+  recentBodies.set(hash, bytes)
+  return bytes
+}
 
 const refKey = "$passage"
 const textKey = "$text"
 
-/** Strings at least this long (notes, raw replies) are stored once per question and referred to by their hash. */
+/** Strings at least this long (notes, raw replies) are stored once per run and referred to by their hash. */
 const longText = 256
 
-/** 132 bits of SHA-256 of the parts: a passage's or a text's key within its question. */
+/** 132 bits of SHA-256 of the parts: a passage's or a text's key within its run. */
 const hashOf = (...parts: ReadonlyArray<string>) => {
   const hash = createHash("sha256")
   for (const part of parts) hash.update(part).update("\u0000")
@@ -101,26 +130,34 @@ const rewrite = (
   return out ?? object
 }
 
-const hasRefs = (value: unknown): boolean => {
-  if (Array.isArray(value)) return value.some(hasRefs)
-  if (typeof value !== "object" || value === null) return false
+/** Adds the hashes that `value` refers to (passages, texts) to `passages` and `texts`. */
+const collectRefs = (value: unknown, passages: Set<string>, texts: Set<string>): void => {
+  if (Array.isArray(value)) {
+    for (const element of value) collectRefs(element, passages, texts)
+    return
+  }
+  if (typeof value !== "object" || value === null) return
   const object = value as Record<string, unknown>
-  if (refKey in object || textKey in object) return true
-  for (const key in object) if (hasRefs(object[key])) return true
-  return false
+  const passage = object[refKey]
+  if (typeof passage === "string") return void passages.add(passage)
+  const text = object[textKey]
+  if (typeof text === "string") return void texts.add(text)
+  for (const key in object) collectRefs(object[key], passages, texts)
 }
 
 export interface PassageRefs {
   /**
-   * The values as stored: each passage and long text replaced by a reference, their rows written for the item (run it
-   * inside the writer's transaction, so the references and the rows commit together).
+   * The values as stored: each passage and long text replaced by a reference, their rows written for the run unless
+   * there (run it inside the writer's transaction, so the references and the rows commit together).
    */
   readonly dehydrate: (
     runId: string,
-    itemId: string,
     values: ReadonlyArray<unknown>
   ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
-  /** The values as written: every reference replaced by what it refers to. `items[i]` is the item of `values[i]`. */
+  /**
+   * The values as written: every reference replaced by what it refers to. `items[i]` is the item of `values[i]` (named
+   * when something referred to is missing).
+   */
   readonly hydrate: (
     runId: string,
     items: ReadonlyArray<string>,
@@ -128,20 +165,20 @@ export interface PassageRefs {
   ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
 }
 
-const Request = Schema.Struct({ runId: Schema.String, itemIds: Schema.Array(Schema.String) })
+const Request = Schema.Struct({ runId: Schema.String, hashes: Schema.Array(Schema.String) })
 
 export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
   const { execute, findAll } = makeQueries(sql)
   const insertPassages = execute({
     table: "passages",
     action: "storing passages",
-    Request: Schema.Array(PassageRow),
+    Request: Schema.Array(NewPassageRow),
     execute: (rows) => sql`INSERT INTO passages ${sql.insert(rows)} ON CONFLICT DO NOTHING`
   })
   const insertTexts = execute({
     table: "texts",
     action: "storing texts",
-    Request: Schema.Array(TextRow),
+    Request: Schema.Array(NewTextRow),
     execute: (rows) => sql`INSERT INTO texts ${sql.insert(rows)} ON CONFLICT DO NOTHING`
   })
   const selectPassages = findAll({
@@ -149,34 +186,37 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
     action: "reading passages",
     Request,
     Result: PassageRow,
-    execute: ({ itemIds, runId }) =>
-      sql`SELECT * FROM passages WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
+    execute: ({ hashes, runId }) =>
+      sql`SELECT run_id, hash, id, source, title, text FROM passages WHERE run_id = ${runId} AND ${
+        sql.in("hash", hashes)
+      }`
   })
   const selectTexts = findAll({
     table: "texts",
     action: "reading texts",
     Request,
     Result: TextRow,
-    execute: ({ itemIds, runId }) => sql`SELECT * FROM texts WHERE run_id = ${runId} AND ${sql.in("item_id", itemIds)}`
+    execute: ({ hashes, runId }) =>
+      sql`SELECT run_id, hash, text FROM texts WHERE run_id = ${runId} AND ${sql.in("hash", hashes)}`
   })
 
-  const dehydrate = (runId: string, itemId: string, values: ReadonlyArray<unknown>) =>
+  const dehydrate = (runId: string, values: ReadonlyArray<unknown>) =>
     Effect.gen(function*() {
-      const passages = new Map<string, PassageRow>()
-      const texts = new Map<string, TextRow>()
+      const passages = new Map<string, NewPassageRow>()
+      const texts = new Map<string, NewTextRow>()
       const stored = values.map((value) =>
         rewrite(value, (object) => {
           if (!isInlinePassage(object)) return undefined
           const hash = hashOf(object.id, object.source, object.title, object.text)
           if (!passages.has(hash)) {
             const { id, source, text, title } = object
-            passages.set(hash, { run_id: runId, item_id: itemId, hash, id, source, title, text })
+            passages.set(hash, { run_id: runId, hash, id, source, title, text: bodyOf(hash, text) })
           }
           return { [refKey]: hash, score: object.score }
         }, (text) => {
           if (text.length < longText) return text
           const hash = hashOf(text)
-          texts.set(hash, { run_id: runId, item_id: itemId, hash, text })
+          if (!texts.has(hash)) texts.set(hash, { run_id: runId, hash, text: bodyOf(hash, text) })
           return { [textKey]: hash }
         })
       )
@@ -187,32 +227,31 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
 
   const hydrate = (runId: string, items: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =>
     Effect.gen(function*() {
-      const referring = [...new Set(items.filter((_, i) => hasRefs(values[i])))]
-      if (referring.length === 0) return values
+      const passageHashes = new Set<string>()
+      const textHashes = new Set<string>()
+      for (const value of values) collectRefs(value, passageHashes, textHashes)
+      if (passageHashes.size === 0 && textHashes.size === 0) return values
       const passages = new Map<string, PassageRow>()
       const texts = new Map<string, string>()
-      for (const batch of chunks(referring)) {
-        for (const row of yield* selectPassages({ runId, itemIds: batch })) {
-          passages.set(`${row.item_id}\u0000${row.hash}`, row)
-        }
-        for (const row of yield* selectTexts({ runId, itemIds: batch })) {
-          texts.set(`${row.item_id}\u0000${row.hash}`, row.text)
-        }
+      for (const hashes of chunks([...passageHashes])) {
+        for (const row of yield* selectPassages({ runId, hashes })) passages.set(row.hash, row)
+      }
+      for (const hashes of chunks([...textHashes])) {
+        for (const row of yield* selectTexts({ runId, hashes })) texts.set(row.hash, row.text)
       }
       const out: Array<unknown> = []
       for (let i = 0; i < values.length; i++) {
-        const itemId = items[i]!
         let missing: string | undefined
         out.push(rewrite(values[i], (object) => {
           const textHash = object[textKey]
           if (typeof textHash === "string") {
-            const text = texts.get(`${itemId}\u0000${textHash}`)
+            const text = texts.get(textHash)
             if (text === undefined) missing = textHash
             return text ?? object
           }
           const hash = object[refKey]
           if (typeof hash !== "string") return undefined
-          const row = passages.get(`${itemId}\u0000${hash}`)
+          const row = passages.get(hash)
           if (row === undefined) {
             missing = hash
             return object
@@ -221,7 +260,7 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
         }))
         if (missing !== undefined) {
           return yield* new StoreError({
-            message: `reading passages failed: passage or text ${missing} of item ${itemId} (run ${runId}) is missing`
+            message: `reading passages failed: passage or text ${missing} of item ${items[i]} (run ${runId}) is missing`
           })
         }
       }

@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, describe } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { EventLog, Journal, RunStore } from "../../src/index.js"
+import { StoredJsonValue } from "../../src/internal/storedJson.js"
 import { manifest, question, result } from "../fixtures.js"
 import type { SuiteIt } from "../layers.js"
 
@@ -31,9 +32,10 @@ const initialised = (questionId: string, note: Note): PipelineEvent => ({
 const note = new Note({ text: "a note long enough to be stored once. ".repeat(10) })
 
 const encodePassages = Schema.encodeSync(Schema.Array(Passage))
+const decodeStored = Schema.decodeUnknownSync(StoredJsonValue)
 
 export const passagesSuite = (it: SuiteIt) =>
-  describe("passages stored once per question", () => {
+  describe("passages stored once per run", () => {
     it.effect("journal, events and result refer to one stored copy; every read returns the passages unchanged", () =>
       Effect.gen(function*() {
         const store = yield* RunStore
@@ -71,15 +73,16 @@ export const passagesSuite = (it: SuiteIt) =>
         const stored = yield* sql<{ id: string }>`SELECT id FROM passages WHERE run_id = ${run.id} ORDER BY id`
         assert.deepStrictEqual(stored.map((r) => r.id), ["a", "b"])
         // the note (a long text) is stored once for the three places that hold it
-        const texts = yield* sql<{ text: string }>`SELECT text FROM texts WHERE run_id = ${run.id}`
-        assert.deepStrictEqual(texts.map((r) => r.text), [note.text])
-        const raw = yield* sql<{ text: string }>`SELECT response AS text FROM journal WHERE run_id = ${run.id}
-          UNION ALL SELECT event AS text FROM events WHERE run_id = ${run.id}
-          UNION ALL SELECT result AS text FROM items WHERE run_id = ${run.id}`
+        const texts = yield* sql<{ text: unknown }>`SELECT text FROM texts WHERE run_id = ${run.id}`
+        assert.deepStrictEqual(texts.map((r) => decodeStored(r.text)), [note.text])
+        const raw = yield* sql<{ value: unknown }>`SELECT response AS value FROM journal WHERE run_id = ${run.id}
+          UNION ALL SELECT event AS value FROM events WHERE run_id = ${run.id}
+          UNION ALL SELECT result AS value FROM items WHERE run_id = ${run.id}`
         assert.strictEqual(raw.length, 6)
         for (const row of raw) {
-          assert.notInclude(row.text, "alpha text")
-          assert.notInclude(row.text, note.text)
+          const text = JSON.stringify(decodeStored(row.value))
+          assert.notInclude(text, "alpha text")
+          assert.notInclude(text, note.text)
         }
 
         const entries = yield* journal.entries(run.id, "q1")
@@ -108,7 +111,11 @@ export const passagesSuite = (it: SuiteIt) =>
             seq: 0,
             kind: "retrieve",
             request_hash: "h",
-            response: JSON.stringify(old),
+            // as version 11 wrote it: JSON text (Postgres: its UTF-8 bytes, as migration 12 converted it)
+            response: sql.onDialectOrElse({
+              pg: () => Buffer.from(JSON.stringify(old), "utf8"),
+              orElse: () => JSON.stringify(old)
+            }),
             usage: null,
             latency_ms: 1,
             created_at: new Date(0).toISOString()
@@ -120,5 +127,23 @@ export const passagesSuite = (it: SuiteIt) =>
         yield* journal.appendAll([{ ...entry, seq: 1, response: first }, { ...entry, seq: 2, response: changed }])
         const entries = yield* journal.entries(run.id, "q1")
         assert.deepStrictEqual(entries.map((e) => e.response), [old, first, changed])
+      }))
+
+    it.effect("a passage that several questions of a run read is stored once for the run", () =>
+      Effect.gen(function*() {
+        const store = yield* RunStore
+        const journal = yield* Journal
+        const sql = yield* SqlClient.SqlClient
+        const run = yield* store.createRun({ manifest: manifest() })
+        yield* store.addItems(run.id, [question("q1"), question("q2")])
+        const shared = encodePassages([passage("shared", "read by both questions")])
+        const entry = { runId: run.id, kind: "retrieve", requestHash: "h", latencyMs: 1, seq: 0, response: shared }
+        yield* journal.append({ ...entry, itemId: "q1" })
+        yield* journal.append({ ...entry, itemId: "q2" })
+        const rows = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM passages WHERE run_id = ${run.id}`
+        assert.strictEqual(Number(rows[0]!.n), 1)
+        for (const itemId of ["q1", "q2"]) {
+          assert.deepStrictEqual((yield* journal.entries(run.id, itemId)).map((e) => e.response), [shared])
+        }
       }))
   })
