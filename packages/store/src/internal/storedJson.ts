@@ -1,4 +1,4 @@
-import { Effect, ParseResult, Schema } from "effect"
+import { ParseResult, Schema } from "effect"
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib"
 import { jsonDictionaryV1 } from "./jsonDictionary.js"
 
@@ -56,13 +56,14 @@ export const StoredJsonValue: Schema.Schema<unknown, Uint8Array | string> = Sche
   Schema.Unknown,
   {
     strict: true,
+    // `ParseResult.try` answers synchronously (an `Either`): no effect to run per value on this hot path
     decode: (stored, _, ast) =>
-      Effect.try({
+      ParseResult.try({
         try: (): unknown => JSON.parse(typeof stored === "string" ? stored : decodeBytes(stored)),
         catch: (e) => new ParseResult.Type(ast, stored, `a stored JSON value does not read: ${String(e)}`)
       }),
     encode: (value, _, ast) =>
-      Effect.try({
+      ParseResult.try({
         try: () => encodeBytes(JSON.stringify(value)),
         catch: (e) => new ParseResult.Type(ast, value, `a value does not write as JSON: ${String(e)}`)
       })
