@@ -12,7 +12,7 @@ export const writeReport = (all, file) => {
     "",
     "Written by `node benchmarks/cpu/run.mjs` (see README.md). Simulator with zero step time in its own process;",
     "CPU = user + sys of the whole `deepnote run` process (`/usr/bin/time`); marginal = net of start-up",
-    "(`deepnote --version`). Median (min–max) of the repetitions.",
+    "(`deepnote run --help`, the command line loaded; labels before `before-w3`: `deepnote --version`). Median (min–max) of the repetitions.",
     "",
     "| label | commit | questions | LLM calls | CPU ms / call, marginal | CPU ms / call, whole process | LLM calls per CPU s | wall s | peak RSS MB | store KB / question | load |",
     "|---|---|---|---|---|---|---|---|---|---|---|"
