@@ -1,13 +1,13 @@
 import { type AlignItemResult, defaultRunConfig, PreferencePair, type Question } from "@deepnote-rag/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { type AlignCalls, alignQuestion, directCalls, ExtractiveSampler } from "../src/index.js"
-import { chineseQuestions, extractiveJudges, questions, sampleHome, sampleQuestions, spec } from "./Support.js"
+import { type AlignCalls, alignQuestion, directCalls, ExtractiveSampler, paperRecipe } from "../src/index.js"
+import { chineseQuestions, extractiveJudges, questions, sampleHome, sampleQuestions } from "./Support.js"
 
 const validate = Schema.validateSync(PreferencePair)
 
 /** Every question of `qs` through the recipe (extractive samples and judges, real FTS retrieval over the sample). */
-const alignAll = (home: string, qs: ReadonlyArray<Question>, calls: AlignCalls = directCalls, recipe = spec()) =>
+const alignAll = (home: string, qs: ReadonlyArray<Question>, calls: AlignCalls = directCalls, recipe = paperRecipe()) =>
   Effect.gen(function*() {
     const sampler = yield* ExtractiveSampler.make(recipe.grid)
     return yield* Effect.forEach(
@@ -74,7 +74,7 @@ describe("DNAlign recipe (extractive samples and judges)", () => {
       const recording: AlignCalls = {
         call: (kind, _request, _schema, execute) => Effect.zipRight(Effect.sync(() => kinds.push(kind)), execute)
       }
-      const results = yield* alignAll(home, qs, recording, spec({ roles: ["answer"] }))
+      const results = yield* alignAll(home, qs, recording, paperRecipe({ roles: ["answer"] }))
       assert.deepStrictEqual(kinds.slice(0, 10), ["retrieve", ...Array(9).fill("answer")])
       assert.isTrue(results.every((r) => r.outcomes.length === 1 && r.outcomes[0]!.role === "answer"))
     }))
@@ -83,7 +83,7 @@ describe("DNAlign recipe (extractive samples and judges)", () => {
     Effect.gen(function*() {
       const home = yield* sampleHome
       const qs = (yield* questions(chineseQuestions, 3)).map((q, i) => (i === 0 ? { ...q, answers: undefined } : q))
-      const results = yield* alignAll(home, qs, directCalls, spec({ roles: ["init", "answer"] }))
+      const results = yield* alignAll(home, qs, directCalls, paperRecipe({ roles: ["init", "answer"] }))
       const pairs = pairsOf(results)
       assert.isAbove(pairs.length, 0)
       for (const pair of pairs) assert.include(pair.prompt[1]!.content, "### 问题")

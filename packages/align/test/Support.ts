@@ -1,4 +1,4 @@
-import { AlignSpec, Home, Judge } from "@deepnote-rag/core"
+import { Home, Judge } from "@deepnote-rag/core"
 import { loadDataset } from "@deepnote-rag/eval"
 import { Extractive } from "@deepnote-rag/extractive"
 import { Collections, FtsRetriever } from "@deepnote-rag/retrieval"
@@ -8,7 +8,6 @@ import { Context, Effect, Layer } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as ExtractiveRanker from "../src/Judging/ExtractiveRanker.js"
-import { paperGrid } from "../src/Sampling/Slots.js"
 
 export const repoRoot = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../..")
 export const sampleQuestions = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
@@ -40,20 +39,6 @@ export const extractiveJudges = (home: string) =>
       Layer.provide(Home.layer(home))
     )
   )
-
-/** The paper's recipe with the extractive judge (`overrides` replace fields). */
-export const spec = (overrides: Partial<ConstructorParameters<typeof AlignSpec>[0]> = {}): AlignSpec =>
-  new AlignSpec({
-    roles: ["init", "plan", "update", "answer"],
-    samples: 9,
-    grid: paperGrid,
-    topK: { min: 3, max: 9 },
-    judge: { engine: "extractive" },
-    seed: 66,
-    mix: "all",
-    prompts: {},
-    ...overrides
-  })
 
 export const questions = (path: string, limit: number) =>
   Effect.map(loadDataset(path, { limit }), (d) => d.questions).pipe(Effect.provide(NodeContext.layer), Effect.orDie)

@@ -1,29 +1,13 @@
-import { answerQuestion, Embedder, NoteWriter, Retriever, structuredFormats } from "@deepnote-rag/core"
+import { answerQuestion, Embedder, NoteWriter } from "@deepnote-rag/core"
 import { HttpEmbedder, LlmSettings, UsageLedger } from "@deepnote-rag/llm"
 import { start } from "@deepnote-rag/llm-sim"
 import { Collections } from "@deepnote-rag/retrieval"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Context, Data, Effect, Layer, Option } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Option } from "effect"
 import { adHocQuestion, Engine, promptSetHash } from "../src/index.js"
-import { config, goldReranker, MinesCollection, question } from "./support.js"
-
-class SettingsRead extends Data.TaggedError("SettingsRead") {}
-
-/** LLM settings that fail when built: the extractive engine must never build them. */
-const unusedLlm = Layer.effect(LlmSettings, Effect.fail(new SettingsRead()))
+import { config, goldReranker, MinesCollection, question, search, SettingsRead, unusedLlm } from "./support.js"
 
 const fast = { backoffBaseMs: 5, backoffMaxMs: 50, cooldownMs: 100, healthIntervalMs: 100, cache: false } as const
-
-const search = (queries: ReadonlyArray<string>, cfg = config()) =>
-  Effect.flatMap(Retriever, (r) =>
-    r.search({
-      queries,
-      recallK: 4,
-      topK: 2,
-      exclude: new Set(),
-      rerankQuery: queries.join(" "),
-      context: { questionId: "q1", runId: undefined, step: 0, language: "en", formats: structuredFormats, config: cfg }
-    }))
 
 describe("Engine.layer", () => {
   it.scoped("extractive: answers from the collection, and never builds the LLM settings", () =>

@@ -1,26 +1,11 @@
-import { answerQuestion, Retriever, structuredFormats } from "@deepnote-rag/core"
-import { LlmSettings } from "@deepnote-rag/llm"
+import { answerQuestion } from "@deepnote-rag/core"
 import { MeiliClient } from "@deepnote-rag/retrieval"
 import { meiliReplay } from "@deepnote-rag/retrieval/testing"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Data, Effect, Layer, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { Engine } from "../src/index.js"
-import { config, goldReranker, mines, MinesCollection, question } from "./support.js"
-
-class SettingsRead extends Data.TaggedError("SettingsRead") {}
-const unusedLlm = Layer.effect(LlmSettings, Effect.fail(new SettingsRead()))
-
-const search = (queries: ReadonlyArray<string>, cfg = config()) =>
-  Effect.flatMap(Retriever, (r) =>
-    r.search({
-      queries,
-      recallK: 4,
-      topK: 2,
-      exclude: new Set(),
-      rerankQuery: queries.join(" "),
-      context: { questionId: "q1", runId: undefined, step: 0, language: "en", formats: structuredFormats, config: cfg }
-    }))
+import { config, goldReranker, mines, MinesCollection, question, search, unusedLlm } from "./support.js"
 
 /** A Meilisearch replay holding the mines in the index `mines`. */
 const minesIndex = Effect.gen(function*() {

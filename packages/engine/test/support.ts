@@ -1,9 +1,10 @@
-import { Home, Question, RunConfig } from "@deepnote-rag/core"
+import { Home, Question, Retriever, RunConfig, structuredFormats } from "@deepnote-rag/core"
+import { LlmSettings } from "@deepnote-rag/llm"
 import { Collections } from "@deepnote-rag/retrieval"
 import { localServer } from "@deepnote-rag/retrieval/testing"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { Effect, Layer, Schema } from "effect"
+import { Data, Effect, Layer, Schema } from "effect"
 
 /** Four passages about mines; "gold" is only in mine B, which the reranker of the tests prefers. */
 export const mines = [
@@ -30,6 +31,24 @@ export const config = (input: Record<string, unknown> = {}): RunConfig =>
   Schema.decodeUnknownSync(RunConfig)({ topK: 2, recallK: 4, maxStep: 1, maxFailure: 1, ...input })
 
 export const question = new Question({ id: "q1", text: "Which mine in Ghana was opened in 1897?" })
+
+/** Why `unusedLlm` failed. */
+export class SettingsRead extends Data.TaggedError("SettingsRead") {}
+
+/** LLM settings that fail when built: the extractive engine must never build them. */
+export const unusedLlm = Layer.effect(LlmSettings, Effect.fail(new SettingsRead()))
+
+/** One retrieval of question `q1` through the engine's `Retriever` (recall 4, top 2). */
+export const search = (queries: ReadonlyArray<string>, cfg = config()) =>
+  Effect.flatMap(Retriever, (r) =>
+    r.search({
+      queries,
+      recallK: 4,
+      topK: 2,
+      exclude: new Set(),
+      rerankQuery: queries.join(" "),
+      context: { questionId: "q1", runId: undefined, step: 0, language: "en", formats: structuredFormats, config: cfg }
+    }))
 
 const RerankRequest = Schema.Struct({ texts: Schema.Array(Schema.String) })
 

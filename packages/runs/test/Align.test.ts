@@ -1,5 +1,5 @@
-import { paperGrid } from "@deepnote-rag/align"
-import { AlignSpec, PreferencePair } from "@deepnote-rag/core"
+import { paperRecipe } from "@deepnote-rag/align"
+import { PreferencePair } from "@deepnote-rag/core"
 import {
   alignSummary,
   enqueueRun,
@@ -24,16 +24,8 @@ const owner = processOwner("test")
 
 /** The paper's recipe (extractive samples and judges), its pairs written to `dir`/name. */
 const recipe = (dir: string, name: string) =>
-  new AlignSpec({
-    roles: ["init", "plan", "update", "answer"],
-    samples: 9,
-    grid: paperGrid,
-    topK: { min: 3, max: 9 },
-    judge: { engine: "extractive" },
-    seed: 66,
-    mix: "all",
-    output: { path: Path.join(dir, `${name}.jsonl`), splitRoles: false, card: Path.join(dir, `${name}.card.md`) },
-    prompts: {}
+  paperRecipe({
+    output: { path: Path.join(dir, `${name}.jsonl`), splitRoles: false, card: Path.join(dir, `${name}.card.md`) }
   })
 
 const newAlignRun = (limit: number, dir: string, name: string, execution: "local" | "queue" = "local") =>

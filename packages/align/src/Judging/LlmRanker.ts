@@ -3,10 +3,10 @@ import {
   type ChatMessage,
   LlmClient,
   parseRankReply,
+  type PromptCandidate,
   rankNotesPrompt,
   rankQueriesPrompt,
-  rankStructured,
-  type StructuredOutput
+  rankStructured
 } from "@deepnote-rag/llm"
 import { Effect, Layer } from "effect"
 import { Ranker, type RankerService, type Ranking, type RankNotesInput } from "./Ranker.js"
@@ -18,59 +18,48 @@ import { Ranker, type RankerService, type Ranking, type RankNotesInput } from ".
  */
 export const make: Effect.Effect<RankerService, never, LlmClient> = Effect.gen(function*() {
   const client = yield* LlmClient
-  const ask = (
+  /** Asks the judge for the best and worst of `contents` (ids 0…n−1), in the prompt `prompt` builds from the group. */
+  const rank = (
     context: RankNotesInput["context"],
-    messages: ReadonlyArray<ChatMessage>,
-    ids: ReadonlyArray<number>,
-    structured: StructuredOutput
-  ): Effect.Effect<Ranking, RoleError> =>
-    client.chat({
+    contents: ReadonlyArray<string>,
+    prompt: (candidates: ReadonlyArray<PromptCandidate>) => ReadonlyArray<ChatMessage>
+  ): Effect.Effect<Ranking, RoleError> => {
+    const group = Array.from({ length: contents.length }, (_, i) => i)
+    return client.chat({
       role: "judge",
       questionId: context.questionId,
       runId: context.runId,
-      messages,
+      messages: prompt(contents.map((content, id) => ({ id, content }))),
       sampling: samplingFor(context.config, "judge"),
-      structured
+      structured: rankStructured(group)
     }).pipe(
       Effect.mapError((e) => new RoleError({ role: "judge", message: e.message, cause: e })),
       Effect.map((reply): Ranking => {
-        const ranked = parseRankReply(reply.content, ids)
+        const ranked = parseRankReply(reply.content, group)
         return ranked === undefined
           ? { _tag: "Unreadable", reply: reply.content.slice(0, 300) }
           : { _tag: "Ranked", ...ranked }
       })
     )
-  const ids = (n: number) => Array.from({ length: n }, (_, i) => i)
+  }
   return {
-    rankNotes: (input) => {
-      const group = ids(input.candidates.length)
-      return ask(
-        input.context,
+    rankNotes: (input) =>
+      rank(input.context, input.candidates, (candidates) =>
         rankNotesPrompt(
           input.context.language,
           input.question,
           input.passages.map((p) => ({ title: p.title, text: p.text })),
-          input.candidates.map((content, id) => ({ id, content }))
-        ),
-        group,
-        rankStructured(group)
-      ).pipe(Effect.withSpan("Ranker.rankNotes"))
-    },
-    rankQueries: (input) => {
-      const group = ids(input.rendered.length)
-      return ask(
+          candidates
+        )).pipe(Effect.withSpan("Ranker.rankNotes")),
+    rankQueries: (input) =>
+      rank(
         input.context,
-        rankQueriesPrompt(
-          input.context.language,
-          input.question,
-          input.note,
-          input.queryLog,
-          input.rendered.map((content, id) => ({ id, content }))
-        ),
-        group,
-        rankStructured(group)
-      ).pipe(Effect.withSpan("Ranker.rankQueries"))
-    }
+        input.rendered,
+        (candidates) =>
+          rankQueriesPrompt(input.context.language, input.question, input.note, input.queryLog, candidates)
+      ).pipe(
+        Effect.withSpan("Ranker.rankQueries")
+      )
   }
 })
 

@@ -4,7 +4,7 @@ import { Ranker, Ranking } from "../Judging/Ranker.js"
 import { noteAgreement } from "./Agreement.js"
 import { distinct } from "./Groups.js"
 import { type QuestionEnv, sampleAll, sampleOnce } from "./QuestionEnv.js"
-import { initMessages, makePair } from "./Records.js"
+import { initMessages, rankedPair } from "./Records.js"
 
 export interface InitResult {
   /** The role's outcome, when the run makes init pairs. */
@@ -68,16 +68,9 @@ export const initStage = (
     if (ranking.bestId === ranking.worstId) {
       return { outcome: { ...counts, dropped: "judge-tie" }, best: chosen.text }
     }
-    const rejected = group[ranking.worstId]!
-    const agreement = noteAgreement(env.question, chosen.text, rejected.text)
-    const pair = makePair({
-      role: "init",
-      questionId: env.question.id,
-      topK: env.topK,
-      prompt: initMessages(env.base, question, passages),
-      chosen,
-      rejected,
-      judge: { method: "rank", model: env.judgeLabel, candidates: group.length, chosen: "best", rejected: "worst" }
-    })
-    return { outcome: { ...counts, pair, ...(agreement === undefined ? {} : { agreement }) }, best: chosen.text }
+    const prompt = initMessages(env.base, question, passages)
+    return {
+      outcome: { ...counts, ...rankedPair(env, "init", prompt, group, ranking, noteAgreement) },
+      best: chosen.text
+    }
   })

@@ -4,7 +4,7 @@ import { Ranker, Ranking } from "../Judging/Ranker.js"
 import { queryAgreement } from "./Agreement.js"
 import { distinct } from "./Groups.js"
 import { type QuestionEnv, sampleAll, sampleOnce } from "./QuestionEnv.js"
-import { makePair, planCompletion, planMessages } from "./Records.js"
+import { planCompletion, planMessages, rankedPair } from "./Records.js"
 
 const PlanSchema = Schema.Struct({ queries: Schema.Array(Schema.String), raw: Schema.String })
 
@@ -70,16 +70,6 @@ export const planStage = (
     const chosen = group[ranking.bestId]!
     const queries = newQueries(chosen.value)
     if (ranking.bestId === ranking.worstId) return { outcome: { ...counts, dropped: "judge-tie" }, queries }
-    const rejected = group[ranking.worstId]!
-    const agreement = queryAgreement(env.question, chosen.text, rejected.text)
-    const pair = makePair({
-      role: "plan",
-      questionId: env.question.id,
-      topK: env.topK,
-      prompt: planMessages(env.base, question, note, queryLog),
-      chosen,
-      rejected,
-      judge: { method: "rank", model: env.judgeLabel, candidates: group.length, chosen: "best", rejected: "worst" }
-    })
-    return { outcome: { ...counts, pair, ...(agreement === undefined ? {} : { agreement }) }, queries }
+    const prompt = planMessages(env.base, question, note, queryLog)
+    return { outcome: { ...counts, ...rankedPair(env, "plan", prompt, group, ranking, queryAgreement) }, queries }
   })

@@ -1,4 +1,5 @@
 import type {
+  Agreement,
   AlignRole,
   CallContext,
   PairJudge,
@@ -6,11 +7,13 @@ import type {
   Passage,
   Plan,
   PreferencePair,
+  Question,
   SampleRef
 } from "@deepnote-rag/core"
 import { answerPrompt, type ChatMessage, initPrompt, planPrompt, updatePrompt } from "@deepnote-rag/llm"
 import type { SampleSlot } from "../Sampling/Slots.js"
 import type { Sample } from "./Groups.js"
+import type { QuestionEnv } from "./QuestionEnv.js"
 
 /**
  * The prompts of the pairs: exactly the messages the LLM engine sends each role (its instructions for the run's
@@ -90,3 +93,30 @@ export const makePair = <A, B>(input: {
     judge: input.judge
   }
 })
+
+/**
+ * The pair a group judge's ranking makes (`rank` judging): the group's best sample chosen, its worst rejected, and
+ * whether the gold answer agrees with the judge (`agreementOf`, when it can tell).
+ */
+export const rankedPair = <A>(
+  env: Pick<QuestionEnv, "question" | "topK" | "judgeLabel">,
+  role: AlignRole,
+  prompt: ReadonlyArray<ChatMessage>,
+  group: ReadonlyArray<Sample<A>>,
+  ranking: { readonly bestId: number; readonly worstId: number },
+  agreementOf: (question: Question, chosen: string, rejected: string) => Agreement | undefined
+): { readonly pair: PreferencePair; readonly agreement?: Agreement } => {
+  const chosen = group[ranking.bestId]!
+  const rejected = group[ranking.worstId]!
+  const agreement = agreementOf(env.question, chosen.text, rejected.text)
+  const pair = makePair({
+    role,
+    questionId: env.question.id,
+    topK: env.topK,
+    prompt,
+    chosen,
+    rejected,
+    judge: { method: "rank", model: env.judgeLabel, candidates: group.length, chosen: "best", rejected: "worst" }
+  })
+  return { pair, ...(agreement === undefined ? {} : { agreement }) }
+}

@@ -1,7 +1,7 @@
 import { noteLoop } from "../Pipeline/NoteLoop.js"
 import { paperStep } from "../Pipeline/PaperLoop.js"
 import { paperDefaultCap } from "../Pipeline/PaperRules.js"
-import { budgetSpent, type ProfileDefinition, type StopPolicy } from "./ProfileDefinition.js"
+import { noteLoopStop, type ProfileDefinition, type StopPolicy } from "./ProfileDefinition.js"
 
 /** The reference's cap on unique passages (`max_top_k`) when `maxUniquePassages` is unset. */
 const defaults = { maxUniquePassages: paperDefaultCap } as const
@@ -12,14 +12,7 @@ const defaults = { maxUniquePassages: paperDefaultCap } as const
  * more than the cap and, at exactly the cap, retrieves once more unfiltered (up to cap + top_k read); the budget is
  * exact in every profile, so here the loop stops once the cap is reached.
  */
-export const paperStop: StopPolicy = (state) =>
-  state.failures >= state.config.maxFailure
-    ? "max-failure"
-    : state.step >= state.config.maxStep
-    ? "max-step"
-    : budgetSpent(state, defaults)
-    ? "passage-cap"
-    : undefined
+export const paperStop: StopPolicy = noteLoopStop(defaults)
 
 /** `paper`: the public reference implementation's behaviour, for comparison. */
 export const paper: ProfileDefinition = {

@@ -62,6 +62,19 @@ export const budgetSpent = (state: LoopState, defaults: ProfileDefaults): boolea
 }
 
 /**
+ * The note loop's stop rule, shared by `deepnote` and `paper` (they differ only in their passage budget): cumulative
+ * rejected notes reach `maxFailure`, else every one of `maxStep` steps ran, else the budget is spent.
+ */
+export const noteLoopStop = (defaults: ProfileDefaults): StopPolicy => (state) =>
+  state.failures >= state.config.maxFailure
+    ? "max-failure"
+    : state.step >= state.config.maxStep
+    ? "max-step"
+    : budgetSpent(state, defaults)
+    ? "passage-cap"
+    : undefined
+
+/**
  * How the LLM roles' prompts are laid out, for a server's prefix cache:
  * - `role-first`: each role's instructions as its system message, then the question, the note(s) and the inputs
  *   (the reference implementation's order: `paper` keeps it for parity);

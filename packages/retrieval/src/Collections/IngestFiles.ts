@@ -1,9 +1,10 @@
 import { Clock, Effect, Option, Stream } from "effect"
-import { type IngestError, InvalidRecord } from "../Domain/Errors.js"
+import type { IngestError } from "../Domain/Errors.js"
 import type { FileSummary, IndexOptions, IngestSummary, RecordIssue } from "../Domain/Ingest.js"
 import type { FtsIndex } from "../Index/FtsIndex.js"
 import { checkCorpusInputs } from "../Ingest/CorpusInputs.js"
 import { readCorpus } from "../Ingest/CorpusReader.js"
+import { batchIssues, batchProgress } from "../Ingest/IngestBatch.js"
 
 /**
  * Streams every file into the index, one transaction per batch, recording each file's resume point with its batch.
@@ -50,16 +51,7 @@ export const ingestFiles = (
       }).pipe(
         Stream.runForEach((batch) =>
           Effect.gen(function*() {
-            const issues = batch.issues.map((issue) => ({ ...issue, file: input.file }))
-            if (strict && issues.length > 0) {
-              const first = issues[0]!
-              return yield* new InvalidRecord({
-                file: first.file,
-                line: first.line,
-                field: first.field,
-                reason: first.message
-              })
-            }
+            const issues = yield* batchIssues(batch, input.file, strict)
             const resume = batch.resumeAt ?? { offset: 0, line: 0 }
             const written = yield* index.addBatch(
               batch.documents,
@@ -73,18 +65,7 @@ export const ingestFiles = (
             invalidTotal += issues.length
             for (const issue of issues) if (errors.length < maxErrors) errors.push(issue)
             if (options.onProgress !== undefined) {
-              yield* options.onProgress({
-                collection,
-                file: input.file,
-                fileIndex: i + 1,
-                files: inputs.length,
-                line: batch.line,
-                bytesRead: batch.bytesRead,
-                fileBytes: input.stat.size,
-                added: counts.added,
-                skipped: counts.skipped,
-                invalid: counts.invalid
-              })
+              yield* options.onProgress(batchProgress(collection, input, i, inputs.length, batch, counts))
             }
           })
         )

@@ -1,10 +1,11 @@
 import { detectLanguage } from "@deepnote-rag/text"
 import { Clock, Effect, Stream } from "effect"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
-import { type CorpusFileNotFound, type InvalidCorpusFile, InvalidRecord } from "../Domain/Errors.js"
+import type { CorpusFileNotFound, InvalidCorpusFile, InvalidRecord } from "../Domain/Errors.js"
 import type { CorpusFormat, CorpusFormatOption, IngestProgress, RecordIssue } from "../Domain/Ingest.js"
 import { checkCorpusInputs } from "../Ingest/CorpusInputs.js"
 import { readCorpus } from "../Ingest/CorpusReader.js"
+import { batchIssues, batchProgress } from "../Ingest/IngestBatch.js"
 import { MeiliClient } from "./MeiliClient.js"
 import type { MeiliError } from "./MeiliError.js"
 
@@ -101,16 +102,7 @@ export const indexIntoMeilisearch = (
       }).pipe(
         Stream.runForEach((batch) =>
           Effect.gen(function*() {
-            const issues = batch.issues.map((issue) => ({ ...issue, file: input.file }))
-            if (options.strict === true && issues.length > 0) {
-              const first = issues[0]!
-              return yield* new InvalidRecord({
-                file: first.file,
-                line: first.line,
-                field: first.field,
-                reason: first.message
-              })
-            }
+            const issues = yield* batchIssues(batch, input.file, options.strict ?? false)
             if (!prepared && batch.documents.length > 0) {
               yield* prepare(batch.documents)
               prepared = true
@@ -121,18 +113,13 @@ export const indexIntoMeilisearch = (
             invalidTotal += issues.length
             for (const issue of issues) if (errors.length < (options.maxReportedErrors ?? 1000)) errors.push(issue)
             if (options.onProgress !== undefined) {
-              yield* options.onProgress({
-                collection: meili.target.index,
-                file: input.file,
-                fileIndex: i + 1,
-                files: inputs.length,
-                line: batch.line,
-                bytesRead: batch.bytesRead,
-                fileBytes: input.stat.size,
-                added: counts.sent,
-                skipped: 0,
-                invalid: counts.invalid
-              })
+              yield* options.onProgress(
+                batchProgress(meili.target.index, input, i, inputs.length, batch, {
+                  added: counts.sent,
+                  skipped: 0,
+                  invalid: counts.invalid
+                })
+              )
             }
           })
         )

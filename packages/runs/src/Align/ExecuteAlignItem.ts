@@ -8,13 +8,13 @@ import {
   type RankerService,
   type Sampler
 } from "@deepnote-rag/align"
-import { type AlignSpec, Answerer, NoteWriter, QueryPlanner, RunMetrics } from "@deepnote-rag/core"
+import { type AlignSpec, Answerer, NoteWriter, QueryPlanner } from "@deepnote-rag/core"
 import { LlmCallPolicy, LlmClient } from "@deepnote-rag/llm"
-import { Journal, type PendingItem, RunStore } from "@deepnote-rag/store"
-import { Cause, Context, Effect, Exit, Metric, Option } from "effect"
+import { Journal, type PendingItem } from "@deepnote-rag/store"
+import { Cause, Context, Effect, Exit, Option } from "effect"
 import type { EngineServices } from "../Executor/EngineServices.js"
 import type { ItemOutcome } from "../Executor/ExecuteItem.js"
-import { RunEvents } from "../Executor/RunEvents.js"
+import { itemFrame, startItem } from "../Executor/ItemFrame.js"
 import type { RunPlan } from "../Executor/RunPlan.js"
 import { settleItem } from "../Executor/SettleItem.js"
 import { journalCalls } from "../Journal/JournaledRoles.js"
@@ -56,12 +56,9 @@ export const executeAlignItem = (
   options: { readonly claimed?: boolean } = {}
 ) =>
   Effect.gen(function*() {
-    const store = yield* RunStore
     const journal = yield* Journal
-    const hub = yield* RunEvents
     const { runId } = plan
-    if (options.claimed !== true) yield* store.markItemRunning(runId, item.itemId)
-    yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
+    yield* startItem(runId, item.itemId, options.claimed)
     const replay = yield* journal.replaying(runId, item.itemId)
     const { ranker, sampler } = yield* alignEngine(plan, engine)
     const exit = yield* alignQuestion({
@@ -85,14 +82,4 @@ export const executeAlignItem = (
     const outcome = yield* Effect.either(exit)
     const llmCalls = stats.executed + stats.replayed
     return (yield* settleItem({ runId, itemId: item.itemId, outcome, stats, llmCalls })) satisfies ItemOutcome
-  }).pipe(
-    (self) =>
-      Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () =>
-        self, () =>
-        Metric.incrementBy(RunMetrics.itemsInFlight, -1)),
-    Effect.annotateLogs({ "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }),
-    Effect.catchTags({ RunNotFound: Effect.die, ItemNotFound: Effect.die, JournalMismatch: Effect.die }),
-    Effect.withSpan("RunExecutor.alignItem", {
-      attributes: { "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }
-    })
-  )
+  }).pipe(itemFrame("RunExecutor.alignItem", plan.runId, item.itemId))

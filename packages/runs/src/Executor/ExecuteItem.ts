@@ -1,16 +1,10 @@
-import {
-  answerQuestion,
-  EventSink,
-  PipelineResult,
-  type RetrievalError,
-  type RoleError,
-  RunMetrics
-} from "@deepnote-rag/core"
+import { answerQuestion, EventSink, PipelineResult, type RetrievalError, type RoleError } from "@deepnote-rag/core"
 import { LlmCallPolicy } from "@deepnote-rag/llm"
-import { EventLog, Journal, type PendingItem, RunStore } from "@deepnote-rag/store"
-import { Cause, Context, Effect, Either, Exit, Metric, Option } from "effect"
+import { EventLog, Journal, type PendingItem } from "@deepnote-rag/store"
+import { Cause, Context, Effect, Either, Exit, Option } from "effect"
 import { journaledRoles } from "../Journal/JournaledRoles.js"
 import type { EngineServices } from "./EngineServices.js"
+import { itemFrame, startItem } from "./ItemFrame.js"
 import { RunEvents } from "./RunEvents.js"
 import type { RunPlan } from "./RunPlan.js"
 import { settleItem } from "./SettleItem.js"
@@ -40,13 +34,11 @@ export const executeItem = (
   } = {}
 ) =>
   Effect.gen(function*() {
-    const store = yield* RunStore
     const journal = yield* Journal
     const eventLog = yield* EventLog
     const hub = yield* RunEvents
     const { runId } = plan
-    if (options.claimed !== true) yield* store.markItemRunning(runId, item.itemId)
-    yield* hub.publish({ _tag: "ItemStarted", runId, itemId: item.itemId })
+    yield* startItem(runId, item.itemId, options.claimed)
     // the question's trace id, stored with its result so the inspector can name the trace (`deepnote trace --item`)
     const traceId = yield* Effect.currentSpan.pipe(Effect.map((span) => span.traceId), Effect.option)
     // a call's journal entry is written with the event that follows it (one transaction instead of two), or before
@@ -101,15 +93,4 @@ export const executeItem = (
       llmCalls,
       journal: yield* replay.takeUnsaved
     })) satisfies ItemOutcome
-  }).pipe(
-    (self) =>
-      Effect.acquireUseRelease(Metric.increment(RunMetrics.itemsInFlight), () =>
-        self, () =>
-        Metric.incrementBy(RunMetrics.itemsInFlight, -1)),
-    Effect.annotateLogs({ "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }),
-    // the run and the item exist (the executor read them): anything else from the store but a StoreError is a bug
-    Effect.catchTags({ RunNotFound: Effect.die, ItemNotFound: Effect.die, JournalMismatch: Effect.die }),
-    Effect.withSpan("RunExecutor.item", {
-      attributes: { "deepnote.run.id": plan.runId, "deepnote.item.id": item.itemId }
-    })
-  )
+  }).pipe(itemFrame("RunExecutor.item", plan.runId, item.itemId))
