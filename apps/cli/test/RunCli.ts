@@ -64,9 +64,9 @@ export const indexedHome = Effect.gen(function*() {
   return home
 })
 
-/** `run` over the sample questions in the collection `sample` of `home`, then `more` flags. */
-export const sampleRunArgs = (home: string, ...more: ReadonlyArray<string>) => [
-  "run",
+/** `command` (`run`, `align-data`) over the sample questions in the collection `sample` of `home`, then `more` flags. */
+export const sampleDatasetArgs = (command: string, home: string, ...more: ReadonlyArray<string>) => [
+  command,
   "--dataset",
   sampleQuestions,
   "-c",
@@ -75,6 +75,9 @@ export const sampleRunArgs = (home: string, ...more: ReadonlyArray<string>) => [
   home,
   ...more
 ]
+
+/** `run` over the sample questions in the collection `sample` of `home`, then `more` flags. */
+export const sampleRunArgs = (home: string, ...more: ReadonlyArray<string>) => sampleDatasetArgs("run", home, ...more)
 
 /** `resume` the run `runId` of `home`, then `more` flags. */
 export const resumeArgs = (runId: string, home: string, ...more: ReadonlyArray<string>) => [
