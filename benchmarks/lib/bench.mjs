@@ -1,6 +1,6 @@
 // What the benchmarks share: where the built binaries are, their flags, scratch homes, and the server and the
 // simulator in child processes (their CPU is not the measured client's).
-import { spawn } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -21,6 +21,21 @@ export const arg = (name, fallback) => {
 
 /** A fresh scratch directory under the system's temporary directory (the caller removes it). */
 export const tempDir = (prefix = "deepnote-bench-") => Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
+
+/** `deepnote …args --home home`, synchronously; resolves its standard output. */
+export const cliIn = (home) => (...args) =>
+  execFileSync(process.execPath, [cliMain, ...args, "--home", home], { encoding: "utf8" })
+
+/** The measured commit (short hash), noting uncommitted changes under packages/; "unknown" outside a git checkout. */
+export const codeCommit = () => {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()
+    const dirty = execFileSync("git", ["status", "--porcelain", "packages"], { encoding: "utf8" }).trim().length > 0
+    return dirty ? `${head} (packages/ has uncommitted changes)` : head
+  } catch {
+    return "unknown"
+  }
+}
 
 /** Starts `deepnote serve …args` and resolves `{ server, url }` once it listens (the URL on 127.0.0.1). */
 export const startServe = (args, env = {}) => {

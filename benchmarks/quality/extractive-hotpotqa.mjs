@@ -14,8 +14,8 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { execFileSync } from "node:child_process"
 import { parseArgs } from "node:util"
+import { codeCommit } from "../lib/bench.mjs"
 import { answerQuality, answerScores, mean, pct } from "../lib/scores.mjs"
 
 const { values: args } = parseArgs({
@@ -162,15 +162,7 @@ const results = {
   goldFoundBeyondVanilla: Object.fromEntries(["deepnote", "paper"].map((p) => [p, { questions: gains(p).length, goldLostVersusVanilla: lost(p) }])),
   stopReasons,
   examples: gains("deepnote").slice(0, 10),
-  code: (() => {
-    try {
-      const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()
-      const dirty = execFileSync("git", ["status", "--porcelain", "packages"], { encoding: "utf8" }).trim().length > 0
-      return `${commit}${dirty ? " (packages/ has uncommitted changes)" : ""}`
-    } catch {
-      return "unknown"
-    }
-  })(),
+  code: codeCommit(),
   node: process.version,
   wallMs: Math.round(performance.now() - started)
 }

@@ -11,11 +11,11 @@ import { Extractive } from "@deepnote-rag/extractive"
 import { Collections, FtsRetriever } from "@deepnote-rag/retrieval"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
+import { codeCommit } from "../lib/bench.mjs"
 import { answerQuality, answerScores, mean, pct, r2 } from "../lib/scores.mjs"
 
 const { values: args } = parseArgs({
@@ -96,15 +96,7 @@ for (const [d, dataset] of datasets.entries()) {
 }
 Fs.rmSync(home, { recursive: true, force: true })
 
-const commit = (() => {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()
-    const dirty = execFileSync("git", ["status", "--porcelain", "packages"], { encoding: "utf8" }).trim().length > 0
-    return dirty ? `${head} (packages/ has uncommitted changes)` : head
-  } catch {
-    return "unknown"
-  }
-})()
+const commit = codeCommit()
 const wallS = Math.round((performance.now() - started) / 100) / 10
 Fs.writeFileSync(
   Path.join(args.out, "profiles.json"),

@@ -65,56 +65,56 @@ const counts = (stdout) => {
 }
 const runIdOf = (stdout) => /run (r-[^\s:]+)/u.exec(stdout)?.[1]
 
-/** One run with an outage of `outageMs` that starts once a fifth of its calls are done. */
-const outage = async (outageMs) => {
-  const sim = await startSim()
+/**
+ * One run of the questions against a simulator started with `simArgs`, `during(sim)` acting on it meanwhile: `row`,
+ * the figures every scenario reports (exit code, questions lost and failed, wall seconds, LLM calls), and the run's
+ * stderr and the simulator's stats for the scenario's own.
+ */
+const measuredRun = async (simArgs, during = async () => {}) => {
+  const sim = await startSim(simArgs)
   const home = freshHome()
   const started = Date.now()
   const run = deepnote(runArgs(home, sim))
-  while ((await simStats(sim)).success < questionsN) await sleep(50)
-  await simPost(sim, "/sim/down")
-  await sleep(outageMs)
-  await simPost(sim, "/sim/up")
+  await during(sim)
   const code = await run.exited
   const { stdout, stderr } = run.output()
   const c = counts(stdout)
   const stats = await simStats(sim)
   await stopSim(sim)
   Fs.rmSync(home, { recursive: true, force: true })
-  return {
-    outageMs,
+  const row = {
     exit: code,
     questions: questionsN,
     lost: questionsN - c.done,
     failed: c.failed,
-    saidWaiting: stderr.includes("waiting for LLM servers"),
     seconds: Math.round((Date.now() - started) / 100) / 10,
-    llmCalls: stats.success,
+    llmCalls: stats.success
+  }
+  return { row, stderr, stats }
+}
+
+/** One run with an outage of `outageMs` that starts once a fifth of its calls are done. */
+const outage = async (outageMs) => {
+  const { row, stderr, stats } = await measuredRun(undefined, async (sim) => {
+    while ((await simStats(sim)).success < questionsN) await sleep(50)
+    await simPost(sim, "/sim/down")
+    await sleep(outageMs)
+    await simPost(sim, "/sim/up")
+  })
+  return {
+    outageMs,
+    ...row,
+    saidWaiting: stderr.includes("waiting for LLM servers"),
     faults503: stats.faults?.["503"] ?? 0
   }
 }
 
 /** One run against a simulator answering `rate` of its calls with 429 (Retry-After 1). */
 const storm = async (rate, seed) => {
-  const sim = await startSim(["--fault-rate", String(rate), "--faults", "429", "--retry-after", "1", "--fault-seed", String(seed)])
-  const home = freshHome()
-  const started = Date.now()
-  const run = deepnote(runArgs(home, sim))
-  const code = await run.exited
-  const c = counts(run.output().stdout)
-  const stats = await simStats(sim)
-  await stopSim(sim)
-  Fs.rmSync(home, { recursive: true, force: true })
-  return {
-    rate,
-    exit: code,
-    questions: questionsN,
-    lost: questionsN - c.done,
-    failed: c.failed,
-    seconds: Math.round((Date.now() - started) / 100) / 10,
-    llmCalls: stats.success,
-    faults429: stats.faults?.["429"] ?? 0
-  }
+  const { row, stats } = await measuredRun(
+    ["--fault-rate", String(rate), "--faults", "429", "--retry-after", "1", "--fault-seed", String(seed)]
+  )
+  return { rate, ...row, faults429: stats.faults?.["429"] ?? 0 }
 }
 
 /**

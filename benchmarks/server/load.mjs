@@ -1,23 +1,17 @@
 #!/usr/bin/env node
 // Bounded load test of POST /v1/ask (extractive engine, sample HotpotQA collection, API key auth).
 // Usage: npm run build && node benchmarks/server/load.mjs [--amount 500] [--connections 16] [--out benchmarks/server/results.json]
-import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { arg, cliMain, root, startServe, tempDir } from "../lib/bench.mjs"
-import { askLoad } from "./ask-load.mjs"
+import { arg, root, startServe } from "../lib/bench.mjs"
+import { askLoad, sampleAskHome } from "./ask-load.mjs"
 
 const amount = Number(arg("amount", "500"))
 const connections = Number(arg("connections", "16"))
 const out = Path.resolve(arg("out", Path.join(root, "benchmarks/server/results.json")))
 
-const home = tempDir()
-const deepnote = (...args) => execFileSync(process.execPath, [cliMain, ...args, "--home", home], { encoding: "utf8" })
-deepnote("index", Path.join(root, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"), "--collection", "bench__sample")
-const { key } = JSON.parse(deepnote("keys", "create", "--tenant", "bench", "--json"))
-const questions = Fs.readFileSync(Path.join(root, "examples/sample/questions/hotpotqa.jsonl"), "utf8")
-  .split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l).question)
+const { home, key, questions } = sampleAskHome()
 
 const { server, url } = await startServe(["--port", "0", "--home", home], {
   DEEPNOTE_SERVER_REQUESTS_PER_MINUTE: "1000000"

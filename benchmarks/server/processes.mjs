@@ -4,12 +4,12 @@
 // Usage: npx tsc -b && node benchmarks/server/processes.mjs [--processes 2] [--repeats 3] [--amount 500]
 //          [--connections 16] [--engine extractive|llm] [--out benchmarks/server/processes.json]
 // --engine llm: the LLM engine against the simulator (zero step time: the server's own CPU is what is measured).
-import { execFileSync, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { arg, cliMain, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
-import { askLoad } from "./ask-load.mjs"
+import { arg, cliMain, root, startSim, stopSim } from "../lib/bench.mjs"
+import { askLoad, sampleAskHome } from "./ask-load.mjs"
 
 const processes = Number(arg("processes", String(Os.availableParallelism())))
 const repeats = Number(arg("repeats", "3"))
@@ -25,12 +25,7 @@ const sim = engine === "llm"
   : undefined
 const engineArgs = sim === undefined ? [] : ["--engine", "llm", "--llm-url", `${sim.url}/v1`, "--no-llm-cache"]
 
-const home = tempDir()
-const deepnote = (...args) => execFileSync(process.execPath, [cliMain, ...args, "--home", home], { encoding: "utf8" })
-deepnote("index", Path.join(root, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"), "--collection", "bench__sample")
-const { key } = JSON.parse(deepnote("keys", "create", "--tenant", "bench", "--json"))
-const questions = Fs.readFileSync(Path.join(root, "examples/sample/questions/hotpotqa.jsonl"), "utf8")
-  .split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l).question)
+const { home, key, questions } = sampleAskHome()
 
 /** `deepnote serve --processes n`, resolved once every process serves (the supervisor's line, or the one listener). */
 const serve = (n) =>

@@ -3,11 +3,10 @@
 // Usage: npm run build && node benchmarks/server/uploads.mjs [--uploaders 3] [--copies 5] [--corpus FILE] [--out FILE]
 // Each uploader sends the corpus `copies` times (ids made distinct: 5 × the shared en-multihop corpus ≈ 32 MB,
 // 55,420 documents), all at once, while /readyz is probed sequentially every 10 ms until every job has ended.
-import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { arg, cliMain, distinctCopies, root, startServe, tempDir } from "../lib/bench.mjs"
+import { arg, cliIn, distinctCopies, root, startServe, tempDir } from "../lib/bench.mjs"
 
 const uploaders = Number(arg("uploaders", "3"))
 const copies = Number(arg("copies", "5"))
@@ -15,7 +14,7 @@ const corpus = Path.resolve(arg("corpus", Path.join(root, "../shared/data/corpus
 const out = arg("out", undefined)
 
 const home = tempDir()
-const deepnote = (...args) => execFileSync(process.execPath, [cliMain, ...args, "--home", home], { encoding: "utf8" })
+const deepnote = cliIn(home)
 const tenants = Array.from({ length: uploaders }, (_, i) => `t${i}`)
 const keys = tenants.map((t) => JSON.parse(deepnote("keys", "create", "--tenant", t, "--json")).key)
 const lines = Fs.readFileSync(corpus, "utf8").split("\n").filter((l) => l.trim() !== "")

@@ -5,7 +5,7 @@ import { Effect, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { killAndCountInFlight, spawnCli, untilSimRequests } from "./CrashHarness.js"
-import { indexedHome, llmArgs, llmUrlArgs, runCli, sampleQuestions, tempHome } from "./RunCli.js"
+import { indexedHome, llmArgs, llmUrlArgs, runCli, sampleDatasetArgs, sampleQuestions, tempHome } from "./RunCli.js"
 
 const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1]
 
@@ -31,19 +31,8 @@ const checkedPairs = (file: string) => {
   })
 }
 
-const alignArgs = (home: string, output: string, ...more: ReadonlyArray<string>) => [
-  "align-data",
-  "--dataset",
-  sampleQuestions,
-  "-c",
-  "sample",
-  "--home",
-  home,
-  "-o",
-  output,
-  "--quiet",
-  ...more
-]
+const alignArgs = (home: string, output: string, ...more: ReadonlyArray<string>) =>
+  sampleDatasetArgs("align-data", home, "-o", output, "--quiet", ...more)
 
 describe("deepnote align-data", () => {
   it.scopedLive("extractive: valid pairs for every role, a card, a run in status; --from-run rewrites with a mix", () =>

@@ -3,7 +3,7 @@ import { NodeContext } from "@effect/platform-node"
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -64,9 +64,9 @@ export const indexedHome = Effect.gen(function*() {
   return home
 })
 
-/** `run` over the sample questions in the collection `sample` of `home`, then `more` flags. */
-export const sampleRunArgs = (home: string, ...more: ReadonlyArray<string>) => [
-  "run",
+/** `command` (`run`, `align-data`) over the sample questions in the collection `sample` of `home`, then `more` flags. */
+export const sampleDatasetArgs = (command: string, home: string, ...more: ReadonlyArray<string>) => [
+  command,
   "--dataset",
   sampleQuestions,
   "-c",
@@ -75,6 +75,19 @@ export const sampleRunArgs = (home: string, ...more: ReadonlyArray<string>) => [
   home,
   ...more
 ]
+
+/** `run` over the sample questions in the collection `sample` of `home`, then `more` flags. */
+export const sampleRunArgs = (home: string, ...more: ReadonlyArray<string>) => sampleDatasetArgs("run", home, ...more)
+
+/**
+ * `run --sweep` over the first `limit` sample questions in the collection `sample` of `home` (quiet), then `more` flags;
+ * the sweep file (`yaml`) is written as `grid.yaml` in `home`.
+ */
+export const sampleSweepArgs = (home: string, yaml: string, limit: number, ...more: ReadonlyArray<string>) => {
+  const grid = Path.join(home, "grid.yaml")
+  writeFileSync(grid, yaml)
+  return sampleRunArgs(home, "--limit", String(limit), "--sweep", grid, "--quiet", ...more)
+}
 
 /** `resume` the run `runId` of `home`, then `more` flags. */
 export const resumeArgs = (runId: string, home: string, ...more: ReadonlyArray<string>) => [

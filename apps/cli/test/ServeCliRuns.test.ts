@@ -5,12 +5,8 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
-import * as Path from "node:path"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
-
-const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+import { indexedHome, runCli, sampleSweepArgs } from "./RunCli.js"
 
 /** The HTTP app over `home` on a random 127.0.0.1 port. */
 const server = (home: string, auth: boolean) =>
@@ -33,13 +29,8 @@ const get = (path: string, key?: string) =>
 describe("the HTTP app over a home the CLI used", () => {
   it.scopedLive("--no-auth sees the CLI's runs and sweeps; a tenant with a key gets 404", () =>
     Effect.gen(function*() {
-      const home = yield* tempHome
-      assert.strictEqual((yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])).code, 0)
-      const grid = Path.join(home, "grid.yaml")
-      writeFileSync(grid, "grid:\n  maxStep: [2, 3]\n")
-      const ran = yield* runCli(
-        ["run", "--dataset", dataset, "-c", "sample", "--limit", "2", "--sweep", grid, "--home", home, "--quiet"]
-      )
+      const home = yield* indexedHome
+      const ran = yield* runCli(sampleSweepArgs(home, "grid:\n  maxStep: [2, 3]\n", 2))
       assert.strictEqual(ran.code, 0, ran.stderr)
       const runIds = [...ran.stdout.matchAll(/run (r-[0-9a-z-]+): 2 questions/g)].map((m) => m[1]!)
       const sweepId = /sweep (s-[0-9a-z-]+)/.exec(ran.stdout)?.[1] ?? ""

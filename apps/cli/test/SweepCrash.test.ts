@@ -1,12 +1,8 @@
 import { start } from "@deepnote-rag/llm-sim"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { writeFileSync } from "node:fs"
-import * as Path from "node:path"
 import { spawnCli, untilSimRequests } from "./CrashHarness.js"
-import { repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
-
-const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
+import { indexedHome, runCli, sampleSweepArgs } from "./RunCli.js"
 
 interface Cell {
   readonly cell: Record<string, unknown>
@@ -19,30 +15,11 @@ describe("a sweep stopped in its first cell", () => {
     () =>
       Effect.gen(function*() {
         const sim = yield* start({ stepBaseMs: 6, tokensPerStep: 4, maxNumSeqs: 16 })
-        const home = yield* tempHome
-        assert.strictEqual((yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])).code, 0)
-        const grid = Path.join(home, "grid.yaml")
-        writeFileSync(grid, "grid:\n  maxStep: [2, 3]\n")
+        const home = yield* indexedHome
         const llm = ["--llm-url", `${sim.url}/v1`, "--no-llm-cache"]
-        const child = spawnCli([
-          "run",
-          "--dataset",
-          dataset,
-          "-c",
-          "sample",
-          "--limit",
-          "6",
-          "--concurrency",
-          "3",
-          "--sweep",
-          grid,
-          "--home",
-          home,
-          "--quiet",
-          "--engine",
-          "llm",
-          ...llm
-        ])
+        const child = spawnCli(
+          sampleSweepArgs(home, "grid:\n  maxStep: [2, 3]\n", 6, "--concurrency", "3", "--engine", "llm", ...llm)
+        )
         // a few LLM calls in: the first cell is running, the second does not exist yet
         const reached = yield* untilSimRequests(sim, 5, child)
         if (!reached) {

@@ -7,16 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
-import { type CliOutput, repoRoot, runCli, sampleCorpus, tempHome } from "./RunCli.js"
-
-const dataset = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
-
-const indexedHome = Effect.gen(function*() {
-  const home = yield* tempHome
-  const out = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
-  assert.strictEqual(out.code, 0, out.stderr)
-  return home
-})
+import { type CliOutput, indexedHome, runCli, sampleQuestions, sampleSweepArgs } from "./RunCli.js"
 
 /** One clear line on stderr, no stack trace. */
 const oneLine = (out: CliOutput, code: number, text: string) => {
@@ -45,11 +36,7 @@ describe("sweeps as objects and run comparison (child processes)", () => {
     () =>
       Effect.gen(function*() {
         const home = yield* indexedHome
-        const grid = Path.join(home, "grid.yaml")
-        writeFileSync(grid, "grid:\n  profile: [vanilla, deepnote]\nlabel: profiles\n")
-        const ran = yield* runCli(
-          ["run", "--dataset", dataset, "-c", "sample", "--limit", "6", "--sweep", grid, "--home", home, "--quiet"]
-        )
+        const ran = yield* runCli(sampleSweepArgs(home, "grid:\n  profile: [vanilla, deepnote]\nlabel: profiles\n", 6))
         assert.strictEqual(ran.code, 0, ran.stderr)
         const sweepId = sweepIdOf(ran.stdout)
         assert.include(
@@ -118,7 +105,7 @@ describe("sweeps as objects and run comparison (child processes)", () => {
         const other = Path.join(home, "other.jsonl")
         writeFileSync(
           other,
-          readFileSync(dataset, "utf8").trim().split("\n").slice(0, 3).map((line) => {
+          readFileSync(sampleQuestions, "utf8").trim().split("\n").slice(0, 3).map((line) => {
             const r = JSON.parse(line) as { id: string }
             return JSON.stringify({ ...r, id: `other-${r.id}` })
           }).join("\n") + "\n"
@@ -151,7 +138,7 @@ describe("sweeps as objects and run comparison (child processes)", () => {
             maxStep: 2
           })
           yield* createRun({
-            dataset,
+            dataset: sampleQuestions,
             limit: 4,
             config,
             collection: "sample",

@@ -1,3 +1,4 @@
+import { listenLocally } from "@deepnote-rag/core/testing"
 import { Effect } from "effect"
 import * as Http from "node:http"
 
@@ -53,20 +54,7 @@ export const captureProxy = (target: string) =>
         forward.end(raw)
       })
     })
-    const port = yield* Effect.acquireRelease(
-      Effect.async<number>((resume) => {
-        server.listen(0, "127.0.0.1", () => {
-          const address = server.address()
-          resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0))
-        })
-      }),
-      () =>
-        Effect.async<void>((resume) => {
-          agent.destroy()
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
-    )
+    const port = yield* listenLocally(server, () => agent.destroy())
     return {
       url: `http://127.0.0.1:${port}`,
       /** Every request, in arrival order. */

@@ -4,7 +4,9 @@ import {
   boundedInteger,
   collectionOption,
   configFileOption,
+  datasetFormatOption,
   homeOption,
+  questionLimitOption,
   runLabelOption,
   skipBadLinesOption,
   storeOption
@@ -24,14 +26,8 @@ export const alignOptions = {
     Options.withDescription("write the pairs of an existing align run (e.g. one its workers finished) instead"),
     Options.optional
   ),
-  format: Options.choice("format", ["auto", "ircot", "hotpotqa", "musique", "2wiki", "cmrc2018", "plain"]).pipe(
-    Options.withDefault("auto" as const),
-    Options.withDescription("dataset format (default: detected)")
-  ),
-  limit: boundedInteger("limit", 1, Number.MAX_SAFE_INTEGER).pipe(
-    Options.optional,
-    Options.withDescription("only the first N questions")
-  ),
+  format: datasetFormatOption,
+  limit: questionLimitOption,
   roles: Options.text("roles").pipe(
     Options.optional,
     Options.withDescription("roles to make pairs for: init,plan,update,answer (default all four)")

@@ -59,3 +59,18 @@ export const runLabelOption = Options.text("label").pipe(
 export const skipBadLinesOption = Options.boolean("skip-bad-lines").pipe(
   Options.withDescription("skip invalid dataset records (reported) instead of refusing the dataset")
 )
+
+/** `--format`: the dataset's format (`run`, `align-data`), detected from its records by default. */
+export const datasetFormatOption = Options.choice(
+  "format",
+  ["auto", "ircot", "hotpotqa", "musique", "2wiki", "cmrc2018", "plain"]
+).pipe(
+  Options.withDefault("auto" as const),
+  Options.withDescription("dataset format (default: detected)")
+)
+
+/** `--limit`: only the dataset's first N questions (`run`, `align-data`). */
+export const questionLimitOption = boundedInteger("limit", 1, Number.MAX_SAFE_INTEGER).pipe(
+  Options.optional,
+  Options.withDescription("only the first N questions")
+)

@@ -1,3 +1,4 @@
+import { writeLinesAtomically } from "@deepnote-rag/align"
 import { exportRun } from "@deepnote-rag/runs"
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
@@ -11,9 +12,8 @@ import { homeOption, storeOption } from "./Common.js"
 import { runIdArg } from "./Resume.js"
 
 /**
- * Writes the lines to a file atomically: into a temporary file beside it, renamed over the target once complete, so a
- * failed or interrupted export never leaves a truncated file. Writes follow the file's pace (a sink with
- * back-pressure), so memory does not grow with the run.
+ * Writes the lines to a file atomically (`writeLinesAtomically`: a failed or interrupted export never leaves a truncated
+ * file; memory does not grow with the run), once the target's directory is known to exist.
  */
 const writeLinesTo = (path: string, lines: Stream.Stream<string, unknown>) =>
   Effect.gen(function*() {
@@ -23,22 +23,13 @@ const writeLinesTo = (path: string, lines: Stream.Stream<string, unknown>) =>
     if (Option.isNone(info) || info.value.type !== "Directory") {
       return yield* new UsageError({ message: `--output ${path}: the directory ${directory} does not exist` })
     }
-    const temporary = Path.join(directory, `.${Path.basename(path)}.${process.pid}.tmp`)
-    let count = 0
-    const bytes = lines.pipe(
-      Stream.map((line) => (count++, `${line}\n`)),
-      Stream.encodeText
-    )
-    yield* Stream.run(bytes, fs.sink(temporary)).pipe(
-      Effect.zipRight(fs.rename(temporary, path)),
-      Effect.onError(() => fs.remove(temporary).pipe(Effect.ignore)),
+    return yield* writeLinesAtomically(path, lines).pipe(
       Effect.mapError((error) =>
         error instanceof UsageError || error instanceof CommandFailed
           ? error
           : new CommandFailed({ message: `cannot write ${path}: ${messageOf(error)}` })
       )
     )
-    return count
   })
 
 const isBrokenPipe = (error: unknown): boolean =>

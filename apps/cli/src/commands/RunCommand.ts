@@ -23,8 +23,10 @@ import {
   boundedInteger,
   collectionOption,
   configFileOption,
+  datasetFormatOption,
   homeOption,
   maxConcurrency,
+  questionLimitOption,
   runLabelOption,
   skipBadLinesOption,
   storeOption
@@ -57,14 +59,8 @@ const runOptions = {
       "questions: IRCoT/HotpotQA/MuSiQue/2Wiki/CMRC JSONL or plain JSONL {id?, question, answers?}"
     )
   ),
-  format: Options.choice("format", ["auto", "ircot", "hotpotqa", "musique", "2wiki", "cmrc2018", "plain"]).pipe(
-    Options.withDefault("auto" as const),
-    Options.withDescription("dataset format (default: detected)")
-  ),
-  limit: boundedInteger("limit", 1, Number.MAX_SAFE_INTEGER).pipe(
-    Options.optional,
-    Options.withDescription("only the first N questions")
-  ),
+  format: datasetFormatOption,
+  limit: questionLimitOption,
   skipBadLines: skipBadLinesOption,
   sweep: Options.file("sweep", { exists: "yes" }).pipe(
     Options.optional,

@@ -5,10 +5,10 @@ import { respond, roleOf, type SimStructured } from "../Content.js"
 import { drawFor } from "../Sampling.js"
 import type { SimState } from "../SimState.js"
 import {
+  admit,
   cachedPrefix,
   countFault,
   decodeBody,
-  earlyFault,
   garbageReply,
   generate,
   jsonError,
@@ -16,8 +16,7 @@ import {
   noteRequest,
   outputPieces,
   promptDetails,
-  reasoningPieces,
-  validate
+  reasoningPieces
 } from "./Generate.js"
 import { ChatBody, messageText } from "./Wire.js"
 
@@ -47,11 +46,8 @@ export const chatHandler = (state: SimState) =>
     const messages = body.messages.map((m) => ({ role: m.role, content: messageText(m.content) }))
     const promptTokens = countChatTokens(messages)
     const maxTokens = body.max_tokens ?? 1024
-    const invalid = validate(state, request, body.model ?? undefined, promptTokens, maxTokens)
-    if (invalid !== undefined) return invalid
-    const fault = state.faults.next()
-    const early = earlyFault(state, request, fault)
-    if (early !== undefined) return yield* early
+    const fault = yield* admit(state, request, body.model ?? undefined, [promptTokens], maxTokens)
+    if (HttpServerResponse.isServerResponse(fault)) return fault
     // the prompt as a chat template lays it out: role headers and contents, in order
     const templated = messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join("")
     const cachedTokens = cachedPrefix(state, templated, promptTokens)

@@ -5,18 +5,17 @@ import { respond } from "../Content.js"
 import { drawFor } from "../Sampling.js"
 import type { SimState } from "../SimState.js"
 import {
+  admit,
   cachedPrefix,
   countFault,
   decodeBody,
-  earlyFault,
   garbageReply,
   generate,
   jsonError,
   modelOf,
   noteRequest,
   outputPieces,
-  promptDetails,
-  validate
+  promptDetails
 } from "./Generate.js"
 import { CompletionBody } from "./Wire.js"
 
@@ -37,13 +36,8 @@ export const completionsHandler = (state: SimState) =>
     if (prompts.length === 0) return jsonError(400, "prompt must not be empty")
     const maxTokens = body.max_tokens ?? 16
     const promptTokens = prompts.map(countTokens)
-    for (const n of promptTokens) {
-      const invalid = validate(state, request, body.model ?? undefined, n, maxTokens)
-      if (invalid !== undefined) return invalid
-    }
-    const fault = state.faults.next()
-    const early = earlyFault(state, request, fault)
-    if (early !== undefined) return yield* early
+    const fault = yield* admit(state, request, body.model ?? undefined, promptTokens, maxTokens)
+    if (HttpServerResponse.isServerResponse(fault)) return fault
     if (fault === "malformed") {
       countFault(state, fault)
       return HttpServerResponse.text(`{"object":"text_completion","choices":[{"index":0,"text":`, {

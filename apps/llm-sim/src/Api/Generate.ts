@@ -108,6 +108,29 @@ export const earlyFault = (
   }
 }
 
+/**
+ * The gate every generation request passes once decoded: each prompt is validated (`validate`), then the request's
+ * fault is drawn and an early one applied (`earlyFault`). A response ends the request there; otherwise the fault the
+ * reply itself is to carry (`malformed`, `garbage`), if any.
+ */
+export const admit = (
+  state: SimState,
+  request: HttpServerRequest.HttpServerRequest,
+  model: string | undefined,
+  promptTokens: ReadonlyArray<number>,
+  maxTokens: number
+) =>
+  Effect.gen(function*() {
+    for (const n of promptTokens) {
+      const invalid = validate(state, request, model, n, maxTokens)
+      if (invalid !== undefined) return invalid
+    }
+    const fault = state.faults.next()
+    const early = earlyFault(state, request, fault)
+    if (early !== undefined) return yield* early
+    return fault
+  })
+
 export const countFault = (state: SimState, fault: FaultKind) => {
   state.metrics.faults[fault] = (state.metrics.faults[fault] ?? 0) + 1
 }

@@ -1,3 +1,4 @@
+import { listenLocally } from "@deepnote-rag/core/testing"
 import { Effect, type Scope } from "effect"
 import * as Http from "node:http"
 
@@ -145,19 +146,7 @@ export const startOtlpReceiver: Effect.Effect<OtlpReceiver, never, Scope.Scope> 
       }
     })
   })
-  const port = yield* Effect.acquireRelease(
-    Effect.async<number>((resume) => {
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address()
-        resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : 0))
-      })
-    }),
-    () =>
-      Effect.async<void>((resume) => {
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      })
-  )
+  const port = yield* listenLocally(server)
   return {
     url: `http://127.0.0.1:${port}`,
     spans: () => [...spans],
