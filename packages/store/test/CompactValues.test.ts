@@ -5,8 +5,10 @@ import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, Schema } from "effect"
+import { createHash } from "node:crypto"
 import * as Path from "node:path"
 import { EventLog, Journal, migrations, migrationsTable, RunManifest, RunStore, Store } from "../src/index.js"
+import { jsonDictionaryV1 } from "../src/internal/jsonDictionary.js"
 import { StoredJsonValue } from "../src/internal/storedJson.js"
 import { EmbeddedPostgres } from "../src/testing/index.js"
 import { manifest, question, result, tempDir } from "./fixtures.js"
@@ -179,6 +181,11 @@ describe("stored JSON values", () => {
     const small = encode({ text: "x" })
     assert.strictEqual(small[0], 0)
     assert.deepStrictEqual(decode(small), { text: "x" })
+  })
+
+  it("the format-1 dictionary is the one every stored value was deflated with (editing it would make them unreadable)", () => {
+    const digest = createHash("sha256").update(jsonDictionaryV1).digest("hex")
+    assert.strictEqual(digest, "5cfa980c9e73580e793cda90a0892e7019016e195c2bcd13f6e754ab51068c9c")
   })
 
   it("JSON written before (text, or its UTF-8 bytes) reads as it is; damaged bytes are a decode error", () => {
