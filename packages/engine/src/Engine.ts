@@ -168,7 +168,6 @@ export const make = <E>(
 ): Effect.Effect<Shared, E | ConfigError.ConfigError, Collections | Scope.Scope> =>
   Effect.gen(function*() {
     const built = yield* Layer.build(roles(options.engine, options.llm))
-    const shared = Layer.succeedContext(built)
     const collections = Layer.succeed(Collections, yield* Collections)
     const rerankerHttp = Layer.succeedContext(yield* Layer.build(options.rerankerHttp ?? NodeHttpClient.layerUndici))
     const embedderContext = yield* Layer.build(options.embedder ?? embedderFromConfig)
@@ -178,10 +177,17 @@ export const make = <E>(
       llmHealth: Option.map(Context.getOption(built, LlmClient), (client) => client.health),
       llmClient: Context.getOption(built, LlmClient),
       dense: Option.isSome(Context.getOption(embedderContext, Embedder)),
+      // one scoped layer: the retriever built in the caller's scope, added to the shared roles' context. Not a
+      // `Layer.merge` (a parallel build, a fiber per part): a question interrupted half-way through such a build, per
+      // question or request, could stay suspended for good (CHANGELOG, "Fixed").
       layerFor: (config, collection) =>
-        Layer.merge(
-          shared,
-          retriever(config, collection, rerankerHttp, options.meili, embedder).pipe(Layer.provide(collections))
+        Layer.scopedContext(
+          Effect.map(
+            Layer.build(
+              retriever(config, collection, rerankerHttp, options.meili, embedder).pipe(Layer.provide(collections))
+            ),
+            (retrieverContext) => Context.merge(built, retrieverContext)
+          )
         )
     }
   })

@@ -120,13 +120,17 @@ export class Ask extends Context.Tag("@deepnote-rag/server/Ask")<Ask, AskService
       collectCallUsage(answerQuestion(prepared.question, prepared.config)).pipe(
         LlmCallPolicy.locally(prepared.policy),
         yieldingToIo,
-        Effect.provide(
-          publish === undefined ? prepared.engine : Layer.mergeAll(
-            prepared.engine,
-            EventSink.layer((event) => publish({ _tag: "Event", event })),
-            AnswerTokens.layer((text) => publish({ _tag: "Token", text }))
-          )
-        ),
+        (answering) =>
+          publish === undefined ? answering : answering.pipe(
+            // plain services, not layers merged per request (a parallel build that an interrupted request could leave
+            // suspended)
+            Effect.provideService(EventSink, EventSink.of({ publish: (event) => publish({ _tag: "Event", event }) })),
+            Effect.provideService(
+              AnswerTokens,
+              AnswerTokens.of({ publish: (text) => publish({ _tag: "Token", text }) })
+            )
+          ),
+        Effect.provide(prepared.engine),
         Effect.mapError(pipelineFailure),
         Effect.map(([result, usage]): AskAnswer => ({
           record: new AnswerRecord({
