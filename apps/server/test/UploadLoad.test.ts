@@ -7,11 +7,11 @@ import { baseUrl, createKey, makeHome, portServer } from "./Harness.js"
 const corpus = Path.resolve(import.meta.dirname, "../../../../shared/data/corpus/en-multihop.jsonl")
 const tenants = ["alpha", "beta", "gamma"]
 /**
- * The shared corpus once per tenant (about 6.4 MB of JSON Lines each). The latency figure at five copies (32 MB each:
- * p99 37 ms) is measured by benchmarks/server/uploads.mjs; this test checks the behaviour (every document indexed once,
- * readiness answered throughout, the event loop never held for long) and holds on a busy machine.
+ * The shared corpus twice per tenant (about 12.8 MB of JSON Lines each; quiet: ≈ 400 readiness samples). At five copies
+ * (32 MB each, measured by benchmarks/server/uploads.mjs) the test took over 300 s beside a CPU hog; at one, 66–87 s
+ * there (p99 37–39 ms) but only ≈ 260 samples on a quiet machine, close to the 200 a p99 needs.
  */
-const copies = 1
+const copies = 2
 
 /** The shared corpus `copies` times for one tenant, every id made distinct. */
 const uploadOf = (tenant: string) => {
@@ -30,13 +30,13 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 
 describe("uploads under load", () => {
   it.scopedLive.skipIf(!Fs.existsSync(corpus))(
-    "/readyz keeps answering while three tenants upload at once (p99 under 1 s; uploads are ingested off the event loop); every document is indexed exactly once",
+    "/readyz stays under 100 ms p99 while three tenants upload 12.8 MB each; every document is indexed exactly once",
     () =>
       Effect.gen(function*() {
         const home = yield* makeHome
         const keys = yield* Effect.forEach(tenants, (tenant) => createKey(home, tenant))
         const uploads = tenants.map(uploadOf)
-        for (const upload of uploads) assert.isAbove(upload.body.length, 6_000_000)
+        for (const upload of uploads) assert.isAbove(upload.body.length, 12_000_000)
         return yield* Effect.gen(function*() {
           const url = yield* baseUrl
           const call = (path: string, key: string, init: RequestInit = {}) =>
@@ -107,9 +107,8 @@ describe("uploads under load", () => {
             } ms, indexed after ${results.map((r) => Math.round(r.doneMs)).join("/")} ms`
           )
           assert.deepStrictEqual(notReady, [], "every readyz answered 200")
-          assert.isAtLeast(sorted.length, 100, "enough samples for a p99")
-          // ingest on the event loop held it for seconds (6 s p99 before the ingest worker); a busy machine adds tens of ms
-          assert.isBelow(p99, 1000, "readyz p99 (ms) while three uploads are ingested")
+          assert.isAtLeast(sorted.length, 200, "enough samples for a p99")
+          assert.isBelow(p99, 100, "readyz p99 (ms) while three uploads are ingested")
         }).pipe(Effect.provide(portServer(home)))
       }),
     { timeout: 300_000 }
