@@ -37,15 +37,19 @@ export const codeCommit = () => {
   }
 }
 
-/** Starts `deepnote serve …args` and resolves `{ server, url }` once it listens (the URL on 127.0.0.1). */
+/**
+ * Starts `deepnote serve …args` and resolves `{ server, url }` once it listens (the URL on 127.0.0.1, read from its
+ * log on stderr, which is passed through).
+ */
 export const startServe = (args, env = {}) => {
   const server = spawn(process.execPath, [cliMain, "serve", ...args], {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"]
+    stdio: ["ignore", "inherit", "pipe"]
   })
   return new Promise((resolve, reject) => {
     let buffer = ""
-    server.stdout.on("data", (chunk) => {
+    server.stderr.on("data", (chunk) => {
+      process.stderr.write(chunk)
       buffer += chunk
       const match = /Listening on (http:\/\/[^\s"]+)/u.exec(buffer)
       if (match) resolve({ server, url: match[1].replace("0.0.0.0", "127.0.0.1") })

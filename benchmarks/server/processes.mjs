@@ -32,10 +32,12 @@ const serve = (n) =>
   new Promise((resolve, reject) => {
     const server = spawn(process.execPath, [cliMain, "serve", "--port", "0", "--home", home, "--processes", String(n), ...engineArgs], {
       env: { ...process.env, DEEPNOTE_SERVER_REQUESTS_PER_MINUTE: "1000000" },
-      stdio: ["ignore", "pipe", "inherit"]
+      stdio: ["ignore", "inherit", "pipe"]
     })
     let buffer = ""
-    server.stdout.on("data", (chunk) => {
+    // the address and the supervisor's pids are log lines: on stderr (passed through)
+    server.stderr.on("data", (chunk) => {
+      process.stderr.write(chunk)
       buffer += chunk
       const url = /Listening on (http:\/\/[^\s"]+)/u.exec(buffer)?.[1]
       const pids = /serving with \d+ processes \(pids ([\d, ]+)\)/u.exec(buffer)?.[1]

@@ -49,5 +49,11 @@ runCli([...process.argv.slice(0, 2), ...args]).pipe(
     Effect.sync(() => process.stderr.write(`deepnote: internal error: ${Cause.pretty(Cause.die(defect))}\n`))
   ),
   Effect.provide(NodeContext.layer),
-  NodeRuntime.runMain({ disableErrorReporting: true, teardown: (exit, onExit) => onExit(exitCodeOf(exit)) })
+  // `disablePrettyLogger`: runMain would otherwise swap Effect's default logger for its pretty one on stdout, and the
+  // telemetry's logger (stderr) would be added beside it — every log line twice, once in stdout's data.
+  NodeRuntime.runMain({
+    disableErrorReporting: true,
+    disablePrettyLogger: true,
+    teardown: (exit, onExit) => onExit(exitCodeOf(exit))
+  })
 )

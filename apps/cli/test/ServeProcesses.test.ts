@@ -40,7 +40,7 @@ const alive = (pid: number) => {
 
 const output = (child: Child) => `${child.stdout()}${child.stderr()}`
 
-describe("deepnote serve --processes (child processes)", () => {
+describe("deepnote serve --processes and ui (child processes)", () => {
   it.scopedLive(
     "two processes share one port and both answer; killing the supervisor stops them",
     () =>
@@ -66,5 +66,28 @@ describe("deepnote serve --processes (child processes)", () => {
         assert.isTrue(gone, "the serving processes stop when their supervisor is killed")
       }),
     { timeout: 120_000 }
+  )
+
+  it.scopedLive(
+    "logs are written once, to stderr: stdout holds only the command's own output",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* tempHome
+        const child = spawnCli(["ui", "--home", home, "--port", "0"])
+        yield* Effect.addFinalizer(() => Effect.sync(() => void child.process.kill("SIGKILL")))
+        const ready = yield* until(
+          () =>
+            child.stdout().includes("run inspector: ") && child.stderr().includes("Listening on") ? true : undefined,
+          60_000
+        )
+        assert.isTrue(ready, output(child))
+        const stdout = child.stdout().trim().split("\n")
+        assert.strictEqual(stdout.length, 1, `stdout: ${child.stdout()}`)
+        assert.match(stdout[0]!, /^run inspector: http:\/\/127\.0\.0\.1:\d+\/ui\/#\/runs /)
+        const listening = child.stderr().split("\n").filter((line) => line.includes("Listening on"))
+        assert.strictEqual(listening.length, 1, `stderr: ${child.stderr()}`)
+        assert.strictEqual(JSON.parse(listening[0]!).level, "INFO", "stderr is not a terminal: JSON lines")
+      }),
+    { timeout: 90_000 }
   )
 })
