@@ -1,16 +1,5 @@
+import { Millis, NonNegative, PositiveInt, PositiveNumber } from "@deepnote-rag/core"
 import { Schema } from "effect"
-
-const PositiveInt = (field: string) =>
-  Schema.Number.pipe(
-    Schema.filter((n) => Number.isInteger(n) && n > 0, { message: () => `${field} must be a positive integer` })
-  )
-
-const Millis = (field: string) =>
-  Schema.Number.pipe(Schema.nonNegative({ message: () => `${field} must be ≥ 0 (milliseconds)` }))
-
-const PositiveNumber = (field: string) => Schema.Number.pipe(Schema.positive({ message: () => `${field} must be > 0` }))
-
-const NonNegative = (field: string) => Schema.Number.pipe(Schema.nonNegative({ message: () => `${field} must be ≥ 0` }))
 
 /** Interactive work (someone waits for the answer) or batch work (runs, sweeps, workers). */
 export const WorkClass = Schema.Literal("interactive", "batch")

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PositiveInt } from "./NumberFields.js"
 
 /**
  * The roles DNAlign makes preference pairs for (arXiv 2410.08821 §DPO): note initialisation (`init`, D_Init), query
@@ -7,9 +8,6 @@ import { Schema } from "effect"
 export const AlignRole = Schema.Literal("init", "plan", "update", "answer")
 export type AlignRole = typeof AlignRole.Type
 export const alignRoles: ReadonlyArray<AlignRole> = AlignRole.literals
-
-const PositiveInt = (field: string) =>
-  Schema.Int.pipe(Schema.positive({ message: () => `${field} must be a positive integer` }))
 
 /** One point of the sampling grid: a temperature and a top_p (the paper: {0.1, 0.5, 0.9}²). */
 export const SamplePoint = Schema.Struct({

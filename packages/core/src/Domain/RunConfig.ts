@@ -1,13 +1,8 @@
 import { Schema } from "effect"
 import { LanguageSetting } from "./Language.js"
+import { PositiveInt, Probability } from "./NumberFields.js"
 import { Profile, type Role } from "./Profile.js"
 import { TaskType } from "./Task.js"
-
-const PositiveInt = (field: string) =>
-  Schema.Int.pipe(Schema.positive({ message: () => `${field} must be a positive integer` }))
-
-const Probability = (field: string) =>
-  Schema.Number.pipe(Schema.between(0, 1, { message: () => `${field} must be between 0 and 1` }))
 
 /** Sampling settings of one role. Absent fields inherit from `sampling` (the defaults of every role). */
 export const RoleSampling = Schema.Struct({

@@ -1,11 +1,6 @@
+import { Millis, PositiveInt } from "@deepnote-rag/core"
 import { Config, ConfigError, Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
 import { EndpointSpec, LlmSettingsSchema, parseEndpoint } from "../LlmSettingsSchema.js"
-
-const PositiveInt = (field: string) =>
-  Schema.Int.pipe(Schema.positive({ message: () => `${field} must be a positive integer` }))
-
-const Millis = (field: string) =>
-  Schema.Number.pipe(Schema.nonNegative({ message: () => `${field} must be ≥ 0 (milliseconds)` }))
 
 /** The embeddings servers (OpenAI-compatible `/v1/embeddings`: vLLM, TEI's OpenAI route) and how to call them. */
 export const EmbeddingsSettingsSchema = Schema.Struct({
