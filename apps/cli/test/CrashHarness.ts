@@ -27,6 +27,13 @@ export const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string
   return { process: child, stdout: () => stdout, stderr: () => stderr, exited }
 }
 
+/** `spawnCli` for a scoped test: the child is killed (SIGKILL) when the scope closes, whatever the test's outcome. */
+export const spawnCliScoped = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.acquireRelease(
+    Effect.sync(() => spawnCli(args, env)),
+    (child) => Effect.sync(() => void child.process.kill("SIGKILL"))
+  )
+
 interface ExportLine {
   readonly itemId: string
   readonly status: string

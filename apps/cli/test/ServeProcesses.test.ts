@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Http from "node:http"
-import { type Child, spawnCli } from "./CrashHarness.js"
-import { tempHome } from "./RunCli.js"
+import { type Child, spawnCliScoped } from "./CrashHarness.js"
+import { runCli, tempHome } from "./RunCli.js"
 
 /** Polls `check` every 100 ms until it returns a value (or `timeoutMs` passes: undefined). */
 const until = <A>(check: () => A | undefined, timeoutMs: number) =>
@@ -46,8 +46,7 @@ describe("deepnote serve --processes and ui (child processes)", () => {
     () =>
       Effect.gen(function*() {
         const home = yield* tempHome
-        const child = spawnCli(["serve", "--home", home, "--port", "0", "--no-auth", "--processes", "2"])
-        yield* Effect.addFinalizer(() => Effect.sync(() => void child.process.kill("SIGKILL")))
+        const child = yield* spawnCliScoped(["serve", "--home", home, "--port", "0", "--no-auth", "--processes", "2"])
         const pids = yield* until(() => {
           const match = /serving with 2 processes \(pids (\d+), (\d+)\)/.exec(output(child))
           return match === null ? undefined : [Number(match[1]), Number(match[2])]
@@ -69,12 +68,40 @@ describe("deepnote serve --processes and ui (child processes)", () => {
   )
 
   it.scopedLive(
+    "an in-memory store is one process's own: --processes 2 with one, by --store or DEEPNOTE_STORE, is a usage error",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* tempHome
+        const expected = "deepnote: --processes 2: an in-memory store (sqlite::memory:) belongs to one process; " +
+          "use a store file or postgres:// for several\n"
+        const byFlag = yield* runCli([
+          "serve",
+          "--home",
+          home,
+          "--port",
+          "0",
+          "--store",
+          "sqlite::memory:",
+          "--processes",
+          "2"
+        ])
+        assert.strictEqual(byFlag.code, 2, byFlag.stderr)
+        assert.strictEqual(byFlag.stderr, expected)
+        const byEnvironment = yield* runCli(["serve", "--home", home, "--port", "0", "--processes", "2"], {
+          DEEPNOTE_STORE: "sqlite::memory:"
+        })
+        assert.strictEqual(byEnvironment.code, 2, byEnvironment.stderr)
+        assert.strictEqual(byEnvironment.stderr, expected)
+      }),
+    { timeout: 90_000 }
+  )
+
+  it.scopedLive(
     "logs are written once, to stderr: stdout holds only the command's own output",
     () =>
       Effect.gen(function*() {
         const home = yield* tempHome
-        const child = spawnCli(["ui", "--home", home, "--port", "0"])
-        yield* Effect.addFinalizer(() => Effect.sync(() => void child.process.kill("SIGKILL")))
+        const child = yield* spawnCliScoped(["ui", "--home", home, "--port", "0"])
         const ready = yield* until(
           () =>
             child.stdout().includes("run inspector: ") && child.stderr().includes("Listening on") ? true : undefined,

@@ -4,7 +4,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { appendFileSync, existsSync, readFileSync } from "node:fs"
 import * as Path from "node:path"
-import { spawnCli } from "./CrashHarness.js"
+import { spawnCliScoped } from "./CrashHarness.js"
 import { indexedHome, llmArgs, llmUrlArgs, resumeArgs, runCli, sampleAskArgs, sampleRunArgs } from "./RunCli.js"
 
 const question =
@@ -229,7 +229,7 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
         const sim = yield* start({ stepBaseMs: 6, tokensPerStep: 4 })
         const receiver = yield* startOtlpReceiver
         const traceFile = Path.join(home, "run-trace.jsonl")
-        const cli = spawnCli(
+        const cli = yield* spawnCliScoped(
           sampleRunArgs(
             home,
             ...llmArgs(`${sim.url}/v1`, { cache: false }),
@@ -243,7 +243,6 @@ describe("observability of the deepnote CLI (child process, simulator, in-proces
           ),
           { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
         )
-        yield* Effect.addFinalizer(() => Effect.sync(() => void cli.process.kill("SIGKILL")))
         assert.isTrue(
           yield* until(() => sim.metrics.requests >= 12, 40_000),
           `the run made LLM calls; stderr: ${cli.stderr()}`

@@ -9,6 +9,11 @@ export class SqliteStoreUrl extends Schema.TaggedClass<SqliteStoreUrl>()("Sqlite
   get display(): string {
     return this.filename
   }
+
+  /** `sqlite::memory:`: a store that lives and dies with one process's connection (no other process can open it). */
+  get inMemory(): boolean {
+    return this.filename === ":memory:"
+  }
 }
 
 /** A Postgres store: a database reached by a `postgres://` URL (its password stays redacted). */
@@ -18,6 +23,10 @@ export class PostgresStoreUrl extends Schema.TaggedClass<PostgresStoreUrl>()("Po
   /** The URL with its password replaced by `***`: `postgres://user:***@host:port/db`. */
   get display(): string {
     return redactUrl(Redacted.value(this.url))
+  }
+
+  get inMemory(): boolean {
+    return false
   }
 }
 

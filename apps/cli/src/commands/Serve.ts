@@ -14,8 +14,8 @@ import { CommandFailed, UsageError } from "../Errors.js"
 import {
   announceReady,
   checkListen,
-  chooseProcesses,
   isServeProcess,
+  processesFor,
   superviseProcesses
 } from "../serve/ServeProcesses.js"
 import { boundedInteger, configFileOption, homeLayer, homeOption, maxConcurrency, storeOption } from "./Common.js"
@@ -182,7 +182,7 @@ export const serveCommand = Command.make(
         meili: meili.named ? meili.options : undefined,
         processId: isServeProcess() ? process.pid : undefined
       })
-      const processes = chooseProcesses(opts.processes, config.engine, opts.store)
+      const processes = yield* processesFor(opts.processes, config.engine, opts.store, server.home)
       if (!isServeProcess()) yield* Effect.logInfo(`processes ${processes.value} (${processes.reason})`)
       if (processes.value > 1 && !isServeProcess()) {
         yield* checkListen(opts.host, opts.port).pipe(Effect.catchAll(server.failure))

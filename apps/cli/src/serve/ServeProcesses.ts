@@ -1,8 +1,10 @@
-import { Effect, Option } from "effect"
+import { Home } from "@deepnote-rag/core"
+import { StoreConfig, type StoreUrl } from "@deepnote-rag/store"
+import { Effect, Either, Option } from "effect"
 import cluster, { type Worker } from "node:cluster"
 import * as Net from "node:net"
 import { availableParallelism } from "node:os"
-import { CommandFailed } from "../Errors.js"
+import { CommandFailed, UsageError } from "../Errors.js"
 
 /** The processes `deepnote serve` runs behind its one port, and why, as logged at start. */
 export interface ChosenProcesses {
@@ -13,24 +15,57 @@ export interface ChosenProcesses {
 /**
  * `--processes` when given; else one. The extractive engine is CPU-bound (one process is one event loop), but two
  * processes measured no faster than one on this project's 2 shared cores (`benchmarks/server/processes.mjs`), and each
- * process keeps its own event-stream replay buffer, so several are asked for, not assumed. One for the LLM engine (I/O-bound: one process
- * drives well over what one vLLM server takes, and its answer slots and endpoint pool size themselves to the servers'
- * whole capacity — several would each do so); one for an in-memory store, which processes cannot share.
+ * process keeps its own event-stream replay buffer, so several are asked for, not assumed. One for the LLM engine
+ * (I/O-bound: one process drives well over what one vLLM server takes, and its answer slots and endpoint pool size
+ * themselves to the servers' whole capacity — several would each do so). An in-memory store is one process's own, so
+ * it always means one: `--processes` above 1 with it is refused (a usage error), not quietly split into several stores.
  */
 export const chooseProcesses = (
   flag: Option.Option<number>,
   engine: "extractive" | "llm",
-  store: Option.Option<string>
-): ChosenProcesses =>
-  Option.isSome(flag)
-    ? { value: flag.value, reason: "--processes" }
-    : Option.exists(store, (url) => url.includes(":memory:"))
-    ? { value: 1, reason: "an in-memory store is one process's own" }
+  store: StoreUrl
+): Either.Either<ChosenProcesses, string> =>
+  store.inMemory
+    ? Option.isSome(flag) && flag.value > 1
+      ? Either.left(
+        `--processes ${flag.value}: an in-memory store (sqlite::memory:) belongs to one process; ` +
+          "use a store file or postgres:// for several"
+      )
+      : Either.right({ value: 1, reason: "an in-memory store is one process's own" })
+    : Option.isSome(flag)
+    ? Either.right({ value: flag.value, reason: "--processes" })
     : engine === "llm"
-    ? { value: 1, reason: "LLM engine: I/O-bound, one process fills the LLM servers" }
+    ? Either.right({ value: 1, reason: "LLM engine: I/O-bound, one process fills the LLM servers" })
     // several processes measured no faster on 2 busy cores (benchmarks/server: 0.88–1.01×) and each keeps its own
     // event-stream replay buffer, so more than one is asked for, not assumed
-    : { value: 1, reason: `extractive engine: one process unless --processes N (${availableParallelism()} cores here)` }
+    : Either.right({
+      value: 1,
+      reason: `extractive engine: one process unless --processes N (${availableParallelism()} cores here)`
+    })
+
+/**
+ * `chooseProcesses` for the store the server will open (`--store`, else `DEEPNOTE_STORE`, else the home's file); a bad
+ * store URL or a refused choice is a usage error.
+ */
+export const processesFor = (
+  flag: Option.Option<number>,
+  engine: "extractive" | "llm",
+  store: Option.Option<string>,
+  home: string
+): Effect.Effect<ChosenProcesses, UsageError> =>
+  Effect.map(StoreConfig, (settings) => settings.url).pipe(
+    Effect.provide(
+      Option.match(store, { onNone: () => StoreConfig.layerConfig, onSome: (url) => StoreConfig.layer({ url }) })
+    ),
+    Effect.provide(Home.layer(home)),
+    Effect.mapError((e) => new UsageError({ message: e.message })),
+    Effect.flatMap((url) =>
+      Either.match(chooseProcesses(flag, engine, url), {
+        onLeft: (message) => Effect.fail(new UsageError({ message })),
+        onRight: Effect.succeed
+      })
+    )
+  )
 
 /** True in a process `superviseProcesses` started: it serves (and says when it is ready) instead of forking more. */
 export const isServeProcess = (): boolean => cluster.isWorker
