@@ -3,11 +3,13 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
 import { type JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { StoredEvent } from "./Domain/StoredEvent.js"
+import { appendDirect } from "./internal/directAppend.js"
+import { EventRow } from "./internal/eventRows.js"
 import { type JournalAppend, makeInsertEntries } from "./internal/journalRows.js"
 import { makePassageRefs } from "./internal/passageRefs.js"
 import { makeQueries } from "./internal/query.js"
 import { chunks, DbInt, now } from "./internal/sql.js"
-import { StoredJsonValue } from "./internal/storedJson.js"
+import { SqliteDirect } from "./internal/sqliteDirect.js"
 
 /** The run event log, so the HTTP app can stream a run's events and resume a stream with `Last-Event-ID`. */
 export interface EventLogService {
@@ -40,22 +42,13 @@ export interface EventLogService {
   /** How many events one item has logged (a resumed item re-emits them; the executor skips that many). */
 }
 
-/** An `events` row; `event` is the encoded event with its passages referred to (`internal/passageRefs.ts`). */
-const EventRow = Schema.Struct({
-  run_id: Schema.String,
-  seq: Schema.Int,
-  item_id: Schema.String,
-  event: StoredJsonValue,
-  created_at: Schema.Date
-})
-
 const encodeEvent = Schema.encode(PipelineEvent)
 const decodeEvent = Schema.decodeUnknown(PipelineEvent)
 
 export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventLog, EventLogService>() {
   static readonly make: Effect.Effect<EventLogService, never, SqlClient.SqlClient> = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const { execute, findAll, findOne, transaction } = makeQueries(sql)
+    const { execute, findAll, findOne, sqlFailure, transaction } = makeQueries(sql)
     const insertEntries = makeInsertEntries(sql)
     const refs = makePassageRefs(sql)
     // Takes `count` numbers from the run's counter under the run row's lock (Postgres: the row lock, held to commit;
@@ -91,6 +84,10 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
       execute: (r) => sql`SELECT count(*) AS n FROM events WHERE run_id = ${r.runId} AND item_id = ${r.itemId}`
     })
 
+    // SQLite: the whole append as one synchronous transaction on prepared statements (`internal/directAppend.ts`)
+    const direct = yield* Effect.serviceOption(SqliteDirect)
+    const appendFailure = sqlFailure("appending events")
+
     const append = Effect.fn("EventLog.append")(function*(
       runId: string,
       itemId: string,
@@ -100,6 +97,14 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
       yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
       const journal = options?.journal ?? []
       if (all.length === 0 && journal.length === 0) return []
+      if (Option.isSome(direct)) {
+        const events = yield* Effect.orDie(Effect.forEach(all, (event) => encodeEvent(event)))
+        const createdAt = yield* now
+        const written = { runId, itemId, events, position: options?.position, journal, createdAt }
+        return yield* direct.value.transaction((db) => appendDirect(db, written)).pipe(
+          Effect.catchTag("SqlError", appendFailure)
+        )
+      }
       return yield* Effect.gen(function*() {
         if (journal.length > 0) yield* insertEntries(journal)
         if (all.length === 0) return []

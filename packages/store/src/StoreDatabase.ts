@@ -2,7 +2,6 @@ import type { Home } from "@deepnote-rag/core"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { Migrator, SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import * as Path from "node:path"
 import { StoreError } from "./Domain/Errors.js"
@@ -10,6 +9,8 @@ import { corruptionDiagnosis } from "./internal/corruption.js"
 import { attachDiagnosis } from "./internal/diagnosis.js"
 import { makeQueries } from "./internal/query.js"
 import { causeMessage, DbInt } from "./internal/sql.js"
+import { makeSqliteConnection } from "./internal/sqliteConnection.js"
+import { SqliteDirect } from "./internal/sqliteDirect.js"
 import { migrations, migrationsTable, schemaVersion } from "./Migrations.js"
 import { StoreConfig } from "./StoreConfig.js"
 import { inspectStoreFile } from "./StoreFile.js"
@@ -89,7 +90,7 @@ const sqlite = (filename: string, busyTimeout: Duration.DurationInput) =>
   Layer.scopedContext(Effect.gen(function*() {
     const state = yield* inspectStoreFile(filename)
     const readOnly = state._tag === "Store" && state.readOnly
-    const client = yield* SqliteClient.make({ filename, readonly: readOnly }).pipe(
+    const { client, direct } = yield* makeSqliteConnection({ filename, readonly: readOnly }).pipe(
       Effect.catchAllDefect((cause) =>
         Effect.fail(
           new StoreError({
@@ -111,7 +112,8 @@ const sqlite = (filename: string, busyTimeout: Duration.DurationInput) =>
     if (state._tag !== "Memory") attachDiagnosis(client, yield* corruptionDiagnosis(filename))
     // a read-only store is at this build's version (checked above): reads work, writes fail with a StoreError
     if (!readOnly) yield* Effect.provideService(migrate(filename), SqlClient.SqlClient, client)
-    return Context.make(SqlClient.SqlClient, client)
+    // the run's hot writers look for `SqliteDirect` (optional: a Postgres store has none)
+    return Context.make(SqlClient.SqlClient, client).pipe(Context.add(SqliteDirect, direct))
   })).pipe(Layer.provide(Reactivity.layer))
 
 const postgres = (url: PostgresStoreUrl) =>

@@ -2,7 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { JournalMismatch, type StoreError } from "../Domain/Errors.js"
 import { JournalEntry, Usage } from "../Domain/JournalEntry.js"
-import { makePassageRefs } from "./passageRefs.js"
+import { type Dehydrated, dehydrateValues, makePassageRefs } from "./passageRefs.js"
 import { makeQueries } from "./query.js"
 import { chunks, now, orUndefined } from "./sql.js"
 import { StoredJsonValue } from "./storedJson.js"
@@ -32,7 +32,7 @@ export const JournalRow = Schema.Struct({
 })
 
 /** A `journal` row as written: the row plus the token counts that `Journal.totals` sums. */
-const NewEntry = Schema.Struct({
+export const NewEntry = Schema.Struct({
   ...JournalRow.fields,
   prompt_tokens: Schema.NullOr(Schema.Int),
   completion_tokens: Schema.NullOr(Schema.Int)
@@ -53,6 +53,60 @@ export const toJournalEntry = (r: typeof JournalRow.Type): JournalEntry =>
     usage: orUndefined(r.usage),
     latencyMs: r.latency_ms,
     createdAt: r.created_at
+  })
+
+/**
+ * The rows of `entries` as written, their responses' passages and long texts stored once per run and referred to
+ * (`dehydrateValues`), with the passage and text rows to write first.
+ */
+export const newJournalRows = (
+  entries: ReadonlyArray<JournalAppend>,
+  createdAt: Date
+): { readonly rows: ReadonlyArray<typeof NewEntry.Type>; readonly refs: Omit<Dehydrated, "stored"> } => {
+  const responses = new Map<JournalAppend, unknown>()
+  const byRun = new Map<string, Array<JournalAppend>>()
+  for (const e of entries) {
+    const group = byRun.get(e.runId)
+    if (group === undefined) byRun.set(e.runId, [e])
+    else group.push(e)
+  }
+  const passages: Array<Dehydrated["passages"][number]> = []
+  const texts: Array<Dehydrated["texts"][number]> = []
+  for (const [runId, group] of byRun) {
+    const dehydrated = dehydrateValues(runId, group.map((e) => e.response))
+    group.forEach((e, i) => responses.set(e, dehydrated.stored[i]))
+    passages.push(...dehydrated.passages)
+    texts.push(...dehydrated.texts)
+  }
+  const rows = entries.map((e) => ({
+    run_id: e.runId,
+    item_id: e.itemId,
+    seq: e.seq,
+    kind: e.kind,
+    request_hash: e.requestHash,
+    response: responses.get(e),
+    usage: e.usage ?? null,
+    prompt_tokens: e.usage?.promptTokens ?? null,
+    completion_tokens: e.usage?.completionTokens ?? null,
+    latency_ms: e.latencyMs,
+    created_at: createdAt
+  }))
+  return { rows, refs: { passages, texts } }
+}
+
+/** A journaled entry at the same position whose kind or request hash differs: the inputs changed since. */
+export const journalMismatch = (
+  row: typeof NewEntry.Type,
+  stored: { readonly kind: string; readonly request_hash: string }
+) =>
+  new JournalMismatch({
+    runId: row.run_id,
+    itemId: row.item_id,
+    seq: row.seq,
+    kind: row.kind,
+    requestHash: row.request_hash,
+    storedKind: stored.kind,
+    storedHash: stored.request_hash
   })
 
 const keyOf = (k: typeof Key.Type) => `${k.run_id}\u0000${k.item_id}\u0000${k.seq}`
@@ -87,33 +141,10 @@ export const makeInsertEntries = (sql: SqlClient.SqlClient) => {
 
   return (entries: ReadonlyArray<JournalAppend>): Effect.Effect<void, JournalMismatch | StoreError> =>
     Effect.gen(function*() {
-      const createdAt = yield* now
+      const { refs: referred, rows: all } = newJournalRows(entries, yield* now)
       // each entry's passages are stored once for its run, and referred to by its response
-      const responses = new Map<JournalAppend, unknown>()
-      const byRun = new Map<string, Array<JournalAppend>>()
-      for (const e of entries) {
-        const group = byRun.get(e.runId)
-        if (group === undefined) byRun.set(e.runId, [e])
-        else group.push(e)
-      }
-      for (const [runId, group] of byRun) {
-        const stored = yield* refs.dehydrate(runId, group.map((e) => e.response))
-        group.forEach((e, i) => responses.set(e, stored[i]))
-      }
-      for (const batch of chunks(entries)) {
-        const rows = batch.map((e) => ({
-          run_id: e.runId,
-          item_id: e.itemId,
-          seq: e.seq,
-          kind: e.kind,
-          request_hash: e.requestHash,
-          response: responses.get(e),
-          usage: e.usage ?? null,
-          prompt_tokens: e.usage?.promptTokens ?? null,
-          completion_tokens: e.usage?.completionTokens ?? null,
-          latency_ms: e.latencyMs,
-          created_at: createdAt
-        }))
+      yield* refs.write(referred)
+      for (const rows of chunks(all)) {
         // the first row of each key was inserted unless the key was already journaled; later duplicates were skipped
         const inserted = new Set((yield* insert(rows)).map(keyOf))
         const skipped = rows.filter((row) => !inserted.delete(keyOf(row)))
@@ -122,15 +153,7 @@ export const makeInsertEntries = (sql: SqlClient.SqlClient) => {
         for (const row of skipped) {
           const found = existing.get(keyOf(row))
           if (found !== undefined && (found.kind !== row.kind || found.request_hash !== row.request_hash)) {
-            return yield* new JournalMismatch({
-              runId: row.run_id,
-              itemId: row.item_id,
-              seq: row.seq,
-              kind: row.kind,
-              requestHash: row.request_hash,
-              storedKind: found.kind,
-              storedHash: found.request_hash
-            })
+            return yield* journalMismatch(row, found)
           }
         }
       }

@@ -38,9 +38,9 @@ type TextRow = typeof TextRow.Type
 
 /** Rows as written: the bodies already encoded (`bodyOf`). */
 const NewPassageRow = Schema.Struct({ ...PassageRow.fields, text: Schema.Uint8ArrayFromSelf })
-type NewPassageRow = typeof NewPassageRow.Type
+export type NewPassageRow = typeof NewPassageRow.Type
 const NewTextRow = Schema.Struct({ ...TextRow.fields, text: Schema.Uint8ArrayFromSelf })
-type NewTextRow = typeof NewTextRow.Type
+export type NewTextRow = typeof NewTextRow.Type
 
 /**
  * Stored bodies of recent passages and texts, by hash. A question writes each passage three times (its retrieval's
@@ -145,6 +145,36 @@ const collectRefs = (value: unknown, passages: Set<string>, texts: Set<string>):
   for (const key in object) collectRefs(object[key], passages, texts)
 }
 
+/** Values to store, with the passage and text rows they refer to (written before them, in the same transaction). */
+export interface Dehydrated {
+  readonly stored: ReadonlyArray<unknown>
+  readonly passages: ReadonlyArray<NewPassageRow>
+  readonly texts: ReadonlyArray<NewTextRow>
+}
+
+/** Replaces each passage and long text of `values` by a reference (see above); pure, no database. */
+export const dehydrateValues = (runId: string, values: ReadonlyArray<unknown>): Dehydrated => {
+  const passages = new Map<string, NewPassageRow>()
+  const texts = new Map<string, NewTextRow>()
+  const stored = values.map((value) =>
+    rewrite(value, (object) => {
+      if (!isInlinePassage(object)) return undefined
+      const hash = hashOf(object.id, object.source, object.title, object.text)
+      if (!passages.has(hash)) {
+        const { id, source, text, title } = object
+        passages.set(hash, { run_id: runId, hash, id, source, title, text: bodyOf(hash, text) })
+      }
+      return { [refKey]: hash, score: object.score }
+    }, (text) => {
+      if (text.length < longText) return text
+      const hash = hashOf(text)
+      if (!texts.has(hash)) texts.set(hash, { run_id: runId, hash, text: bodyOf(hash, text) })
+      return { [textKey]: hash }
+    })
+  )
+  return { stored, passages: [...passages.values()], texts: [...texts.values()] }
+}
+
 export interface PassageRefs {
   /**
    * The values as stored: each passage and long text replaced by a reference, their rows written for the run unless
@@ -154,6 +184,8 @@ export interface PassageRefs {
     runId: string,
     values: ReadonlyArray<unknown>
   ) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
+  /** Writes the passage and text rows of values dehydrated with `dehydrateValues` (those already there are kept). */
+  readonly write: (rows: Omit<Dehydrated, "stored">) => Effect.Effect<void, StoreError>
   /**
    * The values as written: every reference replaced by what it refers to. `items[i]` is the item of `values[i]` (named
    * when something referred to is missing).
@@ -200,30 +232,16 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
       sql`SELECT run_id, hash, text FROM texts WHERE run_id = ${runId} AND ${sql.in("hash", hashes)}`
   })
 
-  const dehydrate = (runId: string, values: ReadonlyArray<unknown>) =>
+  const write = (rows: Omit<Dehydrated, "stored">) =>
     Effect.gen(function*() {
-      const passages = new Map<string, NewPassageRow>()
-      const texts = new Map<string, NewTextRow>()
-      const stored = values.map((value) =>
-        rewrite(value, (object) => {
-          if (!isInlinePassage(object)) return undefined
-          const hash = hashOf(object.id, object.source, object.title, object.text)
-          if (!passages.has(hash)) {
-            const { id, source, text, title } = object
-            passages.set(hash, { run_id: runId, hash, id, source, title, text: bodyOf(hash, text) })
-          }
-          return { [refKey]: hash, score: object.score }
-        }, (text) => {
-          if (text.length < longText) return text
-          const hash = hashOf(text)
-          if (!texts.has(hash)) texts.set(hash, { run_id: runId, hash, text: bodyOf(hash, text) })
-          return { [textKey]: hash }
-        })
-      )
-      for (const batch of chunks([...passages.values()])) yield* insertPassages(batch)
-      for (const batch of chunks([...texts.values()])) yield* insertTexts(batch)
-      return stored
+      for (const batch of chunks(rows.passages)) yield* insertPassages(batch)
+      for (const batch of chunks(rows.texts)) yield* insertTexts(batch)
     })
+
+  const dehydrate = (runId: string, values: ReadonlyArray<unknown>) => {
+    const dehydrated = dehydrateValues(runId, values)
+    return Effect.as(write(dehydrated), dehydrated.stored)
+  }
 
   const hydrate = (runId: string, items: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =>
     Effect.gen(function*() {
@@ -267,5 +285,5 @@ export const makePassageRefs = (sql: SqlClient.SqlClient): PassageRefs => {
       return out
     })
 
-  return { dehydrate, hydrate }
+  return { dehydrate, write, hydrate }
 }

@@ -62,6 +62,10 @@ export const makeQueries = (sql: SqlClient.SqlClient) => {
     return (request: IA): Effect.Effect<void, StoreError, R | IR> => Effect.catchAll(query(request), failure)
   }
 
+  /** A database failure as a `StoreError` naming the operation (and a corrupted SQLite file as such). */
+  const sqlFailure = (action: string) => (error: SqlError.SqlError): Effect.Effect<never, StoreError> =>
+    Effect.flip(diagnose(storeFailure(action)(error)))
+
   /** Runs an effect in one transaction; a failure to begin or commit is a `StoreError` naming the operation. */
   const transaction =
     (action: string) =>
@@ -69,8 +73,8 @@ export const makeQueries = (sql: SqlClient.SqlClient) => {
       Effect.catchIf(
         sql.withTransaction(self),
         (e): e is SqlError.SqlError => Predicate.isTagged(e, "SqlError"),
-        (e) => Effect.flip(diagnose(storeFailure(action)(e)))
+        sqlFailure(action)
       )
 
-  return { sql, findAll, findOne, execute, transaction }
+  return { sql, findAll, findOne, execute, sqlFailure, transaction }
 }

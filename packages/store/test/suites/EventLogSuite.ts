@@ -1,8 +1,8 @@
 import { Answer, type PipelineEvent } from "@deepnote-rag/core"
 import { assert, describe } from "@effect/vitest"
 import { Effect, Fiber, Ref } from "effect"
-import { EventLog, RunStore } from "../../src/index.js"
-import { manifest } from "../fixtures.js"
+import { EventLog, Journal, RunStore } from "../../src/index.js"
+import { manifest, question } from "../fixtures.js"
 import type { SuiteIt } from "../layers.js"
 
 const answered = (questionId: string, step = 1): PipelineEvent => ({
@@ -94,5 +94,43 @@ export const eventLogSuite = (it: SuiteIt) =>
         assert.deepStrictEqual([...seqs.flat(2)].sort((x, y) => x - y), expected)
         assert.deepStrictEqual(yield* Ref.get(seen), expected)
         for (const batch of seqs.flat()) assert.strictEqual(batch[1], batch[0]! + 1, "one append's events are adjacent")
+      }))
+
+    it.effect("journal entries written with an event: a replayed entry is skipped, another request at its position fails and writes nothing", () =>
+      Effect.gen(function*() {
+        const store = yield* RunStore
+        const log = yield* EventLog
+        const journal = yield* Journal
+        const run = yield* store.createRun({ manifest: manifest() })
+        yield* store.addItems(run.id, [question("q1")])
+        const entry = (seq: number, requestHash: string) => ({
+          runId: run.id,
+          itemId: "q1",
+          seq,
+          kind: "plan",
+          requestHash,
+          response: { queries: ["a"], raw: `reply ${seq}` },
+          usage: { promptTokens: 10, completionTokens: 2, totalTokens: 12 },
+          latencyMs: 5
+        })
+        assert.deepStrictEqual(
+          yield* log.append(run.id, "q1", [answered("q1", 0)], { position: 0, journal: [entry(0, "h0")] }),
+          [1]
+        )
+        // a resumed execution writes the same entry and event again: both are already there
+        assert.deepStrictEqual(
+          yield* log.append(run.id, "q1", [answered("q1", 0)], { position: 0, journal: [entry(0, "h0")] }),
+          []
+        )
+        const mismatch = yield* Effect.flip(
+          log.append(run.id, "q1", [answered("q1", 1)], { position: 1, journal: [entry(1, "h1"), entry(0, "other")] })
+        )
+        assert.strictEqual(mismatch._tag, "JournalMismatch")
+        // the failed append left nothing: not its first entry, not its event, and no number was used up
+        assert.deepStrictEqual((yield* journal.entries(run.id, "q1")).map((e) => [e.seq, e.requestHash]), [[0, "h0"]])
+        assert.deepStrictEqual(yield* log.append(run.id, "q1", [answered("q1", 1)], { position: 1 }), [2])
+        const [totals] = yield* journal.totals(run.id)
+        assert.deepStrictEqual([totals?.itemId, totals?.promptTokens, totals?.completionTokens], ["q1", 10, 2])
+        assert.deepStrictEqual((yield* journal.entries(run.id, "q1"))[0]?.response, entry(0, "h0").response)
       }))
   })
