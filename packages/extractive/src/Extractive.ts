@@ -2,6 +2,7 @@ import {
   Answer,
   Answerer,
   type AnswererService,
+  type AnswerEvidence,
   Judge,
   type JudgeService,
   Note,
@@ -12,7 +13,7 @@ import {
   Verdict
 } from "@deepnote-rag/core"
 import { Context, Effect, Layer } from "effect"
-import { answerFrom } from "./Answerer.js"
+import { answerFrom, type AnswerOptions } from "./Answerer.js"
 import { judgeNotes } from "./Judge.js"
 import { updateNote, writeInitialNote } from "./NoteWriter.js"
 import type { ExtractiveOptions } from "./Options.js"
@@ -69,19 +70,28 @@ export const make = (options: ExtractiveOptions = {}): Effect.Effect<ExtractiveR
           return new Verdict({ better: judgement.better, parsed: "rule", raw: judgement.reason })
         })
     },
-    answerer: {
-      answer: (input) =>
-        Effect.sync(() =>
-          new Answer({
-            text: answerFrom(input.question, input.evidence, {
-              ...options,
-              language: input.context.language,
-              task: input.context.config.task
-            })
-          })
-        )
-    }
+    answerer: answerer(options)
   }))
+
+/**
+ * The answerer role over an answer function (default `answerFrom`): the call context supplies the language and the
+ * task, on top of `options`. A caller that picks among the answer candidates itself passes its own `answer`.
+ */
+export const answerer = (
+  options: ExtractiveOptions = {},
+  answer: (question: string, evidence: AnswerEvidence, options: AnswerOptions) => string = answerFrom
+): AnswererService => ({
+  answer: (input) =>
+    Effect.sync(() =>
+      new Answer({
+        text: answer(input.question, input.evidence, {
+          ...options,
+          language: input.context.language,
+          task: input.context.config.task
+        })
+      })
+    )
+})
 
 /**
  * The engine with default options: the four core role tags, each wrapped in its tag's spans (`NoteWriter.init`, …).

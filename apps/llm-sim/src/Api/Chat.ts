@@ -15,8 +15,8 @@ import {
   modelOf,
   noteRequest,
   outputPieces,
-  promptDetails,
-  reasoningPieces
+  reasoningPieces,
+  usageOf
 } from "./Generate.js"
 import { ChatBody, messageText } from "./Wire.js"
 
@@ -70,12 +70,7 @@ export const chatHandler = (state: SimState) =>
     const created = Math.floor(Date.now() / 1000)
     const model = modelOf(state, body.model)
     const priority = body.priority ?? 0
-    const usage = {
-      prompt_tokens: promptTokens,
-      completion_tokens: pieces.length,
-      total_tokens: promptTokens + pieces.length,
-      ...promptDetails(state, cachedTokens)
-    }
+    const usage = usageOf(state, promptTokens, pieces.length, cachedTokens)
 
     if (body.stream !== true) {
       if (fault === "malformed") {

@@ -15,7 +15,7 @@ import {
   modelOf,
   noteRequest,
   outputPieces,
-  promptDetails
+  usageOf
 } from "./Generate.js"
 import { CompletionBody } from "./Wire.js"
 
@@ -67,19 +67,17 @@ export const completionsHandler = (state: SimState) =>
         discard: true
       }
     )
-    const completion = outputs.reduce((n, o) => n + o.pieces.length, 0)
-    const prompt = promptTokens.reduce((n, t) => n + t, 0)
     return HttpServerResponse.unsafeJson({
       id: `cmpl-sim-${state.nextId++}`,
       object: "text_completion",
       created: Math.floor(Date.now() / 1000),
       model: modelOf(state, body.model),
       choices: outputs.map((o, index) => ({ index, text: o.pieces.join(""), finish_reason: o.finish, logprobs: null })),
-      usage: {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_tokens: prompt + completion,
-        ...promptDetails(state, cached.reduce((n, c) => n + c, 0))
-      }
+      usage: usageOf(
+        state,
+        promptTokens.reduce((n, t) => n + t, 0),
+        outputs.reduce((n, o) => n + o.pieces.length, 0),
+        cached.reduce((n, c) => n + c, 0)
+      )
     })
   })

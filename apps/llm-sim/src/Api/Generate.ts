@@ -177,9 +177,13 @@ export const cachedPrefix = (state: SimState, promptText: string, promptTokens: 
   return cached
 }
 
-/** `usage.prompt_tokens_details` as vLLM reports it (with prefix caching on). */
-export const promptDetails = (state: SimState, cachedTokens: number) =>
-  state.prefixCache === undefined ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }
+/** A reply's `usage` as vLLM reports it: the token counts and, with prefix caching on, `prompt_tokens_details`. */
+export const usageOf = (state: SimState, promptTokens: number, completionTokens: number, cachedTokens: number) => ({
+  prompt_tokens: promptTokens,
+  completion_tokens: completionTokens,
+  total_tokens: promptTokens + completionTokens,
+  ...(state.prefixCache === undefined ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } })
+})
 
 /**
  * Runs one sequence through the scheduler; resolves when its last token is out (prefill-only work, with no pieces,

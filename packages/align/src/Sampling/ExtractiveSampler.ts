@@ -1,5 +1,12 @@
-import { Answer, type AnswererService, type AnswerEvidence, type SamplePoint } from "@deepnote-rag/core"
-import { answerFrom, defaultOptions, Extractive, type ExtractiveOptions, unknownAnswer } from "@deepnote-rag/extractive"
+import type { AnswerEvidence, SamplePoint } from "@deepnote-rag/core"
+import {
+  answerFrom,
+  type AnswerOptions,
+  defaultOptions,
+  Extractive,
+  type ExtractiveOptions,
+  unknownAnswer
+} from "@deepnote-rag/extractive"
 import { Effect } from "effect"
 import type { SampledRoles, Sampler } from "./Sampler.js"
 import type { SampleSlot } from "./Slots.js"
@@ -47,7 +54,7 @@ const without = (evidence: AnswerEvidence, span: string): AnswerEvidence => {
 const rankedAnswer = (
   question: string,
   evidence: AnswerEvidence,
-  options: Parameters<typeof answerFrom>[2],
+  options: AnswerOptions,
   rank: number
 ): string => {
   const unknown = new Set<string>(Object.values(unknownAnswer))
@@ -74,18 +81,10 @@ export const make = (grid: ReadonlyArray<SamplePoint>): Effect.Effect<Sampler> =
       const options = variantOptions(slot)
       const roles = yield* Extractive.make(options)
       const rank = answerRank(slot)
-      const answerer: AnswererService = {
-        answer: (input) =>
-          Effect.sync(() =>
-            new Answer({
-              text: rankedAnswer(input.question, input.evidence, {
-                ...options,
-                language: input.context.language,
-                task: input.context.config.task
-              }, rank)
-            })
-          )
-      }
+      const answerer = Extractive.answerer(
+        options,
+        (question, evidence, o) => rankedAnswer(question, evidence, o, rank)
+      )
       built.set(keyOf(point), { noteWriter: roles.noteWriter, queryPlanner: roles.queryPlanner, answerer })
     }
     // a slot off the grid (a stage sampled once at the run's own sampling) gets the engine's default options

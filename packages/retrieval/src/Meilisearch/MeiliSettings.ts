@@ -23,18 +23,11 @@ export interface MeiliOptions {
 export const defaultMeiliHost = "http://127.0.0.1:7700"
 export const defaultMeiliIndex = "deepnote"
 
-/** The Meilisearch settings one source gives (flags, a config file's `meili` section, the environment). */
-export interface MeiliSettingsInput {
-  readonly host?: string | undefined
-  readonly apiKey?: Redacted.Redacted | undefined
-  readonly index?: string | undefined
-  readonly embedder?: string | undefined
-  readonly semanticRatio?: number | undefined
-  readonly batchSize?: number | undefined
-  readonly timeout?: Duration.Duration | undefined
-  readonly retries?: number | undefined
-  readonly taskTimeout?: Duration.Duration | undefined
-}
+/**
+ * The Meilisearch settings one source gives (flags, a config file's `meili` section, the environment): any of the
+ * options, each possibly unset (`mergeMeiliSettings` picks field by field).
+ */
+export type MeiliSettingsInput = { readonly [K in keyof MeiliOptions]?: MeiliOptions[K] | undefined }
 
 /** Each setting's `DEEPNOTE_MEILI_*` variable. */
 export const meiliEnvironmentKeys = {
