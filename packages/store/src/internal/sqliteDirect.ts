@@ -50,6 +50,12 @@ const batchLimit = 256
 /** Thrown inside a better-sqlite3 transaction to roll it back (the typed failure is kept beside it). */
 const rollback = Symbol("rollback")
 
+/** Resumes after the I/O callbacks due now have run (`setImmediate`). */
+const afterPendingIo = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
 const sqlError = (cause: unknown) => new SqlError.SqlError({ cause, message: "Failed to execute statement" })
 
 /**
@@ -114,26 +120,31 @@ export const makeSqliteDirect = (
     yield* Effect.addFinalizer(() =>
       Effect.flatMap(Queue.takeAll(queue), (rest) => Effect.forEach(rest, (pending) => pending.answer))
     )
-    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(
-      Queue.takeBetween(queue, 1, batchLimit),
-      (batch) =>
-        Effect.uninterruptible(Effect.zipRight(
-          semaphore.withPermits(1)(Effect.sync(() => commit([...batch]))),
-          Effect.forEach(batch, (pending) => pending.answer)
-        ))
-    )))
+    yield* Effect.forkScoped(Effect.forever(Effect.gen(function*() {
+      const first = yield* Queue.take(queue)
+      // let the I/O callbacks already due run first (other questions' replies, whose appends join this batch)
+      yield* afterPendingIo
+      const rest = yield* Queue.takeUpTo(queue, batchLimit - 1)
+      const batch = [first, ...rest]
+      yield* Effect.uninterruptible(Effect.zipRight(
+        semaphore.withPermits(1)(Effect.sync(() => commit(batch))),
+        Effect.forEach(batch, (pending) => pending.answer)
+      ))
+    })))
 
     const transaction = <A, E>(work: (db: SqliteDirectDatabase) => Either.Either<A, E>) =>
       Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) => {
         // inside this client's transaction the fiber holds the connection already: run in a savepoint of it, now
         if (Option.isSome(open) && open.value[0] === connection) return Effect.suspend(attempt(work))
         return Effect.flatMap(Deferred.make<A, E | SqlError.SqlError>(), (done) => {
-          let exit: Exit.Exit<A, E | SqlError.SqlError> = Exit.fail(sqlError("the store closed before the write ran"))
+          let exit: Exit.Exit<A, E | SqlError.SqlError> | undefined
           const run = attempt(work)
           const pending: Pending = {
             run: () => void (exit = run()),
             fail: (error) => void (exit = Exit.fail(error)),
-            answer: Effect.suspend(() => Deferred.done(done, exit))
+            answer: Effect.suspend(() =>
+              Deferred.done(done, exit ?? Exit.fail(sqlError("the store closed before the write ran")))
+            )
           }
           return Effect.zipRight(Queue.offer(queue, pending), Deferred.await(done))
         })
