@@ -58,9 +58,8 @@ const make = Effect.gen(function*() {
   const pool = yield* EndpointPool
   const cache = yield* LlmCache
   const ledger = yield* UsageLedger
-  // The attempt span (kind "client") is the HTTP span: the platform's own per-request span is turned off (it would
-  // duplicate it, costing CPU per call), and `traceparent` is set from the attempt span instead.
-  const http = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerDisabledWhen(() => true))
+  // The attempt span (kind "client") is the HTTP span (`Client/Transport.ts`), with `traceparent` set from it.
+  const http = yield* HttpClient.HttpClient
   const headers: Record<string, string> = settings.apiKey === undefined
     ? {}
     : { authorization: `Bearer ${Redacted.value(settings.apiKey)}` }
@@ -83,71 +82,83 @@ const make = Effect.gen(function*() {
 
   const policyNow = Effect.map(FiberRef.get(currentLlmCallPolicy), (p) => resolvePolicy(settings, p))
 
-  /** A hit answers from the response cache; a miss runs `call`, times it into a result and stores what the cache keeps. */
+  /**
+   * A hit answers from the response cache; a miss runs `call`, times it into a result and stores what the cache keeps.
+   * With the cache off, only the timing: no cache look-up or store steps on the hot path.
+   */
   const throughCache = <A extends Parameters<typeof cacheEntry>[1], E, R>(options: {
     readonly key: string
     readonly fromCache: (entry: CachedReply) => A
     readonly call: Effect.Effect<Executed, E, R>
     readonly toResult: (done: Executed, latencyMs: number) => A
     readonly texts: (result: A) => Array<string>
-  }) =>
-    Effect.gen(function*() {
-      const hit = yield* cache.get(options.key)
-      if (Option.isSome(hit)) return options.fromCache(hit.value)
-      const start = yield* Clock.currentTimeMillis
-      const done = yield* options.call
-      const result = options.toResult(done, (yield* Clock.currentTimeMillis) - start)
-      yield* cache.put(options.key, cacheEntry(options.texts(result), result))
-      return result
-    })
+  }): Effect.Effect<A, E, R> =>
+    cache.enabled ?
+      Effect.gen(function*() {
+        const hit = yield* cache.get(options.key)
+        if (Option.isSome(hit)) return options.fromCache(hit.value)
+        const start = yield* Clock.currentTimeMillis
+        const done = yield* options.call
+        const result = options.toResult(done, (yield* Clock.currentTimeMillis) - start)
+        yield* cache.put(options.key, cacheEntry(options.texts(result), result))
+        return result
+      }) :
+      Effect.clockWith((clock) => {
+        const start = clock.unsafeCurrentTimeMillis()
+        return Effect.map(options.call, (done) => options.toResult(done, clock.unsafeCurrentTimeMillis() - start))
+      })
 
   /** A chat call; with `onDelta`, streamed (SSE) with each delta handed over as it arrives. */
   const chatCall = (request: ChatRequest, onDelta?: (delta: StreamDelta) => void) =>
-    Effect.gen(function*() {
-      const model = yield* resolveModel(request.sampling.model)
-      const policy = yield* policyNow
-      const s = request.sampling
-      yield* Effect.annotateCurrentSpan({
-        "deepnote.role": request.role,
-        "deepnote.item.id": request.questionId ?? "",
-        "gen_ai.operation.name": "chat",
-        "gen_ai.request.model": model,
-        "gen_ai.request.temperature": s.temperature,
-        "gen_ai.request.top_p": s.topP,
-        "gen_ai.request.max_tokens": s.maxTokens,
-        "gen_ai.request.seed": s.seed
-      })
-      const key = cache.enabled
-        ? cacheKey({
-          kind: "chat",
-          model,
-          messages: request.messages,
-          sampling: s,
-          structured: request.structured,
-          sampleIndex: request.sampleIndex
+    Effect.flatMap(
+      resolveModel(request.sampling.model),
+      (model) =>
+        Effect.withFiberRuntime<ChatResult, LlmCallError>((fiber) => {
+          const policy = resolvePolicy(settings, fiber.getFiberRef(currentLlmCallPolicy))
+          const s = request.sampling
+          const span = fiber.currentSpan
+          if (span?._tag === "Span") {
+            span.attribute("deepnote.role", request.role)
+            span.attribute("deepnote.item.id", request.questionId ?? "")
+            span.attribute("gen_ai.operation.name", "chat")
+            span.attribute("gen_ai.request.model", model)
+            span.attribute("gen_ai.request.temperature", s.temperature)
+            span.attribute("gen_ai.request.top_p", s.topP)
+            span.attribute("gen_ai.request.max_tokens", s.maxTokens)
+            span.attribute("gen_ai.request.seed", s.seed)
+          }
+          const key = cache.enabled
+            ? cacheKey({
+              kind: "chat",
+              model,
+              messages: request.messages,
+              sampling: s,
+              structured: request.structured,
+              sampleIndex: request.sampleIndex
+            })
+            : ""
+          return throughCache({
+            key,
+            fromCache: chatFromCache,
+            call: execute({
+              tags: request,
+              operation: "chat",
+              model,
+              policy,
+              onDelta,
+              build: chatRequest(request, model, policy)
+            }),
+            toResult: (done, latencyMs) => chatResult(request, model, done, latencyMs),
+            texts: (result) => [result.content]
+          }).pipe(
+            observeCall(
+              ledger,
+              { tags: request, model, input: request.messages },
+              (r) => [{ role: "assistant", content: r.content }]
+            )
+          )
         })
-        : ""
-      return yield* throughCache({
-        key,
-        fromCache: chatFromCache,
-        call: execute({
-          tags: request,
-          operation: "chat",
-          model,
-          policy,
-          onDelta,
-          build: chatRequest(request, model, policy)
-        }),
-        toResult: (done, latencyMs) => chatResult(request, model, done, latencyMs),
-        texts: (result) => [result.content]
-      }).pipe(
-        observeCall(
-          ledger,
-          { tags: request, model, input: request.messages },
-          (r) => [{ role: "assistant", content: r.content }]
-        )
-      )
-    })
+    )
 
   const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })((request: ChatRequest) => chatCall(request))
 

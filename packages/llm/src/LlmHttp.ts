@@ -1,6 +1,8 @@
+import { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import * as Undici from "@effect/platform-node/Undici"
 import { Effect, Layer } from "effect"
+import { registerDispatcher } from "./Client/Transport.js"
 import { LlmSettings } from "./LlmSettings.js"
 
 /**
@@ -23,8 +25,18 @@ export const undiciAgentLayer = (options: { readonly connections: number; readon
     )
   )
 
-export const httpClientLayer = (options: { readonly connections: number; readonly keepAliveTimeoutMs?: number }) =>
-  NodeHttpClient.layerUndiciWithoutDispatcher.pipe(Layer.provide(undiciAgentLayer(options)))
+/**
+ * The HttpClient over the pooled Agent. The LLM client's non-streamed attempts go straight to that Agent
+ * (`Client/Transport.ts`: same sockets and request, less CPU per call); probes, streams and other callers use the
+ * HttpClient.
+ */
+export const httpClientLayer = (
+  options: { readonly connections: number; readonly keepAliveTimeoutMs?: number }
+): Layer.Layer<HttpClient.HttpClient> =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(NodeHttpClient.Dispatcher, (agent) => registerDispatcher(NodeHttpClient.makeUndici(agent), agent))
+  ).pipe(Layer.provide(undiciAgentLayer(options)))
 
 /** Sized from the settings: the largest per-endpoint limit (or the global one) plus 8 spare sockets. */
 export const llmHttpClientLayer = Layer.unwrapEffect(Effect.map(LlmSettings, (s) => {

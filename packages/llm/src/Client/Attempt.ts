@@ -1,5 +1,5 @@
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Effect, Option, ParseResult, Schema, Stream } from "effect"
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
+import { Clock, Context, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import {
   type LlmAttemptError,
   LlmHttpError,
@@ -12,6 +12,7 @@ import { parseRetryAfter } from "./Backoff.js"
 import { withDeadline } from "./Deadline.js"
 import { foldChatStream, type StreamDelta } from "./Sse.js"
 import { isContextTooLong } from "./Structured.js"
+import type { Transport } from "./Transport.js"
 
 /** What one successful attempt returns, whatever the endpoint kind. */
 export interface AttemptReply {
@@ -35,9 +36,9 @@ export interface AttemptRequest {
   readonly onDelta?: ((delta: StreamDelta) => void) | undefined
 }
 
-const decodeChat = Schema.decodeUnknown(Schema.parseJson(ChatCompletion))
-const decodeText = Schema.decodeUnknown(Schema.parseJson(TextCompletion))
-const decodeEmbeddings = Schema.decodeUnknown(Schema.parseJson(EmbeddingList))
+const decodeChat = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))
+const decodeText = Schema.decodeUnknownEither(Schema.parseJson(TextCompletion))
+const decodeEmbeddings = Schema.decodeUnknownEither(Schema.parseJson(EmbeddingList))
 
 /** A decoding failure in one line: the first issue's path and message (a vector's field, not the whole tree). */
 const firstIssue = (error: ParseResult.ParseError): string => {
@@ -45,103 +46,75 @@ const firstIssue = (error: ParseResult.ParseError): string => {
   return issue === undefined ? error.message : `${issue.path.join(".") || "reply"}: ${issue.message}`
 }
 
-const httpError = (endpoint: string, res: HttpClientResponse.HttpClientResponse, body: string, nowMs: number) => {
+const httpError = (endpoint: string, status: number, retryAfter: string | undefined, body: string, nowMs: number) => {
   const detail = errorMessage(body)
-  const message = res.status === 400 && isContextTooLong(detail)
+  const message = status === 400 && isContextTooLong(detail)
     ? `the prompt does not fit the model's context (400 from ${endpoint}): ${detail}`
-    : res.status === 401 || res.status === 403
-    ? `the LLM server refused the credentials (${res.status} from ${endpoint}); check DEEPNOTE_LLM_API_KEY: ${detail}`
-    : res.status === 404
+    : status === 401 || status === 403
+    ? `the LLM server refused the credentials (${status} from ${endpoint}); check DEEPNOTE_LLM_API_KEY: ${detail}`
+    : status === 404
     ? `not found on ${endpoint} (404; is the model name right?): ${detail}`
-    : `${res.status} from ${endpoint}: ${detail}`
-  return new LlmHttpError({
-    endpoint,
-    status: res.status,
-    message,
-    retryAfterMs: parseRetryAfter(res.headers["retry-after"], nowMs)
+    : `${status} from ${endpoint}: ${detail}`
+  return new LlmHttpError({ endpoint, status, message, retryAfterMs: parseRetryAfter(retryAfter, nowMs) })
+}
+
+const malformed = (endpoint: string, what: string): LlmAttemptError =>
+  new LlmMalformedReply({ endpoint, message: `unreadable reply from ${endpoint}: ${what.slice(0, 300)}` })
+
+const readFailed = (endpoint: string, cause: unknown): LlmAttemptError =>
+  new LlmTransportError({ endpoint, message: `connection to ${endpoint} failed while reading the reply`, cause })
+
+/** A whole (not streamed) reply's body, decoded synchronously: one parse, no Effect steps per field. */
+const decodeReply = (req: AttemptRequest, text: string): Effect.Effect<AttemptReply, LlmAttemptError> => {
+  if (req.path === "/v1/embeddings") {
+    return Either.match(decodeEmbeddings(text), {
+      onLeft: (e) => Effect.fail(malformed(req.endpoint, `not an embeddings list (${firstIssue(e)})`)),
+      onRight: (list) =>
+        Effect.succeed({
+          texts: [],
+          finishReason: undefined,
+          model: list.model,
+          usage: list.usage,
+          embeddings: list.data
+        })
+    })
+  }
+  if (req.path === "/v1/chat/completions") {
+    return Either.match(decodeChat(text), {
+      onLeft: (e) => Effect.fail(malformed(req.endpoint, `${e.message} in ${text}`)),
+      onRight: (c) =>
+        Effect.succeed({
+          texts: [c.choices[0].message.content ?? ""],
+          finishReason: c.choices[0].finish_reason ?? undefined,
+          model: c.model,
+          usage: c.usage
+        })
+    })
+  }
+  return Either.match(decodeText(text), {
+    onLeft: (e) => Effect.fail(malformed(req.endpoint, `${e.message} in ${text}`)),
+    onRight: (c) => {
+      const sorted = [...c.choices].sort((a, b) => a.index - b.index)
+      return Effect.succeed({
+        texts: sorted.map((x) => x.text),
+        finishReason: sorted[0]?.finish_reason ?? undefined,
+        model: c.model,
+        usage: c.usage
+      })
+    }
   })
 }
 
-const readReply = (
-  req: AttemptRequest,
-  res: HttpClientResponse.HttpClientResponse,
-  now: () => number
-): Effect.Effect<AttemptReply, LlmAttemptError> => {
-  const malformed = (what: string): LlmAttemptError =>
-    new LlmMalformedReply({
-      endpoint: req.endpoint,
-      message: `unreadable reply from ${req.endpoint}: ${what.slice(0, 300)}`
-    })
-  const transport = (cause: unknown): LlmAttemptError =>
-    new LlmTransportError({
-      endpoint: req.endpoint,
-      message: `connection to ${req.endpoint} failed while reading the reply`,
-      cause
-    })
-  if (req.stream) {
-    return foldChatStream(Stream.mapError(res.stream, transport), now, malformed, req.onDelta).pipe(
-      Effect.flatMap((s) =>
-        s.done || s.finishReason !== undefined
-          ? Effect.succeed({ texts: [s.content], finishReason: s.finishReason, model: s.model, usage: s.usage })
-          : Effect.fail(transport("the stream ended before [DONE]"))
-      )
-    )
-  }
-  return res.text.pipe(
-    Effect.mapError(transport),
-    Effect.flatMap((text) =>
-      req.path === "/v1/embeddings"
-        ? decodeEmbeddings(text).pipe(
-          Effect.mapError((e) => malformed(`not an embeddings list (${firstIssue(e)})`)),
-          Effect.map((list) => ({
-            texts: [],
-            finishReason: undefined,
-            model: list.model,
-            usage: list.usage,
-            embeddings: list.data
-          }))
-        )
-        : req.path === "/v1/chat/completions"
-        ? decodeChat(text).pipe(
-          Effect.mapError((e) => malformed(`${e.message} in ${text}`)),
-          Effect.map((c) => ({
-            texts: [c.choices[0].message.content ?? ""],
-            finishReason: c.choices[0].finish_reason ?? undefined,
-            model: c.model,
-            usage: c.usage
-          }))
-        )
-        : decodeText(text).pipe(
-          Effect.mapError((e) => malformed(`${e.message} in ${text}`)),
-          Effect.map((c) => {
-            const sorted = [...c.choices].sort((a, b) => a.index - b.index)
-            return {
-              texts: sorted.map((x) => x.text),
-              finishReason: sorted[0]?.finish_reason ?? undefined,
-              model: c.model,
-              usage: c.usage
-            }
-          })
-        )
-    )
-  )
-}
-
-/** One HTTP attempt with its own timeout (undici in platform-node has none); errors are classified for retry. */
-export const runAttempt = (
+/** A streamed (SSE) attempt through the HttpClient, its deadline covering the whole stream. */
+const streamed = (
   http: HttpClient.HttpClient,
-  req: AttemptRequest
+  req: AttemptRequest,
+  headers: Record<string, string>,
+  now: () => number
 ): Effect.Effect<AttemptReply, LlmAttemptError> =>
   Effect.gen(function*() {
-    const clock = yield* Effect.clock
-    const now = () => clock.unsafeCurrentTimeMillis()
-    const span = yield* Effect.option(Effect.currentSpan)
-    const traceparent = Option.match(span, {
-      onNone: () => ({}),
-      onSome: (s) => ({ traceparent: `00-${s.traceId}-${s.spanId}-${s.sampled ? "01" : "00"}` })
-    })
     const request = HttpClientRequest.post(`${req.endpoint}${req.path}`).pipe(
-      HttpClientRequest.setHeaders({ ...traceparent, ...req.headers }),
+      HttpClientRequest.setHeaders(headers),
       HttpClientRequest.bodyUnsafeJson(req.body)
     )
     const res = yield* http.execute(request).pipe(
@@ -156,9 +129,17 @@ export const runAttempt = (
     yield* Effect.annotateCurrentSpan("http.response.status_code", res.status)
     if (res.status < 200 || res.status >= 300) {
       const body = yield* res.text.pipe(Effect.orElseSucceed(() => ""))
-      return yield* Effect.fail(httpError(req.endpoint, res, body, now()))
+      return yield* Effect.fail(httpError(req.endpoint, res.status, res.headers["retry-after"], body, now()))
     }
-    return yield* readReply(req, res, now)
+    const s = yield* foldChatStream(
+      Stream.mapError(res.stream, (cause) => readFailed(req.endpoint, cause)),
+      now,
+      (what) => malformed(req.endpoint, what),
+      req.onDelta
+    )
+    return s.done || s.finishReason !== undefined
+      ? { texts: [s.content], finishReason: s.finishReason, model: s.model, usage: s.usage }
+      : yield* Effect.fail(readFailed(req.endpoint, "the stream ended before [DONE]"))
   }).pipe((attempt) =>
     withDeadline(attempt, req.timeoutMs, () =>
       new LlmTimeoutError({
@@ -167,3 +148,33 @@ export const runAttempt = (
         message: `no reply from ${req.endpoint} within ${req.timeoutMs} ms`
       }))
   )
+
+/**
+ * One HTTP attempt with its own timeout (undici in platform-node has none); errors are classified for retry. The
+ * request carries `traceparent` from the current span (the attempt span), which gets the response status.
+ */
+export const runAttempt = (transport: Transport, req: AttemptRequest): Effect.Effect<AttemptReply, LlmAttemptError> =>
+  Effect.withFiberRuntime((fiber) => {
+    const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
+    const now = () => clock.unsafeCurrentTimeMillis()
+    const span = fiber.currentSpan?._tag === "Span" ? fiber.currentSpan : undefined
+    const headers = span === undefined
+      ? req.headers
+      : { traceparent: `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`, ...req.headers }
+    if (req.stream) return streamed(transport.http, req, headers, now)
+    return Effect.flatMap(
+      transport.exchange({
+        endpoint: req.endpoint,
+        path: req.path,
+        headers,
+        body: req.body,
+        timeoutMs: req.timeoutMs
+      }),
+      (reply) => {
+        span?.attribute("http.response.status_code", reply.status)
+        return reply.status < 200 || reply.status >= 300
+          ? Effect.fail(httpError(req.endpoint, reply.status, reply.retryAfter, reply.text, now()))
+          : decodeReply(req, reply.text)
+      }
+    )
+  })

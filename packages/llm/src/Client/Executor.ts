@@ -1,17 +1,19 @@
 import type { HttpClient } from "@effect/platform"
-import { Cause, Clock, Effect, Exit, Option, Random, RateLimiter, type Scope } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Option, Random, RateLimiter, type Scope } from "effect"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
 import { adjust } from "./Adjust.js"
 import { type AttemptReply, type AttemptRequest, runAttempt } from "./Attempt.js"
-import { observeAttempt } from "./CallTelemetry.js"
+import { attemptEnded, attemptStarted } from "./CallTelemetry.js"
 import type { EndpointState } from "./Endpoint.js"
 import type { EndpointPoolService } from "./EndpointPool.js"
+import { Gate } from "./Gate.js"
 import { describeEndpoints } from "./PoolHealth.js"
 import { callFailure, type CallState, decide, type Decision, errorType, outcomeOf } from "./RetryDecision.js"
 import { RetryThrottle } from "./RetryThrottle.js"
 import type { StreamDelta } from "./Sse.js"
+import { makeTransport } from "./Transport.js"
 
 /** Who is calling, for spans, sticky routing and messages: a role's `CallTags`, or `embed` for embeddings. */
 export interface ExecutorTags {
@@ -47,6 +49,7 @@ export interface Executed {
  */
 export const makeExecutor = <T extends ExecutorTags>(deps: {
   readonly settings: LlmSettingsData
+  /** The client in context as it was provided (`makeTransport` recognises `LlmHttp`'s own). */
   readonly http: HttpClient.HttpClient
   readonly pool: EndpointPoolService
   /** Counts a request retried without its structured-output fields (the usage ledger's `structuredFallback`). */
@@ -54,8 +57,9 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
   readonly headers: Record<string, string>
 }): Effect.Effect<(call: Call<T>) => Effect.Effect<Executed, LlmCallError>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const { http, pool, settings } = deps
-    const global = yield* Effect.makeSemaphore(settings.globalInFlight)
+    const { pool, settings } = deps
+    const transport = makeTransport(deps.http)
+    const global = new Gate(settings.globalInFlight)
     const limit = settings.rps === undefined
       ? <A, E, R>(self: Effect.Effect<A, E, R>) => self
       : yield* RateLimiter.make({
@@ -70,21 +74,25 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
       yield* Clock.currentTimeMillis
     )
 
-    /** One attempt in its span; a failure carries the decision made inside the span (annotated on it). */
-    const attempt = (call: Call<T>, state: CallState) => {
-      let endpoint: EndpointState | undefined
-      let structured = false
-      let sentAt: number | undefined
-      let decision: Decision | undefined
-      const use = (e: EndpointState) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    /**
+     * One attempt in its span; a failure's decision, made inside the span (annotated on it), is left in `decided`.
+     * The success path is a handful of run-loop steps: clock reads, span attributes and the attempt's metrics are
+     * synchronous (benchmarks/llm/client-cpu.mjs).
+     */
+    const attempt = (call: Call<T>, state: CallState, decided: { decision: Decision | undefined }) =>
+      Effect.withFiberRuntime<Omit<Executed, "attempts">, LlmAttemptError>((fiber) => {
+        const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
+        let endpoint: EndpointState | undefined
+        let structured = false
+        let sentAt: number | undefined
+        const send = (e: EndpointState) => {
           endpoint = e
-          sentAt = now
+          sentAt = clock.unsafeCurrentTimeMillis()
           e.requests++
           const built = call.build(e)
           structured = built.structured
           const onDelta = call.onDelta
-          return runAttempt(http, {
+          return runAttempt(transport, {
             ...built.request,
             endpoint: e.url,
             timeoutMs: settings.attemptTimeoutMs,
@@ -93,93 +101,112 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
               state.started = true
               onDelta(delta)
             }
-          }).pipe(observeAttempt(e.url))
-        })
-      const budget = Math.max(0, call.policy.outageToleranceMs - state.waitedMs)
-      const route = {
-        key: call.tags.questionId,
-        avoid: state.avoid,
-        model: call.model,
-        priority: call.policy.priority
-      }
-      // Waiting for a slot stays interruptible (acquireUseRelease's acquire would not be); a held slot is always released.
-      const onEndpoint = Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(restore(pool.acquire(route, budget)), (acquired) => {
-          state.waitedMs += acquired.outageWaitedMs
-          return restore(use(acquired.endpoint)).pipe(
-            Effect.onExit((exit) =>
-              pool.release(
-                acquired.endpoint,
-                Exit.isSuccess(exit)
-                  ? { _tag: "Success", sentAt, outputTokens: exit.value.usage?.completion_tokens }
-                  : Option.match(Cause.failureOption(exit.cause), {
-                    onNone: () => ({ _tag: "Neutral" }),
-                    onSome: outcomeOf
-                  })
-              )
-            )
-          )
-        })
-      )
-      return Effect.gen(function*() {
-        const exit = yield* Effect.exit(global.withPermits(1)(limit(onEndpoint)))
-        yield* Effect.annotateCurrentSpan({
-          "server.address": endpoint?.url ?? "none",
-          "deepnote.llm.structured": structured
-        })
-        if (Exit.isSuccess(exit)) {
-          throttle.success(yield* Clock.currentTimeMillis)
-          const usage = exit.value.usage
-          if (usage) {
-            yield* Effect.annotateCurrentSpan({
-              "gen_ai.usage.input_tokens": usage.prompt_tokens,
-              "gen_ai.usage.output_tokens": usage.completion_tokens
-            })
-          }
-          return { reply: exit.value, endpoint: endpoint!, structuredSent: structured }
-        }
-        const found = Cause.failureOption(exit.cause)
-        if (Option.isNone(found)) return yield* Effect.orDie(Effect.failCause(exit.cause))
-        const error = found.value
-        if (error._tag === "LlmUnavailable") state.waitedMs += error.waitedMs ?? 0
-        const now = yield* Clock.currentTimeMillis
-        yield* Effect.annotateCurrentSpan({
-          "error.type": errorType(error),
-          "deepnote.llm.error": error._tag,
-          "deepnote.llm.error.message": error.message
-        })
-        const adjusted = yield* adjust(error, endpoint, structured, () => deps.structuredFallback(call.tags))
-        if (adjusted !== undefined) {
-          decision = adjusted
-          return yield* Effect.fail(error)
-        }
-        const d = decide({
-          error,
-          endpoint,
-          state,
-          settings,
-          policy: call.policy,
-          outage: pool.inOutage(call.model),
-          elsewhere: pool.endpoints.some((e) =>
-            e !== endpoint && e.serves(call.model) && e.condition === "up" && e.available(now)
-          ),
-          sentMs: sentAt === undefined ? 0 : now - sentAt,
-          random: yield* Random.next
-        })
-        if (d._tag === "Retry") {
-          const wait = d.throttled ? throttle.reserve(now) : 0
-          decision = { ...d, delayMs: Math.max(d.delayMs, wait) }
-          if (!d.counted) state.waitedMs += sentAt === undefined ? 0 : now - sentAt
-          yield* Effect.annotateCurrentSpan({
-            "deepnote.llm.retry.reason": d.why,
-            "deepnote.llm.retry.backoff_ms": decision.delayMs,
-            "deepnote.llm.retry.counted": d.counted,
-            ...(wait > d.delayMs ? { "deepnote.llm.retry.throttled_ms": wait } : {})
           })
-        } else {
-          decision = d
         }
-        return yield* Effect.fail(error)
+        const budget = Math.max(0, call.policy.outageToleranceMs - state.waitedMs)
+        const route = {
+          key: call.tags.questionId,
+          avoid: state.avoid,
+          model: call.model,
+          priority: call.policy.priority
+        }
+        // Waiting for the global permit and a slot stays interruptible (acquireUseRelease's acquire would not be); a
+        // held permit and slot are always released, and the attempt's metrics recorded, in one finalizer.
+        const onEndpoint = Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(
+            restore(global.take),
+            () =>
+              Effect.matchCauseEffect(restore(limit(pool.acquire(route, budget))), {
+                onFailure: (cause) => {
+                  global.release()
+                  return Effect.failCause(cause)
+                },
+                onSuccess: (acquired) => {
+                  state.waitedMs += acquired.outageWaitedMs
+                  const metrics = attemptStarted(acquired.endpoint.url)
+                  return Effect.onExit(restore(send(acquired.endpoint)), (exit) => {
+                    global.release()
+                    attemptEnded(metrics, exit, clock.unsafeCurrentTimeMillis() - sentAt!)
+                    return pool.release(
+                      acquired.endpoint,
+                      Exit.isSuccess(exit)
+                        ? { _tag: "Success", sentAt, outputTokens: exit.value.usage?.completion_tokens }
+                        : Option.match(Cause.failureOption(exit.cause), {
+                          onNone: () => ({ _tag: "Neutral" }),
+                          onSome: outcomeOf
+                        })
+                    )
+                  })
+                }
+              })
+          )
+        )
+        const failed = (cause: Cause.Cause<LlmAttemptError>) =>
+          Effect.gen(function*() {
+            yield* Effect.annotateCurrentSpan({
+              "server.address": endpoint?.url ?? "none",
+              "deepnote.llm.structured": structured
+            })
+            const found = Cause.failureOption(cause)
+            if (Option.isNone(found)) return yield* Effect.orDie(Effect.failCause(cause))
+            const error = found.value
+            if (error._tag === "LlmUnavailable") state.waitedMs += error.waitedMs ?? 0
+            const now = yield* Clock.currentTimeMillis
+            yield* Effect.annotateCurrentSpan({
+              "error.type": errorType(error),
+              "deepnote.llm.error": error._tag,
+              "deepnote.llm.error.message": error.message
+            })
+            const adjusted = yield* adjust(error, endpoint, structured, () => deps.structuredFallback(call.tags))
+            if (adjusted !== undefined) {
+              decided.decision = adjusted
+              return yield* Effect.fail(error)
+            }
+            const d = decide({
+              error,
+              endpoint,
+              state,
+              settings,
+              policy: call.policy,
+              outage: pool.inOutage(call.model),
+              elsewhere: pool.endpoints.some((e) =>
+                e !== endpoint && e.serves(call.model) && e.condition === "up" && e.available(now)
+              ),
+              sentMs: sentAt === undefined ? 0 : now - sentAt,
+              random: yield* Random.next
+            })
+            if (d._tag === "Retry") {
+              const wait = d.throttled ? throttle.reserve(now) : 0
+              const decision = { ...d, delayMs: Math.max(d.delayMs, wait) }
+              decided.decision = decision
+              if (!d.counted) state.waitedMs += sentAt === undefined ? 0 : now - sentAt
+              yield* Effect.annotateCurrentSpan({
+                "deepnote.llm.retry.reason": d.why,
+                "deepnote.llm.retry.backoff_ms": decision.delayMs,
+                "deepnote.llm.retry.counted": d.counted,
+                ...(wait > d.delayMs ? { "deepnote.llm.retry.throttled_ms": wait } : {})
+              })
+            } else {
+              decided.decision = d
+            }
+            return yield* Effect.fail(error)
+          })
+        return Effect.matchCauseEffect(onEndpoint, {
+          onSuccess: (reply) => {
+            const span = fiber.currentSpan
+            if (span?._tag === "Span") {
+              span.attribute("server.address", endpoint?.url ?? "none")
+              span.attribute("deepnote.llm.structured", structured)
+              if (reply.usage) {
+                span.attribute("gen_ai.usage.input_tokens", reply.usage.prompt_tokens)
+                span.attribute("gen_ai.usage.output_tokens", reply.usage.completion_tokens)
+              }
+            }
+            throttle.success(clock.unsafeCurrentTimeMillis())
+            return Effect.succeed({ reply, endpoint: endpoint!, structuredSent: structured })
+          },
+          onFailure: failed
+        })
       }).pipe(
         Effect.withSpan("LlmClient.attempt", {
           kind: "client",
@@ -191,10 +218,8 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
             "gen_ai.request.model": call.model,
             "gen_ai.system": "openai"
           }
-        }),
-        Effect.mapError((error) => ({ error, decision: decision! }))
+        })
       )
-    }
 
     const failure = (call: Call<T>, state: CallState, reason: LlmCallError["reason"], last: LlmAttemptError) =>
       callFailure(
@@ -208,29 +233,36 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
         describeEndpoints(pool.endpoints)
       )
 
-    return (call: Call<T>) =>
-      Effect.gen(function*() {
-        const state: CallState = {
-          attempt: 0,
-          counted: 0,
-          uncounted: 0,
-          waitedMs: 0,
-          avoid: undefined,
-          started: false
-        }
-        while (true) {
-          state.attempt++
-          const result = yield* Effect.either(attempt(call, state))
-          if (result._tag === "Right") return { ...result.right, attempts: state.attempt }
-          const { decision, error } = result.left
-          if (decision._tag === "Fail") return yield* Effect.fail(failure(call, state, decision.reason, error))
+    /** Attempts until one succeeds or the decision is to fail; a retry waits its delay first. */
+    const run = (call: Call<T>, state: CallState): Effect.Effect<Executed, LlmCallError> => {
+      state.attempt++
+      const decided: { decision: Decision | undefined } = { decision: undefined }
+      return Effect.matchEffect(attempt(call, state, decided), {
+        onSuccess: (done) => Effect.succeed({ ...done, attempts: state.attempt }),
+        onFailure: (error) => {
+          const decision = decided.decision!
+          if (decision._tag === "Fail") return Effect.fail(failure(call, state, decision.reason, error))
           if (decision.counted) state.counted++
           else if (decision.adjusted !== true) {
             state.uncounted++
             state.waitedMs += decision.delayMs
           }
           state.avoid = decision.avoid
-          if (decision.delayMs > 0) yield* Effect.sleep(decision.delayMs)
+          const next = Effect.suspend(() => run(call, state))
+          return decision.delayMs > 0 ? Effect.zipRight(Effect.sleep(decision.delayMs), next) : next
         }
       })
+    }
+
+    return (call: Call<T>) =>
+      Effect.suspend(() =>
+        run(call, {
+          attempt: 0,
+          counted: 0,
+          uncounted: 0,
+          waitedMs: 0,
+          avoid: undefined,
+          started: false
+        })
+      )
   })

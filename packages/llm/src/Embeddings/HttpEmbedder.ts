@@ -38,7 +38,7 @@ export const make = (
     const pooled = poolSettings(settings)
     const pool = yield* Effect.provideService(EndpointPool.make, LlmSettings, pooled)
     // the attempt span is the HTTP span, as in `LlmClient`
-    const http = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerDisabledWhen(() => true))
+    const http = yield* HttpClient.HttpClient
     const execute = yield* makeExecutor<ExecutorTags>({
       settings: pooled,
       http,
