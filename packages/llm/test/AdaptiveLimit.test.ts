@@ -37,6 +37,17 @@ describe("adaptive concurrency", () => {
       assert.strictEqual(limit.observe(load(64, 2), 66, true, 64, 750)?.to, 31, "a short queue: one more")
     }))
 
+  it.effect("counts its calls the server does not show yet as taking batch slots and KV cache", () =>
+    Effect.sync(() => {
+      // 30 in flight, the server shows 8 (22 still on the wire or in its API server): 34 slots free, not 56; room
+      // for 44 sequences below 65% of the KV cache, 22 of them already ours: half of 22
+      const late = new AdaptiveLimit(30, 1000, 250)
+      assert.strictEqual(late.observe(load(8, 0), 30, true, 64, 0)?.to, 41)
+      // a starved client's reading: its 64 calls not yet seen, the batch is theirs already — one more, not 30
+      const starved = new AdaptiveLimit(64, 1000, 250)
+      assert.strictEqual(starved.observe(load(4, 0, 0.05), 64, true, 64, 0)?.to, 65)
+    }))
+
   it.effect("cuts by its share of a queue past 1/16 of the batch, once per settling; never below 1", () =>
     Effect.sync(() => {
       const limit = new AdaptiveLimit(40, 1000, 250)

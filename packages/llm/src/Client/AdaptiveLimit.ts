@@ -33,8 +33,9 @@ export interface LimitChange {
  * One endpoint's adaptive concurrency limit, in the family of TCP's AIMD, Netflix's concurrency-limits (AIMD,
  * Gradient2, Vegas) and Envoy's gradient controller, but steered first by what the server says about itself, as the
  * routers for shared vLLM servers are (vLLM's waiting queue, running batch, KV-cache use, pre-emptions):
- * - grow while the server has free batch slots and no queue and we are using the whole limit: by half the free slots
- *   (slow start: by the whole limit until the first cut, when the batch size is unknown);
+ * - grow while the server has free batch slots and no queue and we are using the whole limit: by half the free slots,
+ *   our calls it does not show yet counted as taking slots (slow start: by the whole limit until the first cut, when
+ *   the batch size is unknown);
  * - hold while its queue is within [batch/32, batch/8] — a short queue keeps the batch full between two polls;
  * - cut when the queue passes batch/8 (by our share of the excess, so two clients converge to equal shares), when
  *   the KV cache is over 90% full (×0.85), on pre-emptions (×0.7), and on overload answers (×0.9, once per poll);
@@ -112,12 +113,15 @@ export class AdaptiveLimit {
     }
     const using = inFlight >= Math.floor(this.value)
     if (!demand || !using || load.waiting > target || kv > controller.kvHigh) return undefined
-    const free = size === undefined ? undefined : size - load.running
+    // Our calls the server does not show yet (on the wire, or in its API server before the scheduler queues them):
+    // they take batch slots and KV cache as soon as it does, so the headroom the reading shows is theirs already.
+    const unseen = Math.max(0, inFlight - (load.running + load.waiting))
+    const free = size === undefined ? undefined : size - load.running - unseen
     if (load.waiting === 0 && kv < controller.kvLow && free !== undefined && free > 1) {
       // half the free slots, and no more sequences than half the KV cache's room below kvLow holds at the current
       // footprint per sequence (a sequence admitted now grows: its footprint is a floor)
       const perSequence = kv / Math.max(1, load.running)
-      const room = perSequence > 0 ? (controller.kvLow - kv) / perSequence : free
+      const room = perSequence > 0 ? (controller.kvLow - kv) / perSequence - unseen : free
       return this.grow(Math.floor(Math.min(free, room) / 2), `${free} free batch slots`)
     }
     if (this.slowStart && size === undefined && load.waiting === 0) return this.grow(this.value, "slow start")
