@@ -120,17 +120,19 @@ export const makeSqliteDirect = (
     yield* Effect.addFinalizer(() =>
       Effect.flatMap(Queue.takeAll(queue), (rest) => Effect.forEach(rest, (pending) => pending.answer))
     )
-    yield* Effect.forkScoped(Effect.forever(Effect.gen(function*() {
-      const first = yield* Queue.take(queue)
-      // let the I/O callbacks already due run first (other questions' replies, whose appends join this batch)
-      yield* afterPendingIo
-      const rest = yield* Queue.takeUpTo(queue, batchLimit - 1)
-      const batch = [first, ...rest]
-      yield* Effect.uninterruptible(Effect.zipRight(
-        semaphore.withPermits(1)(Effect.sync(() => commit(batch))),
-        Effect.forEach(batch, (pending) => pending.answer)
-      ))
-    })))
+    // once an append is taken it is committed and answered whatever happens (interruption is only possible while the
+    // writer waits for the first): a taken append dropped by an interruption would leave its caller waiting for good
+    yield* Effect.forkScoped(Effect.forever(Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function*() {
+        const first = yield* restore(Queue.take(queue))
+        // let the I/O callbacks already due run first (other questions' replies, whose appends join this batch)
+        yield* afterPendingIo
+        const rest = yield* Queue.takeUpTo(queue, batchLimit - 1)
+        const batch = [first, ...rest]
+        yield* semaphore.withPermits(1)(Effect.sync(() => commit(batch)))
+        yield* Effect.forEach(batch, (pending) => pending.answer)
+      })
+    )))
 
     const transaction = <A, E>(work: (db: SqliteDirectDatabase) => Either.Either<A, E>) =>
       Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) => {
