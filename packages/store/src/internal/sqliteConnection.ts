@@ -114,6 +114,6 @@ export const makeSqliteConnection = (
       spanAttributes: [["db.system.name", "sqlite"]]
     })
 
-    const direct = yield* makeSqliteDirect(db, semaphore, connection)
+    const direct = makeSqliteDirect(db, semaphore, connection)
     return { client, direct }
   })

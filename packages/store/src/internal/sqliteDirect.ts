@@ -49,50 +49,49 @@ export const makeSqliteDirect = (
   db: Sqlite.Database,
   semaphore: Effect.Semaphore,
   connection: SqlConnection.Connection
-): Effect.Effect<SqliteDirectService> =>
-  Effect.gen(function*() {
-    const statements = new Map<string, Sqlite.Statement>()
-    const database: SqliteDirectDatabase = {
-      statement: (sql) => {
-        let statement = statements.get(sql)
-        if (statement === undefined) {
-          statement = db.prepare(sql)
-          statements.set(sql, statement)
-        }
-        return statement
+): SqliteDirectService => {
+  const statements = new Map<string, Sqlite.Statement>()
+  const database: SqliteDirectDatabase = {
+    statement: (sql) => {
+      let statement = statements.get(sql)
+      if (statement === undefined) {
+        statement = db.prepare(sql)
+        statements.set(sql, statement)
       }
+      return statement
     }
+  }
 
-    /** `work` in a transaction of its own (a savepoint inside an open one); its outcome as an `Exit`. */
-    const attempt = <A, E>(work: (db: SqliteDirectDatabase) => Either.Either<A, E>) =>
-    (): Exit.Exit<
-      A,
-      E | SqlError.SqlError
-    > => {
-      let failed: Option.Option<E> = Option.none()
-      try {
-        return Exit.succeed(
-          db.transaction(() => {
-            const result = work(database)
-            if (Either.isLeft(result)) {
-              failed = Option.some(result.left)
-              throw rollback
-            }
-            return result.right
-          }).immediate()
-        )
-      } catch (cause) {
-        return Option.isSome(failed) ? Exit.fail(failed.value) : Exit.fail(sqlError(cause))
-      }
+  /** `work` in a transaction of its own (a savepoint inside an open one); its outcome as an `Exit`. */
+  const attempt = <A, E>(work: (db: SqliteDirectDatabase) => Either.Either<A, E>) =>
+  (): Exit.Exit<
+    A,
+    E | SqlError.SqlError
+  > => {
+    let failed: Option.Option<E> = Option.none()
+    try {
+      return Exit.succeed(
+        db.transaction(() => {
+          const result = work(database)
+          if (Either.isLeft(result)) {
+            failed = Option.some(result.left)
+            throw rollback
+          }
+          return result.right
+        }).immediate()
+      )
+    } catch (cause) {
+      return Option.isSome(failed) ? Exit.fail(failed.value) : Exit.fail(sqlError(cause))
     }
+  }
 
-    const transaction = <A, E>(work: (db: SqliteDirectDatabase) => Either.Either<A, E>) =>
-      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) =>
-        // inside this client's transaction the fiber holds the connection already: run in a savepoint of it, now
-        Option.isSome(open) && open.value[0] === connection
-          ? Effect.suspend(attempt(work))
-          // the connection's permit is taken and given back with nothing in between that can be interrupted: the work
-          // is synchronous, so holding the permit uninterruptibly costs no waiting on anything but the permit itself
-          : Effect.uninterruptible(semaphore.withPermits(1)(Effect.suspend(attempt(work)))))
-    return { transaction }
-  })
+  const transaction = <A, E>(work: (db: SqliteDirectDatabase) => Either.Either<A, E>) =>
+    Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) =>
+      // inside this client's transaction the fiber holds the connection already: run in a savepoint of it, now
+      Option.isSome(open) && open.value[0] === connection
+        ? Effect.suspend(attempt(work))
+        // the connection's permit is taken and given back with nothing in between that can be interrupted: the work
+        // is synchronous, so holding the permit uninterruptibly costs no waiting on anything but the permit itself
+        : Effect.uninterruptible(semaphore.withPermits(1)(Effect.suspend(attempt(work)))))
+  return { transaction }
+}
