@@ -21,7 +21,7 @@ echo "packed $(ls "$work"/tarballs | wc -l) packages ($(du -sh "$work/tarballs" 
 # the global install, from a directory that is not the checkout (npm must not see the workspace)
 mkdir -p "$work/elsewhere" "$work/prefix"
 cd "$work/elsewhere"
-npm install --global --prefix "$work/prefix" --no-audit --no-fund "$(tarball cli)" "$(tarball inspector)" \
+twice_if_needed npm install --global --prefix "$work/prefix" --no-audit --no-fund "$(tarball cli)" "$(tarball inspector)" \
   > "$work/install.log" 2>&1 || { tail -30 "$work/install.log"; fail "npm install --global of the CLI's tarball failed"; }
 deepnote="$work/prefix/bin/deepnote"
 [ -x "$deepnote" ] || fail "the global install has no executable bin/deepnote"
@@ -38,7 +38,7 @@ serve_until_ready "$deepnote"
 mkdir -p "$work/client"
 cd "$work/client"
 echo '{ "name": "client", "version": "1.0.0", "private": true, "type": "module" }' > package.json
-npm install --no-audit --no-fund "$(tarball api)" "$(tarball core)" "$(tarball eval)" "$(tarball text)" \
+twice_if_needed npm install --no-audit --no-fund "$(tarball api)" "$(tarball core)" "$(tarball eval)" "$(tarball text)" \
   > "$work/client-install.log" 2>&1 || { tail -30 "$work/client-install.log"; fail "installing the typed client failed"; }
 for heavy in better-sqlite3 @deepnote-rag/server @deepnote-rag/store @effect/sql-sqlite-node; do
   [ ! -e "node_modules/$heavy" ] || fail "the typed client pulled in $heavy"

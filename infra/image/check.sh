@@ -8,7 +8,7 @@ check_name="image check"
 # shellcheck source=../../scripts/lib/scratch.sh
 source "$repo/scripts/lib/scratch.sh"
 git clone -q "$repo" "$work/src"
-bash "$work/src/infra/image/build.sh" "$work/src" "$work/app" > "$work/build.log" 2>&1 || {
+twice_if_needed bash "$work/src/infra/image/build.sh" "$work/src" "$work/app" > "$work/build.log" 2>&1 || {
   tail -30 "$work/build.log"
   echo "image build steps failed"
   exit 1

@@ -1,6 +1,7 @@
 # Shared by the CI checks that try a built or installed DeepNote from outside the checkout (infra/image/check.sh,
 # scripts/pack-install-check.sh); sourced, not run. Gives `work` (a scratch directory removed at exit, with the server
-# started by `serve_until_ready` stopped first), `fail MESSAGE` (one line, exit 1) and `serve_until_ready COMMAND…`.
+# started by `serve_until_ready` stopped first), `fail MESSAGE` (one line, exit 1), `twice_if_needed COMMAND…` and
+# `serve_until_ready COMMAND…`.
 set -euo pipefail
 work=$(mktemp -d)
 server=""
@@ -13,6 +14,15 @@ trap cleanup EXIT
 fail() {
   echo "$check_name: $1"
   exit 1
+}
+
+# Runs COMMAND… and, when it fails, once more after five seconds: for the steps that install from the npm registry, whose
+# transient failures (a reset connection, a registry 5xx) are not the project's. A step that fails twice fails.
+twice_if_needed() {
+  "$@" && return 0
+  echo "$check_name: \`$1 $2\` failed once; trying it again in 5 s"
+  sleep 5
+  "$@"
 }
 
 # Starts `COMMAND… serve --host 127.0.0.1 --port PORT --no-auth` in the background (log: $work/serve.log) and waits up
