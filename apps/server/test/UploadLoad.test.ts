@@ -30,7 +30,7 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 
 describe("uploads under load", () => {
   it.scopedLive.skipIf(!Fs.existsSync(corpus))(
-    "/readyz stays under 100 ms p99 while three tenants upload 12.8 MB each; every document is indexed exactly once",
+    "/readyz stays responsive (p99 under 300 ms) while three tenants upload 12.8 MB each; every document is indexed exactly once",
     () =>
       Effect.gen(function*() {
         const home = yield* makeHome
@@ -108,7 +108,11 @@ describe("uploads under load", () => {
           )
           assert.deepStrictEqual(notReady, [], "every readyz answered 200")
           assert.isAtLeast(sorted.length, 200, "enough samples for a p99")
-          assert.isBelow(p99, 100, "readyz p99 (ms) while three uploads are ingested")
+          // A loop blocked by ingestion answered after seconds (p99 6 s before uploads were ingested in batches that
+          // yield, benchmarks/reliability); a quiet machine answers in under 40 ms (benchmarks/server, 37 ms at 32 MB a
+          // tenant). Beside a CPU hog the scheduler alone took p99 to 100–170 ms (load 6–15), so the bound here is the
+          // one a blocked loop cannot meet on any machine, and the quiet figure is the benchmark's.
+          assert.isBelow(p99, 300, "readyz p99 (ms) while three uploads are ingested")
         }).pipe(Effect.provide(portServer(home)))
       }),
     { timeout: 300_000 }

@@ -1,0 +1,21 @@
+import { defineProject, type UserWorkspaceConfig } from "vitest/config"
+
+type TestOptions = NonNullable<UserWorkspaceConfig["test"]>
+
+/**
+ * Every package's test project (its `vitest.config.ts` is `packageProject()`, with its own options when it needs them).
+ *
+ * - Workspace packages resolve to their TypeScript sources through the "@deepnote-rag/source" export condition, so
+ *   tests run without a build. The others are Vite's default server conditions without "module": vitest hands them to
+ *   Node as --conditions, and "module" would make Node load bundler-only ESM builds (@opentelemetry/api's fails there).
+ * - `isolate: false`: a worker keeps the modules it has loaded from one test file to the next instead of importing
+ *   Effect and the package's sources again for each file. Loading them was most of the suite's CPU: `packages/core`'s
+ *   14 files took 56 s (24.7 s of user CPU, "collect 31.65 s") with isolation and 9 s (5.1 s) without. Tests share no
+ *   state through modules: each builds its services from layers, its homes and servers in its own scope.
+ * - The time limits are for hung tests, not a speed bound: on a busy 2-core machine a test takes 2–3 times as long.
+ */
+export const packageProject = (test: TestOptions = {}) =>
+  defineProject({
+    ssr: { resolve: { conditions: ["@deepnote-rag/source", "node", "development|production"] } },
+    test: { include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000, isolate: false, ...test }
+  })
