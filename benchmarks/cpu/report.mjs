@@ -23,7 +23,7 @@ export const writeReport = (all, file) => {
     const wall = r.runs.map((x) => x.wallS).join(", ")
     const rss = r.runs.map((x) => x.peakRssMb).join(", ")
     lines.push(
-      `| ${l} | ${r.commit} | ${r.questions} | ${calls} | ${spread(r.marginalCpuMsPerCall)} | ${spread(r.cpuMsPerCall)} | ` +
+      `| ${l} | ${r.commit}${r.nodeArgs === undefined ? "" : ` (node ${r.nodeArgs})`} | ${r.questions} | ${calls} | ${spread(r.marginalCpuMsPerCall)} | ${spread(r.cpuMsPerCall)} | ` +
         `${spread(r.callsPerCpuS, (x) => x.toFixed(0))} | ${wall} | ${rss} | ${spread(r.storeBytesPerQuestion, kb)} | ${r.loadAverage} |`
     )
   }

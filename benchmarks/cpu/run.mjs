@@ -7,6 +7,8 @@
 // `/usr/bin/time` (user + sys of the run process), and reads the LLM calls from the simulator's `sim:requests_total`.
 // The CPU of start-up (`deepnote run --help`: the command line loaded, median of 3) is subtracted for the marginal figure. Results go to
 // benchmarks/cpu/results.json under the label (earlier labels are kept) and benchmarks/cpu/results.md is rewritten.
+// `--node-args "--flag …"` (and `--baseline-node-args`) run a variant's processes with those Node flags: with
+// `--baseline .` the same checkout is compared with and without them (e.g. `--max-semi-space-size=64`).
 import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -24,15 +26,23 @@ const here = Path.join(root, "benchmarks/cpu")
 // `--baseline DIR`: another built checkout (e.g. the commit before a change) measured in the same session, its runs
 // interleaved with this checkout's, so both see the same machine load; recorded as `--baseline-label` (default before)
 const baseline = arg("baseline", undefined)
+const nodeArgsOf = (name) => arg(name, "").split(" ").filter((flag) => flag !== "")
 const variants = [
   ...(baseline === undefined ? [] : [{
     label: arg("baseline-label", "before"),
     cli: Path.join(Path.resolve(baseline), "apps/cli/bin/deepnote.mjs"),
     // profiles run the unbundled build, so that samples name their package and file
     profileCli: Path.join(Path.resolve(baseline), "apps/cli/dist/src/main.js"),
-    commit: arg("baseline-commit", "baseline")
+    commit: arg("baseline-commit", "baseline"),
+    nodeArgs: nodeArgsOf("baseline-node-args")
   }]),
-  { label, cli: cliMain, profileCli: Path.join(root, "apps/cli/dist/src/main.js"), commit: arg("commit", undefined) }
+  {
+    label,
+    cli: cliMain,
+    profileCli: Path.join(root, "apps/cli/dist/src/main.js"),
+    commit: arg("commit", undefined),
+    nodeArgs: nodeArgsOf("node-args")
+  }
 ]
 const resultsFile = Path.join(here, "results.json")
 
@@ -90,7 +100,7 @@ try {
   const startupOf = new Map()
   for (const variant of variants) {
     const startup = []
-    for (let i = 0; i < 3; i++) startup.push((await timed([], ["run", "--help"], variant.cli)).cpu)
+    for (let i = 0; i < 3; i++) startup.push((await timed(variant.nodeArgs, ["run", "--help"], variant.cli)).cpu)
     startupOf.set(variant.label, median(startup))
   }
   const runArgs = (home) => [
@@ -103,7 +113,7 @@ try {
       const home = Path.join(base, `home-${variant.label}-${r}`)
       Fs.cpSync(seed, home, { recursive: true })
       const before = await simRequests(sim)
-      const t = await timed([], runArgs(home), variant.cli)
+      const t = await timed(variant.nodeArgs, runArgs(home), variant.cli)
       const calls = (await simRequests(sim)) - before
       const store = Path.join(home, "deepnote.sqlite")
       const storeBytes = ["", "-wal"].reduce(
@@ -136,7 +146,7 @@ try {
       const dir = Path.join(base, `prof-${variant.label}`)
       const home = Path.join(base, `home-prof-${variant.label}`)
       Fs.cpSync(seed, home, { recursive: true })
-      await timed([`--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home), variant.profileCli)
+      await timed([...variant.nodeArgs, `--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home), variant.profileCli)
       const file = Fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
       profile = summarizeProfile(JSON.parse(Fs.readFileSync(Path.join(dir, file), "utf8")), 20)
     }
@@ -152,6 +162,7 @@ try {
       loadAverage: Fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
       questions,
       concurrency: Number(concurrency),
+      ...(variant.nodeArgs.length > 0 ? { nodeArgs: variant.nodeArgs.join(" ") } : {}),
       startupCpuS: startupOf.get(variant.label),
       marginalCpuMsPerCall: spread("marginalCpuMsPerCall"),
       cpuMsPerCall: spread("cpuMsPerCall"),

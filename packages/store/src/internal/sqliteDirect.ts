@@ -10,8 +10,8 @@ import { Context, Effect, Either, Exit, Option } from "effect"
  * per LLM call, the largest share of the run (`benchmarks/cpu`, "Where the Effect runtime's share goes"). Here the same
  * statements run synchronously in one transaction on prepared statements kept for the connection's life, on the
  * caller's fiber. (Committing the appends waiting at the same time together, through one writer fiber, cut the
- * transactions 15-fold but put a queue and a second fiber between an append and its caller; a run that was cancelled
- * and resumed once hung in CI with it, unexplained, so it was taken out: see benchmarks/cpu.)
+ * transactions 15-fold but put a queue and a second fiber between an append and its caller, and its CPU gain was within
+ * the benchmark's spread: see benchmarks/cpu.)
  * SQLite only: a Postgres store has no `SqliteDirect` in context and its writers take the `@effect/sql` path.
  *
  * No span of its own: it runs inside the caller's (`EventLog.append`), once per append.

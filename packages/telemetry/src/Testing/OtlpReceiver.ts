@@ -23,6 +23,10 @@ export interface ReceivedMetric {
 export interface OtlpReceiver {
   /** `http://127.0.0.1:<port>`: use as OTEL_EXPORTER_OTLP_ENDPOINT. */
   readonly url: string
+  /**
+   * Each span once, in the order first received: OTLP delivery is at least once (an exporter sends a batch again when
+   * it did not get the reply, which a busy machine can delay), so a span received twice is one span.
+   */
   readonly spans: () => ReadonlyArray<ReceivedSpan>
   /** The latest export of each metric (exports are cumulative). */
   readonly metrics: () => ReadonlyMap<string, ReceivedMetric>
@@ -77,7 +81,7 @@ interface MetricJson {
  * `/v1/logs` bodies and answers 200. It stops when the scope closes.
  */
 export const startOtlpReceiver: Effect.Effect<OtlpReceiver, never, Scope.Scope> = Effect.gen(function*() {
-  const spans: Array<ReceivedSpan> = []
+  const spans = new Map<string, ReceivedSpan>()
   const metrics = new Map<string, ReceivedMetric>()
   const logs: Array<Record<string, unknown>> = []
   const requests: Array<{ path: string; headers: Http.IncomingHttpHeaders }> = []
@@ -105,7 +109,8 @@ export const startOtlpReceiver: Effect.Effect<OtlpReceiver, never, Scope.Scope> 
           >
         }
         for (const s of json.resourceSpans?.flatMap((r) => r.scopeSpans.flatMap((x) => x.spans)) ?? []) {
-          spans.push({
+          if (spans.has(s.spanId)) continue
+          spans.set(s.spanId, {
             traceId: s.traceId,
             spanId: s.spanId,
             parentSpanId: s.parentSpanId || undefined,
@@ -149,7 +154,7 @@ export const startOtlpReceiver: Effect.Effect<OtlpReceiver, never, Scope.Scope> 
   const port = yield* listenLocally(server)
   return {
     url: `http://127.0.0.1:${port}`,
-    spans: () => [...spans],
+    spans: () => [...spans.values()],
     metrics: () => new Map(metrics),
     logs: () => [...logs],
     requests: () => [...requests]
