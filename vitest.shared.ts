@@ -10,8 +10,9 @@ type TestOptions = NonNullable<UserWorkspaceConfig["test"]>
  *   Node as --conditions, and "module" would make Node load bundler-only ESM builds (@opentelemetry/api's fails there).
  * - `isolate: false`: a worker keeps the modules it has loaded from one test file to the next instead of importing
  *   Effect and the package's sources again for each file. Loading them was most of the suite's CPU: `packages/core`'s
- *   14 files took 56 s (24.7 s of user CPU, "collect 31.65 s") with isolation and 9 s (5.1 s) without. Tests share no
- *   state through modules: each builds its services from layers, its homes and servers in its own scope.
+ *   14 files took 56 s (24.7 s of user CPU, "collect 31.65 s") with isolation and 9 s (5.1 s) without. Every package's
+ *   suite passed this way except the CLI's, which keeps isolation (see its config): a test must leave nothing running
+ *   and no module state behind when its scope closes.
  * - The time limits are for hung tests, not a speed bound: on a busy 2-core machine a test takes 2–3 times as long.
  */
 export const packageProject = (test: TestOptions = {}) =>

@@ -17,7 +17,8 @@ fail() {
 }
 
 # Runs COMMAND… and, when it fails, once more after five seconds: for the steps that install from the npm registry, whose
-# transient failures (a reset connection, a registry 5xx) are not the project's. A step that fails twice fails.
+# transient failures (a reset connection, a registry 5xx) are not the project's. A step that fails twice fails. The
+# image check wraps its whole build script (install, build, prune), so a real build failure costs one more build.
 twice_if_needed() {
   "$@" && return 0
   echo "$check_name: \`$1 $2\` failed once; trying it again in 5 s"
