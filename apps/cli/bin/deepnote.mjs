@@ -5,6 +5,7 @@
 // else from the unbundled build (after a bare `tsc -b`, say).
 // This file is committed (not built) so that `npm ci` links `node_modules/.bin/deepnote` to it before any build.
 import { existsSync, readFileSync, statSync } from "node:fs"
+import module from "node:module"
 
 const root = new URL("../../../", import.meta.url)
 const dist = new URL("../dist/", import.meta.url)
@@ -45,5 +46,8 @@ if (entry === undefined) {
   const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS || Number.NaN)
   process.stdout.write(wrapHelp(readFileSync(help, "utf8"), helpWidth(columns)))
 } else {
+  // Node 22.1+ keeps V8's compiled code of the modules it loads (in the OS's temporary folder, or NODE_COMPILE_CACHE), so
+  // later starts skip most of the compiling (benchmarks/cli); Node 20 has no such cache and goes on without it
+  module.enableCompileCache?.()
   await import(entry.href)
 }

@@ -159,4 +159,20 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       assert.strictEqual(digest(file), before, "nothing was written")
       assert.isFalse(Fs.existsSync(`${file}-wal`) && Fs.statSync(`${file}-wal`).size > 0, "no log frames either")
     }))
+
+  it.effect("a passage another program stored as bytes, not text: a search fails naming it, no stack trace", () =>
+    Effect.gen(function*() {
+      const file = yield* fileOf("bytes")
+      yield* fresh(Effect.flatMap(Collections, (c) => c.add("bytes", docs)))
+      const db = new Database(file)
+      db.prepare("UPDATE documents SET title = X'00ff' WHERE id = 'rome'").run()
+      db.close()
+      const found = yield* fresh(Effect.flatMap(Collections, (c) => c.search("bytes", "Paris France", { limit: 5 })))
+      assert.deepStrictEqual(found.map((d) => d.id), ["paris"], "rows that decode are unaffected")
+      const error = yield* Effect.flip(
+        fresh(Effect.flatMap(Collections, (c) => c.search("bytes", "capital of Italy", { limit: 5 })))
+      )
+      refusal(error, file, "the collection file is corrupted (searching: a stored row does not decode")
+      assert.include(error.message, "[\"title\"]")
+    }))
 })
