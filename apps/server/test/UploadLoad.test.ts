@@ -7,11 +7,12 @@ import { baseUrl, createKey, makeHome, portServer } from "./Harness.js"
 const corpus = Path.resolve(import.meta.dirname, "../../../../shared/data/corpus/en-multihop.jsonl")
 const tenants = ["alpha", "beta", "gamma"]
 /**
- * The shared corpus twice per tenant (about 12.8 MB of JSON Lines each; quiet: ≈ 400 readiness samples). At five copies
- * (32 MB each, measured by benchmarks/server/uploads.mjs) the test took over 300 s beside a CPU hog; at one, 66–87 s
- * there (p99 37–39 ms) but only ≈ 260 samples on a quiet machine, close to the 200 a p99 needs.
+ * The shared corpus once per tenant (about 6.4 MB of JSON Lines each). At two copies the test timed out at 300 s beside
+ * four busy-loop processes and the CLI's suite (load 9–11); at five (32 MB each, what benchmarks/server/uploads.mjs
+ * measures) it took over 300 s beside a CPU hog alone. The readiness probe runs every 5 ms, so that one copy still gives
+ * a p99 enough samples on a quiet machine.
  */
-const copies = 2
+const copies = 1
 
 /** The shared corpus `copies` times for one tenant, every id made distinct. */
 const uploadOf = (tenant: string) => {
@@ -30,13 +31,13 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 
 describe("uploads under load", () => {
   it.scopedLive.skipIf(!Fs.existsSync(corpus))(
-    "/readyz stays responsive (p99 under 300 ms) while three tenants upload 12.8 MB each; every document is indexed exactly once",
+    "/readyz stays responsive (p99 under 300 ms) while three tenants upload 6.4 MB each; every document is indexed exactly once",
     () =>
       Effect.gen(function*() {
         const home = yield* makeHome
         const keys = yield* Effect.forEach(tenants, (tenant) => createKey(home, tenant))
         const uploads = tenants.map(uploadOf)
-        for (const upload of uploads) assert.isAbove(upload.body.length, 12_000_000)
+        for (const upload of uploads) assert.isAbove(upload.body.length, 6_000_000)
         return yield* Effect.gen(function*() {
           const url = yield* baseUrl
           const call = (path: string, key: string, init: RequestInit = {}) =>
@@ -63,7 +64,7 @@ describe("uploads under load", () => {
             const ready = yield* Effect.promise(() => fetch(`${url}/readyz`).then((r) => r.text().then(() => r.status)))
             if (ready !== 200) notReady.push(ready)
             latencies.push((yield* milliseconds) - start)
-            yield* Effect.sleep("10 millis")
+            yield* Effect.sleep("5 millis")
           })
           const sampler = yield* Effect.fork(Effect.forever(probe))
 
