@@ -13,7 +13,22 @@ import { headOf, TempHome } from "./support/TempHome.js"
 const fresh = <A, E>(effect: Effect.Effect<A, E, Collections>) =>
   Effect.scoped(Effect.provide(effect, Collections.layer))
 
+/** A search of the collection `name` with a `Collections` of its own (see `fresh`). */
+const searchFresh = (name: string, query: string, limit = 5) =>
+  fresh(Effect.flatMap(Collections, (c) => c.search(name, query, { limit })))
+
 const fileOf = (name: string) => Effect.map(Home, (home) => collectionFile(home.root, name))
+
+/** The collection `name` holding `docs`, then `statement` run on its file as another program would: the file's path. */
+const changedBehindOurBack = (name: string, statement: string) =>
+  Effect.gen(function*() {
+    const file = yield* fileOf(name)
+    yield* fresh(Effect.flatMap(Collections, (c) => c.add(name, docs)))
+    const db = new Database(file)
+    db.prepare(statement).run()
+    db.close()
+    return file
+  })
 
 const digest = (file: string) => createHash("sha256").update(Fs.readFileSync(file)).digest("hex")
 
@@ -100,13 +115,12 @@ it.layer(TempHome)("collection files and migrations", (it) => {
 
   it.effect("a file written by a newer DeepNote is refused", () =>
     Effect.gen(function*() {
-      const file = yield* fileOf("future")
-      yield* fresh(Effect.flatMap(Collections, (c) => c.add("future", docs)))
-      const db = new Database(file)
-      db.prepare("INSERT INTO deepnote_migrations (migration_id, name) VALUES (99, 'from_the_future')").run()
-      db.close()
+      const file = yield* changedBehindOurBack(
+        "future",
+        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (99, 'from_the_future')"
+      )
       const error = yield* Effect.flip(
-        fresh(Effect.flatMap(Collections, (c) => c.search("future", "Paris", { limit: 1 })))
+        searchFresh("future", "Paris", 1)
       )
       refusal(error, file, "written by a newer DeepNote (collection schema 99")
     }))
@@ -141,7 +155,7 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       yield* fresh(Effect.flatMap(Collections, (c) => c.add("broken", many(2000))))
       damagePages(file, 0)
       const error = yield* Effect.flip(
-        fresh(Effect.flatMap(Collections, (c) => c.search("broken", "rivers", { limit: 5 })))
+        searchFresh("broken", "rivers")
       )
       refusal(error, file, "the collection file is corrupted")
     }))
@@ -162,15 +176,11 @@ it.layer(TempHome)("collection files and migrations", (it) => {
 
   it.effect("a passage another program stored as bytes, not text: a search fails naming it, no stack trace", () =>
     Effect.gen(function*() {
-      const file = yield* fileOf("bytes")
-      yield* fresh(Effect.flatMap(Collections, (c) => c.add("bytes", docs)))
-      const db = new Database(file)
-      db.prepare("UPDATE documents SET title = X'00ff' WHERE id = 'rome'").run()
-      db.close()
-      const found = yield* fresh(Effect.flatMap(Collections, (c) => c.search("bytes", "Paris France", { limit: 5 })))
+      const file = yield* changedBehindOurBack("bytes", "UPDATE documents SET title = X'00ff' WHERE id = 'rome'")
+      const found = yield* searchFresh("bytes", "Paris France")
       assert.deepStrictEqual(found.map((d) => d.id), ["paris"], "rows that decode are unaffected")
       const error = yield* Effect.flip(
-        fresh(Effect.flatMap(Collections, (c) => c.search("bytes", "capital of Italy", { limit: 5 })))
+        searchFresh("bytes", "capital of Italy")
       )
       refusal(error, file, "the collection file is corrupted (searching: a stored row does not decode")
       assert.include(error.message, "[\"title\"]")
