@@ -6,7 +6,7 @@ type TestOptions = NonNullable<UserWorkspaceConfig["test"]>
  * Every package's test project (its `vitest.config.ts` is `packageProject()`, with its own options when it needs them).
  *
  * - Workspace packages resolve to their TypeScript sources through the "@deepnote-rag/source" export condition, so
- *   tests run without a build. The others are Vite's default server conditions without "module": vitest hands them to
+ *   tests run without a build (`source: false`: to their built JavaScript, for a suite that needs the build anyway). The others are Vite's default server conditions without "module": vitest hands them to
  *   Node as --conditions, and "module" would make Node load bundler-only ESM builds (@opentelemetry/api's fails there).
  * - `isolate: false`: a worker keeps the modules it has loaded from one test file to the next instead of importing
  *   Effect and the package's sources again for each file. Loading them was most of the suite's CPU: `packages/core`'s
@@ -15,8 +15,12 @@ type TestOptions = NonNullable<UserWorkspaceConfig["test"]>
  *   and no module state behind when its scope closes.
  * - The time limits are for hung tests, not a speed bound: on a busy 2-core machine a test takes 2–3 times as long.
  */
-export const packageProject = (test: TestOptions = {}) =>
+export const packageProject = (test: TestOptions = {}, options: { readonly source?: boolean } = {}) =>
   defineProject({
-    ssr: { resolve: { conditions: ["@deepnote-rag/source", "node", "development|production"] } },
+    ssr: {
+      resolve: {
+        conditions: [...(options.source === false ? [] : ["@deepnote-rag/source"]), "node", "development|production"]
+      }
+    },
     test: { include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000, isolate: false, ...test }
   })

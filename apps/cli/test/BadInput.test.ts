@@ -5,9 +5,9 @@ import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
-import { llmArgs, main, runCli, sampleCorpus, sampleQuestions, tempHome } from "./RunCli.js"
+import { indexedHome, llmArgs, main, runCli, sampleQuestions, tempHome } from "./RunCli.js"
 
-/** What a row may use: a home with the collection `s` and one finished run, a scratch directory, a simulator. */
+/** What a row may use: a home with the collection `sample` and one finished run, a scratch directory, a simulator. */
 interface Context {
   readonly home: string
   readonly runId: string
@@ -31,7 +31,7 @@ const run = (home: string, ...more: ReadonlyArray<string>) => [
   "--dataset",
   sampleQuestions,
   "--collection",
-  "s",
+  "sample",
   "--home",
   home,
   "--quiet",
@@ -155,10 +155,8 @@ describe("bad input to the CLI: one clear line on stderr, the documented exit co
   it.scopedLive("the table", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite", stepBaseMs: 1 })
-      const home = yield* tempHome
+      const home = yield* indexedHome
       const scratch = yield* tempHome
-      const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "s", "--home", home])
-      assert.strictEqual(indexed.code, 0, indexed.stderr)
       const first = yield* runCli(run(home, "--limit", "1"))
       assert.strictEqual(first.code, 0, first.stderr)
       const runId = /run (r-[^\s:]+)/.exec(first.stdout)?.[1] ?? ""
@@ -184,9 +182,7 @@ describe("bad input to the CLI: one clear line on stderr, the documented exit co
     "--trace-file into a missing directory: the directory is created and the spans written",
     () =>
       Effect.gen(function*() {
-        const home = yield* tempHome
-        const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "s", "--home", home])
-        assert.strictEqual(indexed.code, 0, indexed.stderr)
+        const home = yield* indexedHome
         const file = Path.join(home, "missing/dir/trace.jsonl")
         const result = yield* runCli(run(home, "--limit", "1", "--trace-file", file))
         assert.strictEqual(result.code, 0, result.stderr)
@@ -197,9 +193,7 @@ describe("bad input to the CLI: one clear line on stderr, the documented exit co
 
   it.scopedLive("a read-only home: named as read-only (exit 1), nothing written", () =>
     Effect.gen(function*() {
-      const home = yield* tempHome
-      const indexed = yield* runCli(["index", ...sampleCorpus, "--collection", "s", "--home", home])
-      assert.strictEqual(indexed.code, 0, indexed.stderr)
+      const home = yield* indexedHome
       Fs.chmodSync(home, 0o555)
       yield* Effect.addFinalizer(() => Effect.sync(() => Fs.chmodSync(home, 0o755)))
       // root ignores permissions: run the CLI as `nobody` then

@@ -4,7 +4,7 @@ import { Effect, Schema } from "effect"
 import { writeFileSync } from "node:fs"
 import * as Path from "node:path"
 import { knobs } from "../src/config/Knobs.js"
-import { runCli, sampleCorpus, tempHome } from "./RunCli.js"
+import { indexedHome, runCli, sampleCorpus, tempHome } from "./RunCli.js"
 
 const question =
   "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?"
@@ -15,13 +15,6 @@ const assertCleanError = (stderr: string, needle: string) => {
   assert.notMatch(stderr, /^\s+at /m, "stderr must not contain a stack trace")
   assert.match(stderr.trim(), /^deepnote: /)
 }
-
-const indexed = Effect.gen(function*() {
-  const home = yield* tempHome
-  const out = yield* runCli(["index", ...sampleCorpus, "--collection", "sample", "--home", home])
-  assert.strictEqual(out.code, 0, out.stderr)
-  return home
-})
 
 describe("deepnote CLI (child process over the bundled sample)", () => {
   it.scopedLive("index builds a collection, is resumable, and reports a summary", () =>
@@ -38,7 +31,7 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
 
   it.scopedLive("ask --json prints one AnswerRecord document with the trace", () =>
     Effect.gen(function*() {
-      const home = yield* indexed
+      const home = yield* indexedHome
       const out = yield* runCli(["ask", question, "--collection", "sample", "--home", home, "--json"])
       assert.strictEqual(out.code, 0, out.stderr)
       const record = Schema.decodeUnknownSync(Schema.parseJson(AnswerRecord))(out.stdout)
@@ -51,7 +44,7 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
 
   it.scopedLive("ask prints the answer, the best note and the trace; inspect renders a saved result", () =>
     Effect.gen(function*() {
-      const home = yield* indexed
+      const home = yield* indexedHome
       const saved = Path.join(home, "result.json")
       const out = yield* runCli(["ask", question, "-c", "sample", "--home", home, "--save", saved, "--max-step", "2"])
       assert.strictEqual(out.code, 0, out.stderr)
@@ -75,7 +68,7 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
 
   it.scopedLive("a Chinese question is answered from the Chinese passages", () =>
     Effect.gen(function*() {
-      const home = yield* indexed
+      const home = yield* indexedHome
       const out = yield* runCli([
         "ask",
         "《战国无双3》是由哪两个公司合作开发的？",
@@ -92,7 +85,7 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
 
   it.scopedLive("usage errors exit 2 with one line naming the problem", () =>
     Effect.gen(function*() {
-      const home = yield* indexed
+      const home = yield* indexedHome
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
         [["ask", "   ", "-c", "sample"], "the question is empty"],
         [["ask", question, "-c", "sample", "--top-k", "0"], "--top-k (topK): topK must be a positive integer"],
@@ -121,7 +114,7 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
 
   it.scopedLive("runtime failures exit 1 with a clear message", () =>
     Effect.gen(function*() {
-      const home = yield* indexed
+      const home = yield* indexedHome
       const unknown = yield* runCli(["ask", question, "-c", "nope", "--home", home])
       assert.strictEqual(unknown.code, 1)
       assertCleanError(unknown.stderr, `unknown collection "nope"`)
@@ -156,7 +149,7 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
 
   it.scopedLive("the passage budget and the query composition: flags, config file, environment; ask honours them", () =>
     Effect.gen(function*() {
-      const home = yield* indexed
+      const home = yield* indexedHome
       const file = Path.join(home, "budget.yaml")
       writeFileSync(file, "maxUniquePassages: 8\nqueryComposition: qt\n")
       const knobsOf = (stdout: string) => {
@@ -188,7 +181,7 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
 
   it.scopedLive("the store: --store, else the config file's `store`, else DEEPNOTE_STORE, else the home's file", () =>
     Effect.gen(function*() {
-      const home = yield* indexed
+      const home = yield* indexedHome
       const dataset = Path.join(home, "q.jsonl")
       writeFileSync(dataset, JSON.stringify({ id: "q1", question, answers: ["x"] }) + "\n")
       const fromFile = Path.join(home, "from-file.sqlite")

@@ -1,22 +1,13 @@
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { assert } from "@effect/vitest"
+import { inject } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
-import { existsSync, writeFileSync } from "node:fs"
+import { cpSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { main, repoRoot, sampleQuestions } from "./SamplePaths.js"
 
-/** The repository root: the nearest ancestor holding apps/cli (this file runs from test/ and from dist/test/). */
-export const repoRoot = ((): string => {
-  let dir = Path.dirname(fileURLToPath(import.meta.url))
-  while (!existsSync(Path.join(dir, "apps", "cli", "package.json")) && Path.dirname(dir) !== dir) {
-    dir = Path.dirname(dir)
-  }
-  return dir
-})()
-/** The `deepnote` entry point users run (bin/deepnote.mjs: the one-file bundle while it is current). */
-export const main = Path.join(repoRoot, "apps/cli/bin/deepnote.mjs")
+export { main, repoRoot, sampleCorpus, sampleQuestions } from "./SamplePaths.js"
 
 export interface CliOutput {
   readonly code: number
@@ -48,19 +39,13 @@ export const tempHome = Effect.flatMap(
   Effect.orDie
 )
 
-export const sampleCorpus = [
-  Path.join(repoRoot, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"),
-  Path.join(repoRoot, "examples/sample/corpus/cmrc2018-paragraphs.jsonl")
-]
-
-/** The sample's HotpotQA questions: the dataset of the tests' runs. */
-export const sampleQuestions = Path.join(repoRoot, "examples/sample/questions/hotpotqa.jsonl")
-
-/** A fresh data directory (removed when the scope closes) with the sample corpus indexed as the collection `sample`. */
+/**
+ * A fresh data directory (removed when the scope closes) with the sample corpus indexed as the collection `sample`: a
+ * copy of the collection `deepnote index` made once for the whole suite (SampleCollection.setup.ts).
+ */
 export const indexedHome = Effect.gen(function*() {
   const home = yield* tempHome
-  const indexed = yield* runCli(["index", ...sampleCorpus, "-c", "sample", "--home", home])
-  assert.strictEqual(indexed.code, 0, indexed.stderr)
+  cpSync(Path.join(inject("sampleHome"), "collections"), Path.join(home, "collections"), { recursive: true })
   return home
 })
 
