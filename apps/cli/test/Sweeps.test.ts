@@ -44,44 +44,71 @@ describe("sweeps as objects and run comparison (child processes)", () => {
           `sweep ${sweepId}: 2 cells (if stopped, \`deepnote resume ${sweepId}\` continues every cell)`
         )
 
-        const status = yield* runCli(["status", sweepId, "--home", home])
+        // every command below only reads the finished sweep (`single` writes a run of its own beside it), so they run a
+        // few at a time: one after another, this test took 191 s beside a CPU hog (its limit: 300 s)
+        const reads = { concurrency: 4 } as const
+        const inHome = ["--home", home]
+        const { status, statusJson } = yield* Effect.all({
+          status: runCli(["status", sweepId, ...inHome]),
+          statusJson: runCli(["status", sweepId, "--json", ...inHome])
+        }, reads)
         assert.strictEqual(status.code, 0, status.stderr)
         assert.include(status.stdout, `sweep ${sweepId} (profiles) · 2 cells`)
         assert.include(status.stdout, "cell 1/2 {\"profile\":\"vanilla\"}")
         assert.include(status.stdout, "cell 2/2 {\"profile\":\"deepnote\"}")
-        const cells = (JSON.parse((yield* runCli(["status", sweepId, "--json", "--home", home])).stdout) as {
-          cells: ReadonlyArray<StatusCell>
-        }).cells
-        const [a, b] = cells.map((c) => c.run?.id ?? "")
+        const cells = (JSON.parse(statusJson.stdout) as { cells: ReadonlyArray<StatusCell> }).cells
+        const [a, b] = cells.map((c) => c.run?.id ?? "") as [string, string]
         assert.isTrue(cells.every((c) => c.run?.status === "completed"))
 
-        const table = yield* runCli(["eval", sweepId, "--home", home])
-        assert.strictEqual(table.code, 0, table.stderr)
-        assert.include(table.stdout, `sweep ${sweepId} (profiles): profile, 2/2 cells created`)
-        for (const text of [a!, b!, "profile=vanilla", "profile=deepnote", "f1"]) assert.include(table.stdout, text)
-        const json = JSON.parse((yield* runCli(["eval", sweepId, "--format", "json", "--home", home])).stdout) as {
+        // the same questions under other ids: nothing pairs
+        const other = Path.join(home, "other.jsonl")
+        writeFileSync(
+          other,
+          readFileSync(sampleQuestions, "utf8").trim().split("\n").slice(0, 3).map((line) => {
+            const r = JSON.parse(line) as { id: string }
+            return JSON.stringify({ ...r, id: `other-${r.id}` })
+          }).join("\n") + "\n"
+        )
+        const out = yield* Effect.all({
+          table: runCli(["eval", sweepId, ...inHome]),
+          json: runCli(["eval", sweepId, "--format", "json", ...inHome]),
+          csv: runCli(["eval", sweepId, "--format", "csv", ...inHome]),
+          sideBySide: runCli(["eval", b, a, ...inHome]),
+          compared: runCli(["compare", a, b, ...inHome]),
+          asJson: runCli(["compare", a, b, "--json", "--seed", "3", ...inHome]),
+          again: runCli(["compare", a, b, "--json", "--seed", "3", ...inHome]),
+          asCsv: runCli(["compare", a, b, "--csv", ...inHome]),
+          perItem: runCli(["compare", a, b, "--csv", "--per-item", ...inHome]),
+          single: runCli(["run", "--dataset", other, "-c", "sample", "--quiet", ...inHome]),
+          unknownRun: runCli(["compare", a, "r-nope", ...inHome]),
+          unknownSweep: runCli(["eval", "s-nope", ...inHome]),
+          unknownRunOfTwo: runCli(["eval", a, "r-nope", ...inHome]),
+          statusUnknownSweep: runCli(["status", "s-nope", ...inHome]),
+          resumeUnknownSweep: runCli(["resume", "s-nope", ...inHome])
+        }, reads)
+
+        assert.strictEqual(out.table.code, 0, out.table.stderr)
+        assert.include(out.table.stdout, `sweep ${sweepId} (profiles): profile, 2/2 cells created`)
+        for (const text of [a, b, "profile=vanilla", "profile=deepnote", "f1"]) assert.include(out.table.stdout, text)
+        const json = JSON.parse(out.json.stdout) as {
           sweep: { id: string }
           cells: ReadonlyArray<{ runId: string; report: { metrics: ReadonlyArray<{ name: string }> } }>
         }
         assert.strictEqual(json.sweep.id, sweepId)
         assert.deepStrictEqual(json.cells.map((c) => c.runId), [a, b])
         assert.deepStrictEqual(json.cells[0]!.report.metrics.map((m) => m.name), ["acc", "em", "f1"])
-        const csv = (yield* runCli(["eval", sweepId, "--format", "csv", "--home", home])).stdout.trim().split("\n")
+        const csv = out.csv.stdout.trim().split("\n")
         assert.strictEqual(csv[0], "run_id,cell,metric,n,mean,ci_low,ci_high,finished,total")
         assert.strictEqual(csv.length, 1 + 2 * 3)
 
-        const sideBySide = yield* runCli(["eval", b!, a!, "--home", home])
-        assert.strictEqual(sideBySide.code, 0, sideBySide.stderr)
-        assert.include(sideBySide.stdout, "2 runs side by side")
-        assert.isBelow(sideBySide.stdout.indexOf(b!), sideBySide.stdout.indexOf(a!), "rows in the order given")
+        assert.strictEqual(out.sideBySide.code, 0, out.sideBySide.stderr)
+        assert.include(out.sideBySide.stdout, "2 runs side by side")
+        assert.isBelow(out.sideBySide.stdout.indexOf(b), out.sideBySide.stdout.indexOf(a), "rows in the order given")
 
-        const compared = yield* runCli(["compare", a!, b!, "--home", home])
-        assert.strictEqual(compared.code, 0, compared.stderr)
-        assert.include(compared.stdout, "6 paired by id, 0 only in base, 0 only in candidate")
-        assert.include(compared.stdout, "95% CI (paired bootstrap)")
-        const asJson = JSON.parse(
-          (yield* runCli(["compare", a!, b!, "--json", "--seed", "3", "--home", home])).stdout
-        ) as {
+        assert.strictEqual(out.compared.code, 0, out.compared.stderr)
+        assert.include(out.compared.stdout, "6 paired by id, 0 only in base, 0 only in candidate")
+        assert.include(out.compared.stdout, "95% CI (paired bootstrap)")
+        const asJson = JSON.parse(out.asJson.stdout) as {
           base: string
           paired: number
           seed: number
@@ -93,32 +120,20 @@ describe("sweeps as objects and run comparison (child processes)", () => {
         for (const m of asJson.metrics) assert.isTrue(m.low <= m.difference && m.difference <= m.high)
         const order = asJson.items.map((i) => ["regressed", "improved", "same"].indexOf(i.change))
         assert.deepStrictEqual(order, [...order].sort((x, y) => x - y))
-        const again = JSON.parse((yield* runCli(["compare", a!, b!, "--json", "--seed", "3", "--home", home])).stdout)
-        assert.deepStrictEqual(again, asJson, "the same seed gives the same comparison")
-        const asCsv = (yield* runCli(["compare", a!, b!, "--csv", "--home", home])).stdout.trim().split("\n")
+        assert.deepStrictEqual(JSON.parse(out.again.stdout), asJson, "the same seed gives the same comparison")
+        const asCsv = out.asCsv.stdout.trim().split("\n")
         assert.match(asCsv[0]!, /^metric,n,base,candidate,difference,ci_low,ci_high/)
         assert.strictEqual(asCsv.length, 4)
-        const perItem = (yield* runCli(["compare", a!, b!, "--csv", "--per-item", "--home", home])).stdout.trim()
-        assert.strictEqual(perItem.split("\n").length, 7)
+        assert.strictEqual(out.perItem.stdout.trim().split("\n").length, 7)
 
-        // the same questions under other ids: nothing pairs
-        const other = Path.join(home, "other.jsonl")
-        writeFileSync(
-          other,
-          readFileSync(sampleQuestions, "utf8").trim().split("\n").slice(0, 3).map((line) => {
-            const r = JSON.parse(line) as { id: string }
-            return JSON.stringify({ ...r, id: `other-${r.id}` })
-          }).join("\n") + "\n"
-        )
-        const single = yield* runCli(["run", "--dataset", other, "-c", "sample", "--home", home, "--quiet"])
-        assert.strictEqual(single.code, 0, single.stderr)
-        const c = /run (r-[0-9a-z-]+)/.exec(single.stdout)?.[1] ?? ""
-        oneLine(yield* runCli(["compare", a!, c, "--home", home]), 2, "no question pairs")
-        oneLine(yield* runCli(["compare", a!, "r-nope", "--home", home]), 1, `unknown run id "r-nope"`)
-        oneLine(yield* runCli(["eval", "s-nope", "--home", home]), 1, `unknown sweep id "s-nope"`)
-        oneLine(yield* runCli(["eval", a!, "r-nope", "--home", home]), 1, `unknown run id "r-nope"`)
-        oneLine(yield* runCli(["status", "s-nope", "--home", home]), 1, `unknown sweep id "s-nope"`)
-        oneLine(yield* runCli(["resume", "s-nope", "--home", home]), 1, `unknown sweep id "s-nope"`)
+        assert.strictEqual(out.single.code, 0, out.single.stderr)
+        const c = /run (r-[0-9a-z-]+)/.exec(out.single.stdout)?.[1] ?? ""
+        oneLine(yield* runCli(["compare", a, c, ...inHome]), 2, "no question pairs")
+        oneLine(out.unknownRun, 1, `unknown run id "r-nope"`)
+        oneLine(out.unknownSweep, 1, `unknown sweep id "s-nope"`)
+        oneLine(out.unknownRunOfTwo, 1, `unknown run id "r-nope"`)
+        oneLine(out.statusUnknownSweep, 1, `unknown sweep id "s-nope"`)
+        oneLine(out.resumeUnknownSweep, 1, `unknown sweep id "s-nope"`)
       }),
     300_000
   )
