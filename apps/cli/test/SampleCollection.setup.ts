@@ -1,7 +1,7 @@
 // Vitest's global setup for the CLI's suite: `deepnote index` of the sample corpus runs once, in the main process,
 // before any test file; `indexedHome` (RunCli.ts) copies the collection file into each test's fresh home instead of
-// indexing again — the same file each time, at ≈ 3.8 s of CPU less per home (32 places in the suite ask for one). Indexing itself is tested where
-// it is the subject (Cli.test.ts, BadInput.test.ts, Streaming.test.ts).
+// indexing again — the same file each time, at ≈ 3.8 s of CPU less per home (32 places in the suite ask for one).
+// Indexing itself is tested where it is the subject (Cli.test.ts, BadInput.test.ts, Streaming.test.ts).
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
