@@ -20,8 +20,7 @@ export default packageProject(
     pool: "forks",
     poolOptions: { forks: { minForks: 1, maxForks: 3 } },
     isolate: true,
-    globalSetup: ["test/SampleCollection.setup.ts"],
-    server: { deps: { external: [/\/(packages|apps)\/[^/]+\/dist\//] } }
+    globalSetup: ["test/SampleCollection.setup.ts"]
   },
   { source: false }
 )
