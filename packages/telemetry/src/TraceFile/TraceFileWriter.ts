@@ -32,13 +32,16 @@ export const traceFileLayer = (
     let buffer: Array<string> = []
     let dropped = 0
     // Lines leave the buffer only once they are written: a failed write keeps them for the next flush, and is logged.
-    const flush = Effect.suspend(() => {
+    // A write and the removal of its lines are one uninterruptible step: the periodic flush interrupted mid-write when
+    // the scope closes (the OS write goes on) used to leave its lines in the buffer, and the closing flush wrote them
+    // a second time (seen in CI: 5 of 27 spans twice in an `ask --trace-file`).
+    const flush = Effect.uninterruptible(Effect.suspend(() => {
       if (buffer.length === 0) return Effect.void
       const count = buffer.length
       return file.writeAll(encoder.encode(buffer.slice(0, count).join(""))).pipe(
         Effect.tap(() => Effect.sync(() => void (buffer = buffer.slice(count))))
       )
-    })
+    }))
     const reportFailure = (when: string) => (error: PlatformError) =>
       Effect.logWarning(
         `trace file ${path}: ${when} failed (${buffer.length} span(s) kept for the next try): ${error.message}`
