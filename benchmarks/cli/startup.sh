@@ -3,7 +3,7 @@
 # Run from the repo root after `npm run build`:  bash benchmarks/cli/startup.sh > benchmarks/cli/startup.txt
 # A = the entry point users run (apps/cli/bin/deepnote.mjs: --version and the top-level help without loading Effect),
 # B = the full CLI unbundled (apps/cli/dist/src/main.js, what `deepnote` ran before the entry point and the bundle).
-# For `ask`, A runs the one-file bundle (apps/cli/dist/bundle/deepnote.js, through the entry point) and B the unbundled CLI.
+# For `ask`, A runs the one-file bundle (apps/cli/dist/bundle/deepnote.cjs, through the entry point) and B the unbundled CLI.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 home=$(mktemp -d)

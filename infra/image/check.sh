@@ -21,6 +21,10 @@ cd "$DEEPNOTE_HOME"
 node "$deepnote" --version
 node "$deepnote" demo > "$work/demo.log" 2>&1 || { tail -20 "$work/demo.log"; echo "demo failed in the image tree"; exit 1; }
 grep -m1 "Look at it" "$work/demo.log"
+# V8's code cache of the command (apps/cli/bin/run-bundle.mjs): written beside the bundle by the first start
+ls "$work/app/apps/cli/dist/bundle/.code-cache/$(node -p 'process.version + "-" + process.arch')"-*.bin > /dev/null 2>&1 \
+  || { echo "no code cache beside the bundle after the demo"; exit 1; }
+echo "code cache written beside the bundle"
 serve_until_ready node "$deepnote"
 if command -v docker-compose > /dev/null 2>&1; then
   # in the scratch clone: each `.env.example` becomes the `.env` its README says to write

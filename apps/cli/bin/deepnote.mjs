@@ -6,11 +6,12 @@
 // This file is committed (not built) so that `npm ci` links `node_modules/.bin/deepnote` to it before any build.
 import { existsSync, readFileSync, statSync } from "node:fs"
 import module from "node:module"
+import { runBundle } from "./run-bundle.mjs"
 
 const root = new URL("../../../", import.meta.url)
 const dist = new URL("../dist/", import.meta.url)
 const main = new URL("src/main.js", dist)
-const bundle = new URL("bundle/deepnote.js", dist)
+const bundle = new URL("bundle/deepnote.cjs", dist)
 const bundleInputs = new URL("bundle/inputs.json", dist)
 const help = new URL("help.txt", dist)
 const buildInfo = new URL(".tsbuildinfo", dist)
@@ -45,9 +46,12 @@ if (entry === undefined) {
   const { helpWidth, wrapHelp } = await import(new URL("src/render/Wrap.js", dist).href)
   const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS || Number.NaN)
   process.stdout.write(wrapHelp(readFileSync(help, "utf8"), helpWidth(columns)))
+} else if (entry === bundle) {
+  // with V8's code cache, kept beside the bundle (run-bundle.mjs, benchmarks/cli)
+  runBundle(bundle)
 } else {
-  // Node 22.1+ keeps V8's compiled code of the modules it loads (in the OS's temporary folder, or NODE_COMPILE_CACHE), so
-  // later starts skip most of the compiling (benchmarks/cli); Node 20 has no such cache and goes on without it
+  // Node 22.1+ keeps V8's compiled code of the modules it loads (in the OS's temporary folder, or NODE_COMPILE_CACHE);
+  // Node 20 has no such cache and goes on without it
   module.enableCompileCache?.()
   await import(entry.href)
 }

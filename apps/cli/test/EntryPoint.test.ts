@@ -1,8 +1,11 @@
+import { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import * as Path from "node:path"
+import { pathToFileURL } from "node:url"
 import { version } from "../src/Cli.js"
 import { hoistGlobalOptions } from "../src/GlobalOptions.js"
 import { helpWidth, wrapHelp } from "../src/render/Wrap.js"
@@ -10,16 +13,19 @@ import { indexedHome, repoRoot, runCli } from "./RunCli.js"
 
 const bin = Path.join(repoRoot, "apps/cli/bin/deepnote.mjs")
 
-/** Runs the committed entry point (what `node_modules/.bin/deepnote` links to) as a child process. */
-const runBin = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+/** Runs `node` with these arguments as a child process, from the repository's root. */
+const runNode = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   Effect.async<{ code: number; stdout: string; stderr: string }>((resume) => {
-    const child = execFile(process.execPath, [bin, ...args], { cwd: repoRoot, env: { NO_COLOR: "1", ...env } }, (
+    const child = execFile(process.execPath, args, { cwd: repoRoot, env: { NO_COLOR: "1", ...env } }, (
       error,
       stdout,
       stderr
     ) => resume(Effect.succeed({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr })))
     return Effect.sync(() => void child.kill())
   })
+
+/** Runs the committed entry point (what `node_modules/.bin/deepnote` links to) as a child process. */
+const runBin = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runNode([bin, ...args], env)
 
 const words = (text: string) => text.split(/\s+/u).filter((w) => w.length > 0)
 
@@ -88,6 +94,65 @@ describe("the deepnote entry point (bin/deepnote.mjs)", () => {
       for (const line of out.stdout.split("\n")) assert.isAtMost(line.length, 80, line)
       const bad = yield* runBin(["no-such-command"])
       assert.notStrictEqual(bad.code, 0)
+    }))
+})
+
+describe("V8's code cache of the bundle (bin/run-bundle.mjs)", () => {
+  const runBundle = pathToFileURL(Path.join(repoRoot, "apps/cli/bin/run-bundle.mjs")).href
+
+  /** Starts a CommonJS file through runBundle in a fresh process; prints what it ran and what became of the cache. */
+  const start = (bundle: string, flags: ReadonlyArray<string> = [], env: Record<string, string> = {}) =>
+    runNode([
+      ...flags,
+      "--input-type=module",
+      "-e",
+      `const { runBundle } = await import(${JSON.stringify(runBundle)})
+process.stdout.write(" cache " + runBundle(new URL(${JSON.stringify(pathToFileURL(bundle).href)})))`
+    ], env).pipe(Effect.map((out) => `${out.stdout}${out.stderr}`.trim()))
+
+  it.scopedLive("is written by the first start, used by the next, made again for a new build or other V8 flags", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const dir = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-code-cache-" })
+      const bundle = Path.join(dir, "bundle.cjs")
+      // what Node's loader gives a CommonJS module, a hashbang line, and a character esbuild leaves as an escape
+      const body = `#!/usr/bin/env node
+const Path = require("node:path")
+process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(dir)}, typeof module.exports,
+  Path.sep, /\\u54ea/u.test("哪")].join(" "))`
+      yield* fs.writeFileString(bundle, body)
+      const ran = "bundle.cjs true object / true"
+      assert.strictEqual(yield* start(bundle), `${ran} cache written`)
+      assert.strictEqual(yield* start(bundle), `${ran} cache used`)
+      const caches = () => readdirSync(Path.join(dir, ".code-cache"))
+      assert.deepStrictEqual(caches().length, 1)
+      const stat = statSync(bundle)
+      const header = readFileSync(Path.join(dir, ".code-cache", caches()[0]!)).subarray(0, 64).toString().split("\n")[0]
+      assert.strictEqual(header, `${stat.size} ${stat.mtimeMs}`)
+
+      yield* fs.writeFileString(bundle, `${body}\n// rebuilt`)
+      assert.strictEqual(yield* start(bundle), `${ran} cache written`)
+      assert.strictEqual(yield* start(bundle), `${ran} cache used`)
+      // V8 rejects a cache made under other flags: each set keeps its own file instead of overwriting the other's
+      assert.strictEqual(yield* start(bundle, ["--stack-size=900"]), `${ran} cache written`)
+      assert.strictEqual(yield* start(bundle), `${ran} cache used`)
+      assert.strictEqual(yield* start(bundle, ["--stack-size=900"]), `${ran} cache used`)
+      assert.strictEqual(caches().length, 2)
+      assert.strictEqual(yield* start(bundle, [], { NODE_DISABLE_COMPILE_CACHE: "1" }), `${ran} cache off`)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("the command's own bundle has one for this Node once the command has started", () =>
+    Effect.gen(function*() {
+      const out = yield* runBin(["status", "--help"])
+      assert.strictEqual(out.code, 0)
+      const bundleDir = Path.join(repoRoot, "apps/cli/dist/bundle")
+      const stat = statSync(Path.join(bundleDir, "deepnote.cjs"))
+      const mine = readdirSync(Path.join(bundleDir, ".code-cache"))
+        .filter((name) => name.startsWith(`${process.version}-${process.arch}-`))
+        .map((name) =>
+          readFileSync(Path.join(bundleDir, ".code-cache", name)).subarray(0, 64).toString().split("\n")[0]
+        )
+      assert.include(mine, `${stat.size} ${stat.mtimeMs}`)
     }))
 })
 

@@ -1,0 +1,72 @@
+// Runs the one-file CommonJS bundle (dist/bundle/deepnote.cjs) with V8's code cache: compiling the 7 MB file was about
+// 40 % of every start of the command on Node 20 (which has no compile cache of its own), and V8 can instead deserialize
+// the code it compiled at an earlier start. The cache is written beside the bundle (`.code-cache/`) by the first start
+// that finds none, once per Node version, architecture and set of V8 flags (V8 rejects a cache made under other flags),
+// and is made again when the bundle changes (its size and modification time head the file; the build removes the
+// folder). Where that folder cannot be written (a read-only installation) the command compiles as before.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own cache. benchmarks/cli measures both.
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import vm from "node:vm"
+
+/** A short, stable name for the flags V8 was started with (they decide whether a cache is accepted). */
+const flagsKey = () => {
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ")
+  let hash = 5381
+  for (let i = 0; i < flags.length; i++) hash = ((hash * 33) ^ flags.charCodeAt(i)) >>> 0
+  return hash.toString(36)
+}
+
+/** The cached code, or undefined when there is none for this bundle (missing, unreadable, made for another build). */
+const readCache = (file, key) => {
+  let data
+  try {
+    data = readFileSync(file)
+  } catch {
+    return undefined
+  }
+  const end = data.indexOf(10)
+  return end > 0 && data.subarray(0, end).toString() === key ? data.subarray(end + 1) : undefined
+}
+
+/** Writes the cache whole or not at all (a rename), so that concurrent starts never read half a file. */
+const writeCache = (file, key, script) => {
+  try {
+    mkdirSync(dirname(file), { recursive: true })
+    const partial = `${file}.${process.pid}`
+    writeFileSync(partial, Buffer.concat([Buffer.from(`${key}\n`), script.createCachedData()]))
+    renameSync(partial, file)
+    return "written"
+  } catch {
+    return "not written" // a read-only installation: the next start compiles again
+  }
+}
+
+/**
+ * Loads and runs the CommonJS bundle at `bundleUrl` as Node's own loader would, with the cache when there is one.
+ * Says what became of the cache: "used", "written" (there was none for this build, Node and flags), "not written" (the
+ * folder cannot be written) or "off".
+ */
+export const runBundle = (bundleUrl, { disabled = process.env.NODE_DISABLE_COMPILE_CACHE !== undefined } = {}) => {
+  const file = fileURLToPath(bundleUrl)
+  const stat = statSync(file)
+  const key = `${stat.size} ${stat.mtimeMs}`
+  const cacheFile = join(dirname(file), ".code-cache", `${process.version}-${process.arch}-${flagsKey()}.bin`)
+  const cachedData = disabled ? undefined : readCache(cacheFile, key)
+  const source = readFileSync(file, "utf8").replace(/^#!/, "//")
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData
+  })
+  // made right after compiling, before anything runs: the same cache whichever command starts first
+  const cache = disabled
+    ? "off"
+    : cachedData !== undefined && script.cachedDataRejected !== true
+    ? "used"
+    : writeCache(cacheFile, key, script)
+  const module = { exports: {} }
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
+  return cache
+}
