@@ -39,7 +39,8 @@ const command = await build({
   supported: { "dynamic-import": false },
   // the modules that find files beside themselves (the bundled sample, the ingest worker, the inspector's pages)
   define: { "import.meta.url": "__deepnoteModuleUrl" },
-  banner: { js: "const __deepnoteModuleUrl = require(\"node:url\").pathToFileURL(__filename).href;" }
+  // strict, as the ES modules it is made of (esbuild's own "use strict" comes after the banner: no longer a directive)
+  banner: { js: "\"use strict\";\nconst __deepnoteModuleUrl = require(\"node:url\").pathToFileURL(__filename).href;" }
 })
 
 const worker = await build({

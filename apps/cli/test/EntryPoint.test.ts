@@ -153,6 +153,10 @@ process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(
           readFileSync(Path.join(bundleDir, ".code-cache", name)).subarray(0, 64).toString().split("\n")[0]
         )
       assert.include(mine, `${stat.size} ${stat.mtimeMs}`)
+      // strict like the ES modules it is made of, and ASCII (it decodes in half the time)
+      const bytes = readFileSync(Path.join(bundleDir, "deepnote.cjs"))
+      assert.match(bytes.toString("latin1", 0, 200), /^#![^\n]*\n"use strict";\n/u)
+      assert.isTrue(bytes.every((byte) => byte < 128))
     }))
 })
 
