@@ -132,6 +132,41 @@ describe("queue workers", () => {
     }).pipe(Effect.provide(NodeContext.layer)))
 })
 
+describe("a cancel and a resume inside the worker's status interval", () => {
+  it.scopedLive(
+    "the resumed questions are neither dropped nor stopped by the worker's view from before the resume",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* sampleHome
+        const url = yield* storeFile
+        yield* Effect.gen(function*() {
+          const store = yield* RunStore
+          const runId = yield* newQueueRun(6)
+          yield* enqueueRun(runId)
+          yield* store.setRunStatus(runId, "interrupted", "cancelled")
+          // one worker that reads a run's status once a minute: it sees the cancel at its first job and keeps that view
+          const worker = yield* Effect.fork(Effect.scoped(runWorker({
+            concurrency: 2,
+            engineFor: () => countingEngine(home, { calls: 0 }),
+            statusInterval: "1 minute"
+          })))
+          yield* Effect.sleep("1500 millis") // the cancelled run's six jobs taken and dropped: the questions stay pending
+          const again = yield* enqueueRun(runId)
+          assert.strictEqual(again.jobs, 6)
+          let run = yield* store.getRun(runId)
+          for (const deadline = Date.now() + 60_000; run.status !== "completed" && Date.now() < deadline;) {
+            yield* Effect.sleep("50 millis")
+            run = yield* store.getRun(runId)
+          }
+          yield* Fiber.interrupt(worker)
+          assert.strictEqual(run.status, "completed", "the same worker answered the resumed questions")
+          assert.strictEqual(run.counts.done, 6)
+        }).pipe(Effect.provide(workerServices(url)))
+      }).pipe(Effect.provide(NodeContext.layer)),
+    { timeout: 120_000 }
+  )
+})
+
 describe("queue workers stop", () => {
   it.scopedLive("a stopped worker gives its questions back journaled; another worker finishes the run", () =>
     Effect.gen(function*() {

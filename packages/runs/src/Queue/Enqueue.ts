@@ -30,9 +30,16 @@ export const enqueueRun = (
     const jobs: Array<QuestionJob> = items
       .filter((item) => item.status !== "running")
       .map((item) => ({ runId, itemId: item.itemId, generation }))
-    yield* queue.offer(jobs)
-    const run = items.length > 0 && before.status !== "running"
+    // the status before the jobs: a worker that takes one must never read the run as the cancel this replaces (it
+    // would drop the job and leave the question pending with none); if the jobs cannot be offered, the status returns
+    const queued = items.length > 0 && before.status !== "running"
+    const run = queued
       ? yield* store.setRunStatus(runId, "created", `queued: ${jobs.length} question(s) for the workers`)
       : yield* store.getRun(runId)
+    yield* queue.offer(jobs).pipe(
+      Effect.tapError(() =>
+        queued ? Effect.ignore(store.setRunStatus(runId, before.status, before.message)) : Effect.void
+      )
+    )
     return { run, jobs: jobs.length, generation }
   }).pipe(Effect.withSpan("WorkQueue.enqueueRun", { attributes: { "deepnote.run.id": runId } }))

@@ -108,14 +108,28 @@ export const runWorker = (
       idleTimeToLive: "1 minute"
     })
 
+    /**
+     * The job's run as this worker last read it (at most `statusInterval` old), read again when the job is newer than
+     * that view: a resume enqueues a new generation, and a view from before it may still say the run was cancelled —
+     * its questions would be dropped or stopped, pending with no job left (a run that never finishes).
+     */
+    const runOf = (job: QuestionJob) =>
+      Effect.flatMap(
+        runs.get(job.runId),
+        (found) =>
+          Option.isSome(found) && found.value.queueGeneration < job.generation
+            ? Effect.zipRight(runs.refresh(job.runId), runs.get(job.runId))
+            : Effect.succeed(found)
+      )
+
     /** A question stops at its next call when the worker stops or its run was cancelled. */
-    const stoppingFor = (runId: string) =>
+    const stoppingFor = (job: QuestionJob) =>
       Effect.flatMap(
         Deferred.isDone(stopping),
         (stop) =>
           stop ?
             Effect.succeed(true) :
-            Effect.map(runs.get(runId), (run) => Option.isSome(run) && run.value.status === "interrupted")
+            Effect.map(runOf(job), (run) => Option.isSome(run) && run.value.status === "interrupted")
       )
 
     /** After a question: the run is completed when none is left pending or running. */
@@ -136,7 +150,7 @@ export const runWorker = (
     const handle = (job: QuestionJob): Effect.Effect<Outcome, unknown> =>
       Effect.gen(function*() {
         const key = jobId(job)
-        const found = yield* runs.get(job.runId)
+        const found = yield* runOf(job)
         if (Option.isNone(found)) {
           yield* Effect.logWarning(`job for unknown run ${job.runId} (question ${job.itemId}): dropped`)
           return "skipped" as const
@@ -180,7 +194,7 @@ export const runWorker = (
             RcMap.get(engines, job.runId),
             (engine) =>
               (options.aroundQuestion ?? identity)(
-                executeRunItem(plan, engine, item, stoppingFor(job.runId), { claimed: true })
+                executeRunItem(plan, engine, item, stoppingFor(job), { claimed: true })
               )
           )
         )
