@@ -22,7 +22,8 @@ node "$deepnote" --version
 node "$deepnote" demo > "$work/demo.log" 2>&1 || { tail -20 "$work/demo.log"; echo "demo failed in the image tree"; exit 1; }
 grep -m1 "Look at it" "$work/demo.log"
 # V8's code cache of the command (apps/cli/bin/run-bundle.mjs): written beside the bundle by the first start
-ls "$work/app/apps/cli/dist/bundle/.code-cache/$(node -p 'process.version + "-" + process.arch')"-*.bin > /dev/null 2>&1 \
+ls "$work/app/apps/cli/dist/bundle/.code-cache/deepnote.cjs.$(node -p 'process.version + "-" + process.arch')"-*.bin \
+  > /dev/null 2>&1 \
   || { echo "no code cache beside the bundle after the demo"; exit 1; }
 echo "code cache written beside the bundle"
 serve_until_ready node "$deepnote"

@@ -1,13 +1,13 @@
-// Runs the one-file CommonJS bundle (dist/bundle/deepnote.cjs) with V8's code cache: compiling the 7 MB file was about
+// Runs the one-file CommonJS bundle (dist/bundle/deepnote.cjs) with V8's code cache: compiling the bundle was about
 // 40 % of every start of the command on Node 20 (which has no compile cache of its own), and V8 can instead deserialize
 // the code it compiled at an earlier start. The cache is written beside the bundle (`.code-cache/`) by the first start
-// that finds none, once per Node version, architecture and set of V8 flags (V8 rejects a cache made under other flags),
-// and is made again when the bundle changes (its size and modification time head the file; the build removes the
-// folder). Where that folder cannot be written (a read-only installation) the command compiles as before.
+// that finds none, once per bundle, Node version, architecture and set of V8 flags (V8 rejects a cache made under other
+// flags), and is made again when the bundle changes (its size and modification time head the file; the build removes
+// the folder). Where that folder cannot be written (a read-only installation) the command compiles as before.
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own cache. benchmarks/cli measures both.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import vm from "node:vm"
 
@@ -53,7 +53,8 @@ export const runBundle = (bundleUrl, { disabled = process.env.NODE_DISABLE_COMPI
   const file = fileURLToPath(bundleUrl)
   const stat = statSync(file)
   const key = `${stat.size} ${stat.mtimeMs}`
-  const cacheFile = join(dirname(file), ".code-cache", `${process.version}-${process.arch}-${flagsKey()}.bin`)
+  const name = `${basename(file)}.${process.version}-${process.arch}-${flagsKey()}.bin`
+  const cacheFile = join(dirname(file), ".code-cache", name)
   const cachedData = disabled ? undefined : readCache(cacheFile, key)
   const source = readFileSync(file, "utf8").replace(/^#!/, "//")
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {

@@ -148,7 +148,7 @@ process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(
       const bundleDir = Path.join(repoRoot, "apps/cli/dist/bundle")
       const stat = statSync(Path.join(bundleDir, "deepnote.cjs"))
       const mine = readdirSync(Path.join(bundleDir, ".code-cache"))
-        .filter((name) => name.startsWith(`${process.version}-${process.arch}-`))
+        .filter((name) => name.startsWith(`deepnote.cjs.${process.version}-${process.arch}-`))
         .map((name) =>
           readFileSync(Path.join(bundleDir, ".code-cache", name)).subarray(0, 64).toString().split("\n")[0]
         )

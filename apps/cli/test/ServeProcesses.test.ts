@@ -29,6 +29,19 @@ const processOf = (port: number) =>
     request.on("error", () => resume(Effect.succeed(undefined)))
   })
 
+/** `GET path`: the status and the body. */
+const get = (port: number, path: string) =>
+  Effect.async<{ status: number; body: string }>((resume) => {
+    const request = Http.get({ host: "127.0.0.1", port, path, agent: false }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("end", () =>
+        resume(Effect.succeed({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") })))
+    })
+    request.on("error", (error) =>
+      resume(Effect.die(error)))
+  })
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -42,7 +55,7 @@ const output = (child: Child) => `${child.stdout()}${child.stderr()}`
 
 describe("deepnote serve --processes and ui (child processes)", () => {
   it.scopedLive(
-    "two processes share one port and both answer; killing the supervisor stops them",
+    "two processes share one port and both answer (the docs UI too); killing the supervisor stops them",
     () =>
       Effect.gen(function*() {
         const home = yield* tempHome
@@ -59,6 +72,11 @@ describe("deepnote serve --processes and ui (child processes)", () => {
           if (answered !== undefined) seen.add(answered)
         }
         assert.deepStrictEqual([...seen].sort(), pids!.map(String).sort(), "each process answered a request")
+        // the docs UI's script and style, files beside the bundle (scripts/bundle-cli.mjs), are in the page
+        const docs = yield* get(port, "/docs")
+        assert.strictEqual(docs.status, 200)
+        assert.include(docs.body, "SwaggerUIBundle")
+        assert.include(docs.body, ".swagger-ui .topbar")
 
         child.process.kill("SIGKILL")
         const gone = yield* until(() => pids!.every((pid) => !alive(pid)) ? true : undefined, 30_000)
