@@ -129,7 +129,9 @@ describe("a good citizen on shared vLLM servers", () => {
         })
         const perSequence = (sim.metrics.promptTokens + sim.metrics.generationTokens) / 240
         assert.isAbove(perSequence * 32, 4096 * 1.2, "a full batch of these would not fit in the KV cache")
-        assert.isAtMost(sim.metrics.preemptions, 5)
+        // the over-growth this guards against gave 76; a client starved of CPU polls /metrics late and may overshoot
+        // by a little (6 beside four busy loops at load 10; at most 5 in quiet runs)
+        assert.isAtMost(sim.metrics.preemptions, 15)
       }),
     120_000
   )
