@@ -26,7 +26,7 @@ ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=64 \
     DEEPNOTE_HOME=/data
 # V8's code cache of the command (apps/cli/bin/run-bundle.mjs), made now with the image's Node and NODE_OPTIONS: the
-# user the command runs as cannot write under /app, and without it every start compiles the 7 MB bundle
+# user the command runs as cannot write under /app, and without it every start compiles the 5 MB bundle
 RUN node /app/apps/cli/bin/deepnote.mjs status --help > /dev/null
 VOLUME ["/data"]
 WORKDIR /data

@@ -7,7 +7,7 @@
 // `bin/deepnote.mjs` runs the bundle while it is newer than every file it was made from (inputs.json), else the
 // unbundled build, so a `tsc -b` without this step never runs stale code. Run by `npm run build` in apps/cli.
 import { build } from "esbuild"
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -62,6 +62,8 @@ const command = await build({
   entryPoints: { deepnote: "apps/cli/dist/src/main.js" },
   format: "cjs",
   plugins: [swaggerAssetsBeside],
+  // written below, once its text is ASCII
+  write: false,
   outExtension: { ".js": ".cjs" },
   // no `import()` left for vm.Script to resolve: an external loaded on demand becomes a require()
   supported: { "dynamic-import": false },
@@ -82,14 +84,14 @@ const worker = await build({
 
 // esbuild escapes non-ASCII characters in strings but not in comments or regular expressions (the Chinese question
 // patterns); `\uXXXX` means the same there. An ASCII file decodes in half the time of one that is not, at every start.
-const bundle = `${outdir}/deepnote.cjs`
-const text = readFileSync(bundle, "utf8")
 // A character a regular expression escapes (`\\“`, an odd run of backslashes before it) loses that backslash.
-const escaped = text.replace(
-  /(\\*)([^\x00-\x7f])/g,
-  (_, slashes, c) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-)
-writeFileSync(bundle, escaped)
+for (const output of command.outputFiles) {
+  const escaped = output.text.replace(
+    /(\\*)([^\x00-\x7f])/g,
+    (_, slashes, c) => `${slashes.slice(slashes.length % 2)}\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  )
+  writeFileSync(output.path, escaped, { mode: 0o755 })
+}
 
 // The workspace's own built files, relative to the repository root (the image copies the tree elsewhere); node_modules
 // change only through `npm ci`, which is followed by a build.

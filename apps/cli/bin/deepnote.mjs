@@ -6,7 +6,6 @@
 // This file is committed (not built) so that `npm ci` links `node_modules/.bin/deepnote` to it before any build.
 import { existsSync, readFileSync, statSync } from "node:fs"
 import module from "node:module"
-import { runBundle } from "./run-bundle.mjs"
 
 const root = new URL("../../../", import.meta.url)
 const dist = new URL("../dist/", import.meta.url)
@@ -47,7 +46,8 @@ if (entry === undefined) {
   const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS || Number.NaN)
   process.stdout.write(wrapHelp(readFileSync(help, "utf8"), helpWidth(columns)))
 } else if (entry === bundle) {
-  // with V8's code cache, kept beside the bundle (run-bundle.mjs, benchmarks/cli)
+  // with V8's code cache, kept beside the bundle (run-bundle.mjs, benchmarks/cli); loaded here, not for --version
+  const { runBundle } = await import("./run-bundle.mjs")
   runBundle(bundle)
 } else {
   // Node 22.1+ keeps V8's compiled code of the modules it loads (in the OS's temporary folder, or NODE_COMPILE_CACHE);

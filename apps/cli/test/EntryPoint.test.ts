@@ -27,6 +27,9 @@ const runNode = (args: ReadonlyArray<string>, env: Record<string, string> = {}) 
 /** Runs the committed entry point (what `node_modules/.bin/deepnote` links to) as a child process. */
 const runBin = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runNode([bin, ...args], env)
 
+/** The first line of a code cache file: the size and modification time of the bundle it was made from. */
+const cacheHeader = (file: string) => readFileSync(file).subarray(0, 64).toString().split("\n")[0]
+
 const words = (text: string) => text.split(/\s+/u).filter((w) => w.length > 0)
 
 describe("help fitted to the terminal", () => {
@@ -127,8 +130,7 @@ process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(
       const caches = () => readdirSync(Path.join(dir, ".code-cache"))
       assert.deepStrictEqual(caches().length, 1)
       const stat = statSync(bundle)
-      const header = readFileSync(Path.join(dir, ".code-cache", caches()[0]!)).subarray(0, 64).toString().split("\n")[0]
-      assert.strictEqual(header, `${stat.size} ${stat.mtimeMs}`)
+      assert.strictEqual(cacheHeader(Path.join(dir, ".code-cache", caches()[0]!)), `${stat.size} ${stat.mtimeMs}`)
 
       yield* fs.writeFileString(bundle, `${body}\n// rebuilt`)
       assert.strictEqual(yield* start(bundle), `${ran} cache written`)
@@ -149,9 +151,7 @@ process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(
       const stat = statSync(Path.join(bundleDir, "deepnote.cjs"))
       const mine = readdirSync(Path.join(bundleDir, ".code-cache"))
         .filter((name) => name.startsWith(`deepnote.cjs.${process.version}-${process.arch}-`))
-        .map((name) =>
-          readFileSync(Path.join(bundleDir, ".code-cache", name)).subarray(0, 64).toString().split("\n")[0]
-        )
+        .map((name) => cacheHeader(Path.join(bundleDir, ".code-cache", name)))
       assert.include(mine, `${stat.size} ${stat.mtimeMs}`)
       // strict like the ES modules it is made of, and ASCII (it decodes in half the time)
       const bytes = readFileSync(Path.join(bundleDir, "deepnote.cjs"))

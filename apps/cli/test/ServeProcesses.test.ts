@@ -29,19 +29,6 @@ const processOf = (port: number) =>
     request.on("error", () => resume(Effect.succeed(undefined)))
   })
 
-/** `GET path`: the status and the body. */
-const get = (port: number, path: string) =>
-  Effect.async<{ status: number; body: string }>((resume) => {
-    const request = Http.get({ host: "127.0.0.1", port, path, agent: false }, (response) => {
-      const chunks: Array<Buffer> = []
-      response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () =>
-        resume(Effect.succeed({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") })))
-    })
-    request.on("error", (error) =>
-      resume(Effect.die(error)))
-  })
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -73,7 +60,9 @@ describe("deepnote serve --processes and ui (child processes)", () => {
         }
         assert.deepStrictEqual([...seen].sort(), pids!.map(String).sort(), "each process answered a request")
         // the docs UI's script and style, files beside the bundle (scripts/bundle-cli.mjs), are in the page
-        const docs = yield* get(port, "/docs")
+        const docs = yield* Effect.promise(() =>
+          fetch(`http://127.0.0.1:${port}/docs`).then(async (r) => ({ status: r.status, body: await r.text() }))
+        )
         assert.strictEqual(docs.status, 200)
         assert.include(docs.body, "SwaggerUIBundle")
         assert.include(docs.body, ".swagger-ui .topbar")
