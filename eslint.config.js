@@ -9,7 +9,8 @@ export default tseslint.config(
   {
     files: ["**/*.ts"],
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname }
+      // one type-aware program for the whole tree: see tsconfig.eslint.json
+      parserOptions: { project: "./tsconfig.eslint.json", tsconfigRootDir: import.meta.dirname }
     },
     plugins: { "@effect": effect },
     rules: {

@@ -58,6 +58,8 @@ const command = Command.make("deepnote-llm-sim", flags, (o) =>
 
 const cli = Command.run(command, { name: "deepnote-llm-sim", version: "0.1.0" })
 
+// `process.exit` returns `never`, which the rule takes for a Promise
+// @effect-diagnostics-next-line lazyPromiseInEffectSync:off
 const exitWithUsageError = Effect.sync(() => {
   process.exit(2)
 })

@@ -29,7 +29,7 @@ const readyzUntil = (status: number) =>
   readyz.pipe(
     Effect.filterOrFail((r) => r.status === status, () => "not yet" as const),
     Effect.retry(Schedule.spaced("100 millis")),
-    Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => new Error(`/readyz never answered ${status}`) })
+    Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => `/readyz never answered ${status}` })
   )
 
 /** The HTTP app on the LLM engine with one LLM server at `url` (the test's loopback client is provided). */

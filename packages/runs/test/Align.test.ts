@@ -184,8 +184,9 @@ describe("align runs on queue workers", () => {
         const { url } = yield* PostgresDatabase
         yield* twoWorkers(url)
       }).pipe(
-        Effect.provide(PostgresDatabase.layer.pipe(Layer.provide(EmbeddedPostgres.layer))),
-        Effect.provide(NodeContext.layer)
+        Effect.provide(
+          PostgresDatabase.layer.pipe(Layer.provide(EmbeddedPostgres.layer), Layer.provideMerge(NodeContext.layer))
+        )
       ),
     { timeout: 120_000 }
   )

@@ -17,7 +17,7 @@ export const sampleHome = Effect.gen(function*() {
   yield* Effect.gen(function*() {
     const collections = yield* Collections
     yield* collections.index("sample", [sampleCorpus])
-  }).pipe(Effect.scoped, Effect.provide(Collections.layer), Effect.provide(Home.layer(dir)))
+  }).pipe(Effect.scoped, Effect.provide(Collections.layer.pipe(Layer.provideMerge(Home.layer(dir)))))
   return dir
 }).pipe(Effect.provide(NodeContext.layer), Effect.orDie)
 

@@ -64,6 +64,7 @@ describe("OTLP export", () => {
       const file = Path.join(dir, "t.jsonl")
       // the file tracer wraps the OTLP tracer: provided inside it, built after it
       yield* question.pipe(
+        // @effect-diagnostics-next-line multipleEffectProvide:off
         Effect.provide(traceFileLayer(file).pipe(Layer.provide(NodeContext.layer))),
         Effect.provide(otlpLayer(settings(receiver.url)))
       )
@@ -100,6 +101,8 @@ describe("OTLP export", () => {
         )
       }).pipe(
         Effect.withSpan("Reranker.rerank"),
+        // the client inside the tracer's layer, as an application provides them
+        // @effect-diagnostics-next-line multipleEffectProvide:off
         Effect.provide(NodeHttpClient.layerUndici),
         Effect.provide(otlpLayer(settings(receiver.url)))
       )

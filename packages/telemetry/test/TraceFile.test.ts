@@ -86,6 +86,8 @@ describe("trace file", () => {
         // two periodic flushes fail, the third writes everything
         while (failures > 0) yield* Effect.sleep("20 millis")
       }).pipe(
+        // the logger outside the trace file's layer, so that the layer's own warnings go to it
+        // @effect-diagnostics-next-line multipleEffectProvide:off
         Effect.provide(traceFileLayer(file, { flushInterval: "10 millis" }).pipe(Layer.provide(flaky))),
         Effect.provide(logger)
       )

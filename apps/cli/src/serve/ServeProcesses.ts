@@ -1,6 +1,6 @@
 import { Home } from "@deepnote-rag/core"
 import { StoreConfig, type StoreUrl } from "@deepnote-rag/store"
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import cluster, { type Worker } from "node:cluster"
 import * as Net from "node:net"
 import { availableParallelism } from "node:os"
@@ -55,9 +55,10 @@ export const processesFor = (
 ): Effect.Effect<ChosenProcesses, UsageError> =>
   Effect.map(StoreConfig, (settings) => settings.url).pipe(
     Effect.provide(
-      Option.match(store, { onNone: () => StoreConfig.layerConfig, onSome: (url) => StoreConfig.layer({ url }) })
+      Option.match(store, { onNone: () => StoreConfig.layerConfig, onSome: (url) => StoreConfig.layer({ url }) }).pipe(
+        Layer.provide(Home.layer(home))
+      )
     ),
-    Effect.provide(Home.layer(home)),
     Effect.mapError((e) => new UsageError({ message: e.message })),
     Effect.flatMap((url) =>
       Either.match(chooseProcesses(flag, engine, url), {
