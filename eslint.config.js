@@ -9,8 +9,11 @@ export default tseslint.config(
   {
     files: ["**/*.ts"],
     languageOptions: {
-      // one type-aware program for the whole tree: see tsconfig.eslint.json
-      parserOptions: { project: "./tsconfig.eslint.json", tsconfigRootDir: import.meta.dirname }
+      // one type-aware program for the whole tree but the inspector's browser pages: see tsconfig.eslint.json
+      parserOptions: {
+        project: ["./tsconfig.eslint.json", "./packages/inspector/tsconfig.json"],
+        tsconfigRootDir: import.meta.dirname
+      }
     },
     plugins: { "@effect": effect },
     rules: {
