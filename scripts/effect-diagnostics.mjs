@@ -9,8 +9,8 @@ import { spawnSync } from "node:child_process"
 
 const result = spawnSync("npx", ["effect-language-service", "check"], { encoding: "utf8" })
 const output = `${result.stdout ?? ""}${result.stderr ?? ""}`
-const patched = output.match(/typescript\.js patched with version|_tsc\.js patched with version/g) ?? []
-if (result.status !== 0 || patched.length !== 2 || /is not patched/.test(output)) {
+// both of TypeScript's files (typescript.js, _tsc.js) say "patched with version"; anything else is not patched
+if ((output.match(/patched with version/g) ?? []).length !== 2) {
   process.stdout.write(output)
   process.stdout.write(
     "effect diagnostics: TypeScript is not patched, so `tsc -b` skips the Effect diagnostics; run `npm run prepare`\n"

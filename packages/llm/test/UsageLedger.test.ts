@@ -54,10 +54,6 @@ describe("usage travels with the call; the ledger keeps bounded aggregates", () 
         assert.strictEqual(sum.cachedPromptTokens, 40 * first.length)
         let calls = first.length
         for (let i = 1; i < 600; i++) {
-          // the fake server answers at once, so nothing here waits on I/O: let the event loop turn now and then, or
-          // Vitest's own messages to its worker go unread (beside a CPU hog the 2,000 questions this test once asked
-          // took 85 s and every file's report timed out: "Timeout calling onTaskUpdate")
-          if (i % 50 === 0) yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
           const [, usage] = yield* ask(i)
           assert.strictEqual(usage.length, first.length, "each question sees its own calls only")
           calls += usage.length
