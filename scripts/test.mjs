@@ -16,16 +16,20 @@ for (const group of ["packages", "apps"]) {
     if (existsSync(report)) rmSync(report)
   }
 }
-// Two things at once first, neither needing the other: every package type-checked and compiled by one `tsc -b` over
-// the whole tree (the root tsconfig.json references them all), with the Effect diagnostics (see
+// Two things at once first, neither needing the other: every package type-checked and compiled by one `tsc -b` over the
+// whole tree (the root tsconfig.json references them all), with the Effect diagnostics (see
 // scripts/effect-diagnostics.mjs), and lint through turbo (ESLint reads the sources). One compiler process shares the
 // parsed declaration files (Effect's alone are ~200,000 lines) across the packages, where a process per package parses
 // them again: ~80 CPU-seconds against ~200 for the tree. Then each package's build and tests through turbo: the build
-// tasks find their project up to date (~1 s each; turbo keeps its per-package cache), and three tasks run at once
-// (most test files wait on child processes and servers rather than on a core; four measured the same). A failed
-// `tsc -b` is not counted: the failing package's build task reports it again. Whole `npm test -- --force`, quiet 2-core
-// machine, nothing built: 11 min 26 s and 1,231 CPU-s with a process per package's `tsc`, the Effect diagnostics as a
-// separate type-check and lint before everything; 8 min 40 s and 915 CPU-s this way.
+// tasks find their project up to date (~1 s each; turbo keeps its per-package cache), and three tasks run at once (most
+// test files wait on child processes and servers rather than on a core; four measured the same). A failed `tsc -b` is
+// not counted: the failing package's build task reports it again. Whole `npm test -- --force`, quiet 2-core machine,
+// nothing built: 11 min 26 s and 1,231 CPU-s with a process per package's `tsc`, the Effect diagnostics as a separate
+// type-check and lint before everything; 8 min 40 s and 915 CPU-s this way (8 min 2 s and 868 CPU-s another day: the
+// shared machine's noise). Tried and not kept: the tests that run from sources started beside tsc and lint (their turbo
+// task behind a script-less "transit" task instead of the build): 8 min 0 s and 8 min 29 s against 8 min 2 s this way
+// in the same hour — the run is CPU-bound (870–935 CPU-s on two cores), so the compiler, slowed from ~2 to ~3.3 min,
+// just became the critical path; below it at nice 5 the moved tests starved later (8 min 41 s).
 const run = (command, args, env = process.env) =>
   new Promise((resolve) => {
     const child = spawn(command, args, { stdio: "inherit", cwd: root, env })

@@ -80,7 +80,7 @@ it.layer(TempHome)("collection files and migrations", (it) => {
   it.effect("a collection written before migrations opens without a rebuild and is migrated", () =>
     Effect.gen(function*() {
       const file = yield* fileOf("old")
-      writeLegacyCollection(file, docs)
+      writeLegacyCollection(file)
       const info = yield* fresh(Effect.gen(function*() {
         const collections = yield* Collections
         const hits = yield* collections.search("old", "capital of Germany", { limit: 3 })
