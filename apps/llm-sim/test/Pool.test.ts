@@ -86,6 +86,18 @@ describe("endpoint pool", () => {
       assert.strictEqual(sim.metrics.maxRunning, 7)
     }))
 
+  it.scopedLive("a server reporting a batch beyond the global in-flight limit: its limit stays within that limit", () =>
+    Effect.gen(function*() {
+      const sim = yield* start({ content: "lite", maxNumSeqs: 40 })
+      const { client } = yield* buildClient({
+        endpoints: [{ url: sim.url }],
+        adaptiveConcurrency: false,
+        globalInFlight: 16,
+        ...fast
+      })
+      assert.strictEqual((yield* client.endpoints)[0]!.limit, 16, "40 plus headroom, bounded by the 16 in flight")
+    }))
+
   it.scopedLive("keeps a question on one endpoint (sticky routing)", () =>
     Effect.gen(function*() {
       const a = yield* start({ content: "lite" })

@@ -2,6 +2,7 @@ import { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import * as Undici from "@effect/platform-node/Undici"
 import { Effect, Layer } from "effect"
+import { socketsPerEndpoint } from "./Client/EndpointCeiling.js"
 import { registerDispatcher } from "./Client/Transport.js"
 import { LlmSettings } from "./LlmSettings.js"
 
@@ -38,8 +39,7 @@ export const httpClientLayer = (
     Effect.map(NodeHttpClient.Dispatcher, (agent) => registerDispatcher(NodeHttpClient.makeUndici(agent), agent))
   ).pipe(Layer.provide(undiciAgentLayer(options)))
 
-/** Sized from the settings: the largest per-endpoint limit (or the global one) plus 8 spare sockets. */
-export const llmHttpClientLayer = Layer.unwrapEffect(Effect.map(LlmSettings, (s) => {
-  const perEndpoint = Math.max(...s.endpoints.map((e) => e.maxNumSeqs ?? s.perEndpointConcurrency ?? 256))
-  return httpClientLayer({ connections: Math.min(perEndpoint, s.globalInFlight) + 8 })
-}))
+/** Sized from the settings: as many sockets per endpoint as its calls can ever need, plus spares (`EndpointCeiling`). */
+export const llmHttpClientLayer = Layer.unwrapEffect(
+  Effect.map(LlmSettings, (s) => httpClientLayer({ connections: socketsPerEndpoint(s) }))
+)
