@@ -33,7 +33,16 @@ const bundleIsCurrent = () => {
   })
 }
 
-const entry = bundleIsCurrent() ? bundle : existsSync(main) ? main : undefined
+const bundled = bundleIsCurrent()
+const entry = bundled ? bundle : existsSync(main) ? main : undefined
+// a developer's checkout after a bare `tsc -b`: said once per start on a terminal (the unbundled build starts ~3 s
+// slower), never in pipes, where a line on stderr would be taken for the command's own
+if (!bundled && entry === main && existsSync(bundle) && process.stderr.isTTY) {
+  process.stderr.write(
+    "deepnote: the bundle is older than the build; running the unbundled build (slower to start):"
+      + " `npm run build` makes the bundle again\n"
+  )
+}
 
 if (entry === undefined) {
   process.stderr.write("deepnote: the command is not built: run `npm run build` in the repository first\n")

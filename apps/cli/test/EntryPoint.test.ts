@@ -100,6 +100,37 @@ describe("the deepnote entry point (bin/deepnote.mjs)", () => {
     }))
 })
 
+describe("a bundle older than the build (a checkout after a bare `tsc -b`)", () => {
+  it.scopedLive("runs the unbundled build, and says so on a terminal only", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const root = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-stale-bundle-" })
+      // the launcher beside a checkout's build: a bundle made before one of its inputs changed
+      const cli = Path.join(root, "apps/cli")
+      yield* fs.makeDirectory(Path.join(cli, "bin"), { recursive: true })
+      yield* fs.makeDirectory(Path.join(cli, "dist/bundle"), { recursive: true })
+      yield* fs.makeDirectory(Path.join(cli, "dist/src"), { recursive: true })
+      yield* fs.copyFile(bin, Path.join(cli, "bin/deepnote.mjs"))
+      yield* fs.writeFileString(Path.join(cli, "dist/.tsbuildinfo"), "{}")
+      yield* fs.writeFileString(Path.join(cli, "dist/bundle/deepnote.cjs"), `process.stdout.write("bundle\\n")`)
+      yield* fs.writeFileString(Path.join(cli, "dist/bundle/inputs.json"), `["apps/cli/dist/src/main.js"]`)
+      yield* fs.writeFileString(Path.join(cli, "dist/src/main.js"), `process.stdout.write("unbundled\\n")`)
+      const later = new Date(Date.now() + 60_000)
+      yield* fs.utimes(Path.join(cli, "dist/src/main.js"), later, later)
+      const launcher = Path.join(cli, "bin/deepnote.mjs")
+
+      const piped = yield* runNode([launcher, "status"])
+      assert.deepStrictEqual([piped.code, piped.stdout, piped.stderr], [0, "unbundled\n", ""])
+      // on a terminal (script(1) gives the command one): one line naming what happened and how to mend it
+      const terminal = yield* Effect.async<string>((resume) => {
+        execFile("script", ["-qec", `${process.execPath} ${launcher} status`, "/dev/null"], (_error, stdout) =>
+          resume(Effect.succeed(stdout)))
+      })
+      assert.match(terminal, /the bundle is older than the build; running the unbundled build .*npm run build/u)
+      assert.include(terminal, "unbundled")
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
 describe("V8's code cache of the bundle (bin/run-bundle.mjs)", () => {
   const runBundle = pathToFileURL(Path.join(repoRoot, "apps/cli/bin/run-bundle.mjs")).href
 

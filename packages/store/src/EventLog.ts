@@ -4,6 +4,7 @@ import { Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
 import { type JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { StoredEvent } from "./Domain/StoredEvent.js"
 import { appendDirect } from "./internal/directAppend.js"
+import { eventNumbers, notYetLogged } from "./internal/eventNumbering.js"
 import { EventRow } from "./internal/eventRows.js"
 import { type JournalAppend, makeInsertEntries } from "./internal/journalRows.js"
 import { makePassageRefs } from "./internal/passageRefs.js"
@@ -108,10 +109,7 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
       return yield* Effect.gen(function*() {
         if (journal.length > 0) yield* insertEntries(journal)
         if (all.length === 0) return []
-        // Takes the numbers under the run row's lock (Postgres: the row lock, held to commit; SQLite: the write lock):
-        // the item's events already logged are its positions 0 … n-1, so a replayed event (a resumed question, or two
-        // workers racing on one question) is skipped, and each event of a question is logged once. The numbers of
-        // skipped events are given back at once, still under the lock, so the run's numbers have no gaps.
+        // numbered as `internal/eventNumbering.ts` says
         const reserved = yield* reserve({ runId, count: all.length })
         if (Option.isNone(reserved)) {
           return yield* new StoreError({ message: `appending events failed: run ${runId} not found` })
@@ -120,7 +118,7 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
         let end = reserved.value.next_event_seq
         if (options?.position !== undefined) {
           const logged = Option.match(yield* count({ runId, itemId }), { onNone: () => 0, onSome: (row) => row.n })
-          events = all.slice(Math.max(0, logged - options.position))
+          events = notYetLogged(all, options.position, logged)
           if (events.length < all.length) {
             end = Option.match(yield* reserve({ runId, count: events.length - all.length }), {
               onNone: () => end,
@@ -129,19 +127,19 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
           }
           if (events.length === 0) return []
         }
-        const first = end - events.length
+        const seqs = eventNumbers(end, events.length)
         const createdAt = yield* now
         const encoded = yield* Effect.orDie(Effect.forEach(events, (event) => encodeEvent(event)))
         const stored = yield* refs.dehydrate(runId, encoded)
         const rows = stored.map((event, i) => ({
           run_id: runId,
-          seq: first + i,
+          seq: seqs[i]!,
           item_id: itemId,
           event,
           created_at: createdAt
         }))
         for (const batch of chunks(rows)) yield* insert(batch)
-        return rows.map((row) => row.seq)
+        return seqs
       }).pipe(transaction("appending events"))
     })
     const since = Effect.fn("EventLog.since")(function*(

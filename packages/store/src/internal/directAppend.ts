@@ -1,5 +1,6 @@
 import { Either, Schema } from "effect"
 import { type JournalMismatch, StoreError } from "../Domain/Errors.js"
+import { eventNumbers, notYetLogged } from "./eventNumbering.js"
 import { EventRow } from "./eventRows.js"
 import { type JournalAppend, journalMismatch, NewEntry, newJournalRows } from "./journalRows.js"
 import { type Dehydrated, dehydrateValues } from "./passageRefs.js"
@@ -47,8 +48,8 @@ const writeRefs = (db: SqliteDirectDatabase, refs: Omit<Dehydrated, "stored">) =
 /**
  * `EventLog.append` as one synchronous SQLite transaction (`SqliteDirect`): the same statements and the same stored
  * bytes as the `@effect/sql` path, which Postgres takes — journal entries inserted unless journaled (a different kind
- * or request hash at a position is a `JournalMismatch`), then the events numbered under the write lock, the events the
- * item logged already (by position) skipped and their numbers given back. Answers the new events' numbers.
+ * or request hash at a position is a `JournalMismatch`), then the events numbered as `eventNumbering` says. Answers
+ * the new events' numbers.
  */
 export const appendDirect = (
   db: SqliteDirectDatabase,
@@ -93,21 +94,19 @@ export const appendDirect = (
   if (position !== undefined) {
     const logged = decodeCount(db.statement(countEvents).get(runId, itemId))
     if (Either.isLeft(logged)) return Either.left(notDecoded("events")())
-    events = all.slice(Math.max(0, logged.right.n - position))
+    events = notYetLogged(all, position, logged.right.n)
     if (events.length < all.length) {
       const given = take(events.length - all.length)
       if (Either.isRight(given)) end = given.right.next_event_seq
     }
     if (events.length === 0) return Either.right([])
   }
-  const first = end - events.length
+  const seqs = eventNumbers(end, events.length)
   const dehydrated = dehydrateValues(runId, events)
   writeRefs(db, dehydrated)
-  const seqs: Array<number> = []
   dehydrated.stored.forEach((event, i) => {
-    const row = encodeEvent({ run_id: runId, seq: first + i, item_id: itemId, event, created_at: createdAt })
+    const row = encodeEvent({ run_id: runId, seq: seqs[i]!, item_id: itemId, event, created_at: createdAt })
     db.statement(insertEvent).run(row.run_id, row.seq, row.item_id, row.event, row.created_at)
-    seqs.push(row.seq)
   })
   return Either.right(seqs)
 }
