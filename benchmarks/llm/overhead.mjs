@@ -68,6 +68,7 @@ const started = new Date().toISOString()
 const load = Os.loadavg()
 const r = await clientOverhead()
 const f = (x, d = 3) => Number(x).toFixed(d)
+const middle = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const report = { started, machine: { node: process.version, cpus: Os.cpus().length, loadAverageAtStart: load, loadAverageAtEnd: Os.loadavg() }, ...r }
 Fs.writeFileSync(Path.join(here, "overhead-results.json"), JSON.stringify(report, null, 2) + "\n")
 Fs.writeFileSync(Path.join(here, "overhead-results.md"), `# LLM client CPU per call — results
@@ -80,7 +81,13 @@ warmed with 2000 calls, then ${r.rounds.length} interleaved rounds of ${r.calls}
 |---|---|---|
 | raw \`HttpClient\` request with \`Effect.timeout\` (same body, same pooled undici Agent) | ${f(r.rawHttpClient.cpuMsPerCall)} ms | ${f(r.rawHttpClient.callsPerSecond, 0)} |
 | \`LlmClient.chat\` (routing, limits, retries, spans, schema decode, ledger) | ${f(r.llmClient.cpuMsPerCall)} ms | ${f(r.llmClient.callsPerSecond, 0)} |
-| LlmClient's own overhead | ${f(r.overheadMsPerCall)} ms | |
+| difference (\`LlmClient.chat\` − raw request) | ${f(r.overheadMsPerCall)} ms | |
+
+\`LlmClient.chat\` / raw request, per round: ${r.rounds.map((x) => f(x.llmClientCpuMsPerCall / x.rawCpuMsPerCall, 2)).join(" · ")} (median ${f(middle(r.rounds.map((x) => x.llmClientCpuMsPerCall / x.rawCpuMsPerCall)), 2)}×).
+
+A non-streamed attempt of the client goes straight to the pooled undici \`Agent\` (\`packages/llm/src/Client/Transport.ts\`)
+instead of through the platform \`HttpClient\`'s request and response objects, so the whole client — routing, limits,
+retries, spans, decoding, the usage ledger — can cost less than one bare platform request.
 
 Rounds (raw / LlmClient, ms CPU per call): ${r.rounds.map((x) => `${f(x.rawCpuMsPerCall)} / ${f(x.llmClientCpuMsPerCall)}`).join(" · ")}
 `)
