@@ -43,9 +43,11 @@ const run = (command, args, env = process.env) =>
   })
 const turboEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: "1" }
 const extra = process.argv.slice(2)
-const isFilter = (arg, i) => arg.startsWith("--filter") || arg === "-F" || extra[i - 1] === "--filter" || extra[i - 1] === "-F"
-const turboArgs = ["--continue", "--log-order=grouped", "--output-logs=new-only", ...extra]
-const lintArgs = ["--continue", "--log-order=grouped", "--output-logs=new-only", ...extra.filter((a, i) => !isFilter(a, i))]
+const filterFlags = ["--filter", "-F"]
+const isFilter = (arg, i) => arg.startsWith("--filter=") || filterFlags.includes(arg) || filterFlags.includes(extra[i - 1])
+const pipelineArgs = ["--continue", "--log-order=grouped", "--output-logs=new-only"]
+const turboArgs = [...pipelineArgs, ...extra]
+const lintArgs = [...pipelineArgs, ...extra.filter((arg, i) => !isFilter(arg, i))]
 const [typecheck, lint] = await Promise.all([
   run("npx", ["tsc", "-b"]),
   run("npx", ["turbo", "run", "eslint", "diagnostics", "--concurrency=2", ...lintArgs], turboEnv)

@@ -17,6 +17,8 @@ import { clientStack } from "./pipeline.mjs"
 const here = Path.dirname(fileURLToPath(import.meta.url))
 const SEQS = Number(arg("max-num-seqs", "64"))
 const cpuMs = (c) => (c.user + c.system) / 1000
+/** The middle element of `xs` ordered by `by` (the upper one of an even count). */
+const middle = (xs, by = (x) => x) => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)]
 
 // == phase 0: the client's own CPU per call, against a raw HttpClient request with the same body (same simulator)
 const clientOverhead = () =>
@@ -50,9 +52,8 @@ const clientOverhead = () =>
       yield* Effect.forEach(calls(2000), viaClient, { concurrency: SEQS })
       const rounds = []
       for (let r = 0; r < 5; r++) rounds.push({ raw: yield* measure(raw, 3000), client: yield* measure(viaClient, 3000) })
-      const median = (pick) => [...rounds].map(pick).sort((a, b) => a.cpuMsPerCall - b.cpuMsPerCall)[Math.floor(rounds.length / 2)]
-      const rawRun = median((r) => r.raw)
-      const clientRun = median((r) => r.client)
+      const rawRun = middle(rounds.map((r) => r.raw), (run) => run.cpuMsPerCall)
+      const clientRun = middle(rounds.map((r) => r.client), (run) => run.cpuMsPerCall)
       return {
         calls: 3000,
         rounds: rounds.map((r) => ({ rawCpuMsPerCall: r.raw.cpuMsPerCall, llmClientCpuMsPerCall: r.client.cpuMsPerCall })),
@@ -68,7 +69,6 @@ const started = new Date().toISOString()
 const load = Os.loadavg()
 const r = await clientOverhead()
 const f = (x, d = 3) => Number(x).toFixed(d)
-const middle = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const report = { started, machine: { node: process.version, cpus: Os.cpus().length, loadAverageAtStart: load, loadAverageAtEnd: Os.loadavg() }, ...r }
 Fs.writeFileSync(Path.join(here, "overhead-results.json"), JSON.stringify(report, null, 2) + "\n")
 Fs.writeFileSync(Path.join(here, "overhead-results.md"), `# LLM client CPU per call — results

@@ -22,11 +22,14 @@ const inCheckout = existsSync(buildInfo)
 const builtHelpIsCurrent = () =>
   existsSync(help) && (!inCheckout || statSync(help).mtimeMs >= statSync(buildInfo).mtimeMs)
 
+// stated once per start: the freshness check, the note below and the code cache's key (run-bundle.mjs) all use it
+const bundleStat = statSync(bundle, { throwIfNoEntry: false })
+
 const bundleIsCurrent = () => {
-  if (!existsSync(bundle)) return false
+  if (bundleStat === undefined) return false
   if (!inCheckout) return true
   if (!existsSync(bundleInputs)) return false
-  const made = statSync(bundle).mtimeMs
+  const made = bundleStat.mtimeMs
   return JSON.parse(readFileSync(bundleInputs, "utf8")).every((input) => {
     const stat = statSync(new URL(input, root), { throwIfNoEntry: false })
     return stat !== undefined && stat.mtimeMs <= made
@@ -37,7 +40,7 @@ const bundled = bundleIsCurrent()
 const entry = bundled ? bundle : existsSync(main) ? main : undefined
 // a developer's checkout after a bare `tsc -b`: said once per start on a terminal (the unbundled build starts ~3 s
 // slower), never in pipes, where a line on stderr would be taken for the command's own
-if (!bundled && entry === main && existsSync(bundle) && process.stderr.isTTY) {
+if (!bundled && entry === main && bundleStat !== undefined && process.stderr.isTTY) {
   process.stderr.write(
     "deepnote: the bundle is older than the build; running the unbundled build (slower to start):"
       + " `npm run build` makes the bundle again\n"
@@ -57,7 +60,7 @@ if (entry === undefined) {
 } else if (entry === bundle) {
   // with V8's code cache, kept beside the bundle (run-bundle.mjs, benchmarks/cli); loaded here, not for --version
   const { runBundle } = await import("./run-bundle.mjs")
-  runBundle(bundle)
+  runBundle(bundle, { stat: bundleStat })
 } else {
   // Node 22.1+ keeps V8's compiled code of the modules it loads (in the OS's temporary folder, or NODE_COMPILE_CACHE);
   // Node 20 has no such cache and goes on without it

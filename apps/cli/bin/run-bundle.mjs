@@ -45,13 +45,17 @@ const writeCache = (file, key, script) => {
 }
 
 /**
- * Loads and runs the CommonJS bundle at `bundleUrl` as Node's own loader would, with the cache when there is one.
+ * Loads and runs the CommonJS bundle at `bundleUrl` as Node's own loader would, with the cache when there is one
+ * (`stat`: the bundle's, when the caller has it already).
  * Says what became of the cache: "used", "written" (there was none for this build, Node and flags), "not written" (the
  * folder cannot be written) or "off".
  */
-export const runBundle = (bundleUrl, { disabled = process.env.NODE_DISABLE_COMPILE_CACHE !== undefined } = {}) => {
+export const runBundle = (
+  bundleUrl,
+  { disabled = process.env.NODE_DISABLE_COMPILE_CACHE !== undefined, stat: known = undefined } = {}
+) => {
   const file = fileURLToPath(bundleUrl)
-  const stat = statSync(file)
+  const stat = known ?? statSync(file)
   const key = `${stat.size} ${stat.mtimeMs}`
   const name = `${basename(file)}.${process.version}-${process.arch}-${flagsKey()}.bin`
   const cacheFile = join(dirname(file), ".code-cache", name)

@@ -7,14 +7,20 @@ export const limitBound = 1024
 export const spareSockets = 8
 
 /**
+ * The bound of a limit the client finds for an endpoint without a configured one — the adaptive limit, or the batch
+ * size the server reports plus headroom: the global in-flight limit, at most 1,024.
+ */
+export const foundLimitCeiling = (settings: Pick<LlmSettingsData, "globalInFlight">): number =>
+  Math.min(settings.globalInFlight, limitBound)
+
+/**
  * The most calls one endpoint can ever have in flight: its fixed limit (the URL's `#N` or the settings'
- * `maxNumSeqs`, else `perEndpointConcurrency`), else the bound of the limit the client finds for it — the adaptive
- * limit, or the batch size the server reports plus headroom — which is the global in-flight limit, at most 1,024.
+ * `maxNumSeqs`, else `perEndpointConcurrency`), else `foundLimitCeiling`.
  */
 export const endpointCeiling = (
   settings: Pick<LlmSettingsData, "perEndpointConcurrency" | "globalInFlight">,
   maxNumSeqs: number | undefined
-): number => maxNumSeqs ?? settings.perEndpointConcurrency ?? Math.min(settings.globalInFlight, limitBound)
+): number => maxNumSeqs ?? settings.perEndpointConcurrency ?? foundLimitCeiling(settings)
 
 /**
  * Sockets the HTTP agent may open to each endpoint (undici's `connections` is per origin): the largest endpoint's

@@ -4,7 +4,7 @@ import { LlmModelNotServed, LlmUnavailable } from "../Domain/LlmError.js"
 import { baseUrl, LlmSettings, type LlmSettingsData } from "../LlmSettings.js"
 import { AdaptiveLimit, controller } from "./AdaptiveLimit.js"
 import { choose, EndpointState, type EndpointStatus, type Route, statusOf, type StructuredSupport } from "./Endpoint.js"
-import { endpointCeiling } from "./EndpointCeiling.js"
+import { foundLimitCeiling } from "./EndpointCeiling.js"
 import { makeEndpointHealth, type Outcome } from "./EndpointHealth.js"
 import { makeHealthReporter } from "./HealthReporter.js"
 import { startLoadPolling } from "./LoadPoller.js"
@@ -81,7 +81,7 @@ const make = Effect.gen(function*() {
     if (fixed === undefined && settings.adaptiveConcurrency) {
       e.adaptive = new AdaptiveLimit(
         controller.initialLimit,
-        endpointCeiling(settings, fixed),
+        foundLimitCeiling(settings),
         settings.metricsIntervalMs
       )
       e.limit = e.adaptive.value
@@ -93,7 +93,7 @@ const make = Effect.gen(function*() {
   const pool = reporter.pool
   const endpointHealth = makeEndpointHealth(settings, pool, waiters, reporter.log, (e, found) => {
     if (!e.limitFixed && e.adaptive === undefined && found.maxNumSeqs !== undefined) {
-      e.limit = Math.min(withHeadroom(found.maxNumSeqs), endpointCeiling(settings, undefined))
+      e.limit = Math.min(withHeadroom(found.maxNumSeqs), foundLimitCeiling(settings))
     }
   })
 
