@@ -14,6 +14,8 @@ const assertCleanError = (stderr: string, needle: string) => {
   assert.include(stderr, needle)
   assert.notMatch(stderr, /^\s+at /m, "stderr must not contain a stack trace")
   assert.match(stderr.trim(), /^deepnote: /)
+  // an optional setting's "could also be absent" is no mistake of the user's (core's `decodeIssues`)
+  assert.notInclude(stderr, "Expected undefined")
 }
 
 describe("deepnote CLI (child process over the bundled sample)", () => {

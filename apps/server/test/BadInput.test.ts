@@ -63,7 +63,9 @@ const rows: ReadonlyArray<Row> = [
     headers: json,
     status: 400,
     code: "validation_error",
-    field: "config.maxStep"
+    field: "config.maxStep",
+    // the rule alone: not "(and 2 more issues)" for the optional field's and its object's "Expected undefined"
+    message: /^config\.maxStep: maxStep must be a positive integer$/
   },
   {
     name: "no question",
@@ -139,6 +141,28 @@ const rows: ReadonlyArray<Row> = [
     status: 400,
     code: "validation_error",
     field: "concurrency"
+  },
+  {
+    name: "a run without questions",
+    method: "POST",
+    path: "/v1/runs",
+    body: ask({ collection: "wiki" }),
+    headers: json,
+    status: 400,
+    code: "validation_error",
+    field: "jsonl",
+    message: /the body has neither/
+  },
+  {
+    name: "a run with questions twice",
+    method: "POST",
+    path: "/v1/runs",
+    body: ask({ collection: "wiki", jsonl: "{\"id\":\"1\",\"question\":\"q\"}", datasetPath: "q.jsonl" }),
+    headers: json,
+    status: 400,
+    code: "validation_error",
+    field: "datasetPath",
+    message: /not both/
   },
   { name: "an unknown run", method: "GET", path: "/v1/runs/r-nope", status: 404, code: "not_found" },
   { name: "an unknown route", method: "GET", path: "/v1/nowhere", status: 404, code: "not_found" },

@@ -1,4 +1,5 @@
-import { Config, ConfigError, Data, Duration, Effect, Either, Option, ParseResult, Redacted, Schema } from "effect"
+import { decodeIssues } from "@deepnote-rag/core"
+import { Config, ConfigError, Data, Duration, Effect, Either, Option, Redacted, Schema } from "effect"
 import { type LlmSettingsData, LlmSettingsSchema, parseEndpoint } from "./LlmSettingsSchema.js"
 
 /**
@@ -148,7 +149,7 @@ export const resolveSettings = (
     }
     return Schema.decodeUnknown(LlmSettingsSchema)(merged, { errors: "all", onExcessProperty: "error" }).pipe(
       Effect.mapError((e) => {
-        const issues = ParseResult.ArrayFormatter.formatErrorSync(e).map((issue) => {
+        const issues = decodeIssues(e).map((issue) => {
           const field = String(issue.path[0] ?? "")
           const source = from.get(field)
           return `${issue.path.join(".") || "llm"}: ${issue.message}${source ? ` (from ${source.keyOf(field)})` : ""}`

@@ -1,7 +1,7 @@
-import { AnswerRecord } from "@deepnote-rag/core"
+import { AnswerRecord, decodeIssues } from "@deepnote-rag/core"
 import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Console, Effect, ParseResult, Schema } from "effect"
+import { Console, Effect, Schema } from "effect"
 import { CommandFailed, unreadable, UsageError } from "../Errors.js"
 import { renderTimeline } from "../render/RenderTimeline.js"
 
@@ -24,9 +24,7 @@ export const readAnswerRecord = (path: string) =>
       Effect.mapError((e) =>
         new UsageError({
           message: `${path} is not a saved DeepNote result: ${
-            ParseResult.ArrayFormatter.formatErrorSync(e).slice(0, 3).map((i) =>
-              `${i.path.join(".") || "(root)"}: ${i.message}`
-            ).join("; ")
+            decodeIssues(e).slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")
           }`
         })
       )

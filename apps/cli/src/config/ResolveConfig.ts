@@ -1,5 +1,5 @@
-import { RunConfig } from "@deepnote-rag/core"
-import { Config, Effect, HashMap, Option, ParseResult, Schema } from "effect"
+import { decodeIssues, RunConfig } from "@deepnote-rag/core"
+import { Config, Effect, HashMap, Option, type ParseResult, Schema } from "effect"
 import { UsageError } from "../Errors.js"
 import { readConfigFile } from "./ConfigFile.js"
 import { envName, type Knob, knobs, parseKnobText } from "./Knobs.js"
@@ -21,7 +21,7 @@ const flagOf = (path: ReadonlyArray<PropertyKey>): string => {
 
 /** Formats a RunConfig decode error as one line naming the flag and field. */
 export const describeConfigError = (error: ParseResult.ParseError): string => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const issues = decodeIssues(error)
   return issues
     .map((issue) =>
       issue.path.length === 0 ? issue.message : `${flagOf(issue.path)} (${issue.path.join(".")}): ${issue.message}`

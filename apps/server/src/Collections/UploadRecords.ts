@@ -1,6 +1,7 @@
 import { DocumentInput } from "@deepnote-rag/api"
+import { decodeIssues } from "@deepnote-rag/core"
 import { type CorpusDocument, type Line, passageId, printable, readLineBatches } from "@deepnote-rag/retrieval"
-import { Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { Effect, Either, Schema, Stream } from "effect"
 import { isUtf8 } from "node:buffer"
 import * as Fs from "node:fs"
 import { fieldPath } from "../Http/ErrorResponses.js"
@@ -17,7 +18,7 @@ const decodeDocument = Schema.decodeUnknownEither(DocumentInput)
 const toRecord = (where: string, value: unknown): UploadRecord => {
   const decoded = decodeDocument(value, { errors: "all" })
   if (Either.isLeft(decoded)) {
-    const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
+    const issues = decodeIssues(decoded.left)
     const first = issues[0]
     const field = first === undefined ? "" : fieldPath(first.path)
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""

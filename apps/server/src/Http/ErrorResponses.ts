@@ -8,6 +8,7 @@ import {
   PayloadTooLarge,
   ValidationError
 } from "@deepnote-rag/api"
+import { withoutAbsentAlternatives } from "@deepnote-rag/core"
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, type ParseResult } from "effect"
 import { openAiErrorOf } from "../OpenAi/OpenAiErrors.js"
@@ -19,11 +20,15 @@ export const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
     ""
   )
 
-/** The first issue of a decode failure as a `validation_error` naming its field (under `prefix`). */
+/**
+ * The first issue of a decode failure as a `validation_error` naming its field (under `prefix`); an optional field's
+ * "could also be absent" issues are not counted (`withoutAbsentAlternatives`).
+ */
 export const validationFromIssues = (
-  issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>,
+  all: ReadonlyArray<ParseResult.ArrayFormatterIssue>,
   prefix: ReadonlyArray<PropertyKey> = []
 ): ValidationError => {
+  const issues = withoutAbsentAlternatives(all)
   const first = issues[0]
   if (first === undefined) return ValidationError.of("the request does not match the schema")
   const field = fieldPath([...prefix, ...first.path])

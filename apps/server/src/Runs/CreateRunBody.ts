@@ -31,11 +31,14 @@ const fromJson = (text: string) =>
       Either.mapLeft((e) => MalformedBody.of(`the body is not valid JSON: ${String(e)}`))
     )
     const body = yield* decodeWith(CreateRunRequest)(value)
-    if ((body.jsonl === undefined) === (body.datasetPath === undefined)) {
+    if (body.jsonl === undefined && body.datasetPath === undefined) {
       return yield* ValidationError.of(
-        "give the questions either inline (jsonl) or as datasetPath, not both",
-        body.jsonl === undefined ? "jsonl" : "datasetPath"
+        "give the questions inline (jsonl) or as datasetPath: the body has neither",
+        "jsonl"
       )
+    }
+    if (body.jsonl !== undefined && body.datasetPath !== undefined) {
+      return yield* ValidationError.of("give the questions inline (jsonl) or as datasetPath, not both", "datasetPath")
     }
     const dataset: DatasetInput = body.jsonl !== undefined
       ? { _tag: "Upload", text: body.jsonl }

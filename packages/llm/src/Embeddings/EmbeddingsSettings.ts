@@ -1,5 +1,5 @@
-import { Millis, PositiveInt } from "@deepnote-rag/core"
-import { Config, ConfigError, Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
+import { decodeIssues, Millis, PositiveInt } from "@deepnote-rag/core"
+import { Config, ConfigError, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { EndpointSpec, LlmSettingsSchema, parseEndpoint } from "../LlmSettingsSchema.js"
 
 /** The embeddings servers (OpenAI-compatible `/v1/embeddings`: vLLM, TEI's OpenAI route) and how to call them. */
@@ -90,7 +90,7 @@ export const embeddingsSettingsFromConfig: Effect.Effect<
   return Option.some(
     yield* Schema.decodeUnknown(EmbeddingsSettingsSchema)(defined, { errors: "all" }).pipe(
       Effect.mapError((e) => {
-        const issues = ParseResult.ArrayFormatter.formatErrorSync(e)
+        const issues = decodeIssues(e)
         const field = String(issues[0]?.path[0] ?? "endpoints")
         const key = new Map<string, string>(Object.entries(k)).get(field) ?? k.endpoints
         return ConfigError.InvalidData([key], issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "))

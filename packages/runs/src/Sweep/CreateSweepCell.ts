@@ -1,6 +1,6 @@
-import { RunConfig } from "@deepnote-rag/core"
+import { decodeIssues, RunConfig } from "@deepnote-rag/core"
 import { type Run, RunManifest, RunStore } from "@deepnote-rag/store"
-import { Chunk, Effect, ParseResult, Schema, Stream } from "effect"
+import { Chunk, Effect, Schema, Stream } from "effect"
 import { configFacts, type EngineFacts } from "../RunSetup.js"
 import { SweepError } from "./SweepGrid.js"
 
@@ -16,7 +16,7 @@ export const sweepCellConfig = (template: Run, cell: Record<string, unknown>) =>
     Effect.mapError((e) =>
       new SweepError({
         message: `cell ${JSON.stringify(cell)}: ${
-          ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
+          decodeIssues(e).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
         }`
       })
     )

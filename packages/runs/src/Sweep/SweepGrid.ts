@@ -1,5 +1,5 @@
-import { RunConfig } from "@deepnote-rag/core"
-import { Data, Effect, ParseResult, Schema } from "effect"
+import { decodeIssues, RunConfig } from "@deepnote-rag/core"
+import { Data, Effect, Schema } from "effect"
 import * as Yaml from "yaml"
 
 /** A sweep file: `grid` maps config keys to the values to try; `base` holds settings shared by every cell. */
@@ -47,7 +47,7 @@ export const expandSweep = (text: string, file: string, base: Record<string, unk
       Effect.mapError((e) =>
         new SweepError({
           message: `${file}: ${
-            ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+            decodeIssues(e).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
               .join("; ")
           } (expected { grid: { key: [values…] }, base?: {…} })`
         })
@@ -64,7 +64,7 @@ export const expandSweep = (text: string, file: string, base: Record<string, unk
       if (decoded._tag === "Right") cells.push({ index: cells.length, cell, config: decoded.right })
       else {skipped.push({
           cell,
-          reason: ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((i) => i.message).join("; ")
+          reason: decodeIssues(decoded.left).map((i) => i.message).join("; ")
         })}
     }
     if (cells.length === 0) {

@@ -1,3 +1,4 @@
+import { decodeIssues } from "@deepnote-rag/core"
 import { FileSystem } from "@effect/platform"
 import { Data, Effect, Either, ParseResult, Schema } from "effect"
 import { SpanRecord } from "./SpanRecord.js"
@@ -22,7 +23,7 @@ export class TraceFileError
 const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(SpanRecord))
 
 const describe = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
+  decodeIssues(error)
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
     .join("; ")
 
