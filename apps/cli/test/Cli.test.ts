@@ -96,12 +96,18 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
           "maxFailure (3) must be ≤ maxStep (2)"
         ],
         [["ask", question, "-c", "sample", "--role", "judge.colour=red"], "expected ROLE.FIELD=VALUE"],
-        [["ask", question, "-c", "sample", "--reranker", "http"], "rerankerUrl is required"]
+        [["ask", question, "-c", "sample", "--reranker", "http"], "rerankerUrl is required"],
+        // checked before the question is answered, not after
+        [
+          ["ask", question, "-c", "sample", "--save", Path.join(home, "missing", "a.json")],
+          `--save ${Path.join(home, "missing", "a.json")}: the directory ${Path.join(home, "missing")} does not exist`
+        ]
       ]
       for (const [args, needle] of cases) {
         const out = yield* runCli([...args, "--home", home])
         assert.strictEqual(out.code, 2, `${args.join(" ")} → ${out.stderr}`)
         assertCleanError(out.stderr, needle)
+        assert.notInclude(out.stderr, "step 0", `${args.join(" ")}: nothing is answered`)
       }
       const badFlag = yield* runCli(["ask", question, "--top-k", "many", "--home", home])
       assert.strictEqual(badFlag.code, 2)

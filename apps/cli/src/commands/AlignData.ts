@@ -3,7 +3,6 @@ import { AlignSpec, type RunConfig } from "@deepnote-rag/core"
 import { Collections } from "@deepnote-rag/retrieval"
 import { alignPromptSetHash, createRun, enqueueRun } from "@deepnote-rag/runs"
 import { Command } from "@effect/cli"
-import { FileSystem } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import * as Path from "node:path"
 import { defaultCardPath, parseGrid, parseMix, parseRoles, parseTopKRange } from "../align/AlignFlags.js"
@@ -17,6 +16,7 @@ import { runEngineLayer } from "../runs/RunEngine.js"
 import { queueServices, storeFailed, storeFailures } from "../runs/RunServices.js"
 import { tracedRun } from "../telemetry/Traced.js"
 import { requireCollection, resolveConfigAndCollection } from "./AskSupport.js"
+import { outputFileOf } from "./OutputFile.js"
 
 /** The profiles whose roles DNAlign's recipe samples: the note loop's (init, plan, rewrite update, answer). */
 const noteLoopProfiles: ReadonlyArray<RunConfig["profile"]> = ["deepnote", "paper", "adaptive-note"]
@@ -26,14 +26,9 @@ const outputOf = (opts: AlignOptions) =>
   Effect.gen(function*() {
     if (Option.isNone(opts.output)) return yield* new UsageError({ message: "-o/--output FILE is required" })
     const path = opts.output.value
-    const fs = yield* FileSystem.FileSystem
-    const directory = Path.dirname(Path.resolve(path))
-    const info = yield* fs.stat(directory).pipe(Effect.option)
-    if (Option.isNone(info) || info.value.type !== "Directory") {
-      return yield* new UsageError({ message: `--output ${path}: the directory ${directory} does not exist` })
-    }
+    const absolute = yield* outputFileOf("output", path)
     const card = Option.getOrElse(opts.card, () => defaultCardPath(path))
-    return { path: Path.resolve(path), splitRoles: opts.splitRoles, card: Path.resolve(card) }
+    return { path: absolute, splitRoles: opts.splitRoles, card: Path.resolve(card) }
   })
 
 /** `--from-run RUN`: the pairs of a finished (or partly finished) align run, written again. */

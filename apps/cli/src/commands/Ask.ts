@@ -13,6 +13,7 @@ import { tracedAsk } from "../telemetry/Traced.js"
 import { askTraceOptions } from "../telemetry/TraceOptions.js"
 import { askOnce, resolveConfigAndCollection } from "./AskSupport.js"
 import { collectionOption, configFileOption, homeLayer, homeOption, jsonOption } from "./Common.js"
+import { outputFileOf } from "./OutputFile.js"
 
 const question = Args.text({ name: "question" }).pipe(Args.withDescription("the question to answer (quote it)"))
 const save = Options.file("save", { exists: "either" }).pipe(
@@ -38,6 +39,7 @@ export const askCommand = Command.make(
   (opts) =>
     Effect.gen(function*() {
       const { collection, config, file } = yield* resolveConfigAndCollection(opts)
+      const saveTo = yield* Effect.transposeMapOption(opts.save, (path) => outputFileOf("save", path))
       const meili = yield* meiliForConfig(
         retrieverOf(config),
         opts.meili,
@@ -56,12 +58,10 @@ export const askCommand = Command.make(
         live
       }).pipe(tracedAsk(opts.tracing))
       const json = JSON.stringify(Schema.encodeSync(AnswerRecord)(record), null, 2)
-      if (Option.isSome(opts.save)) {
+      if (Option.isSome(saveTo)) {
         const fs = yield* FileSystem.FileSystem
-        yield* fs.writeFileString(opts.save.value, `${json}\n`).pipe(
-          Effect.mapError((e) =>
-            new CommandFailed({ message: `cannot write ${opts.save.pipe(Option.getOrElse(() => ""))}: ${e.message}` })
-          )
+        yield* fs.writeFileString(saveTo.value, `${json}\n`).pipe(
+          Effect.mapError((e) => new CommandFailed({ message: `cannot write ${saveTo.value}: ${e.message}` }))
         )
       }
       yield* Console.log(

@@ -1,14 +1,13 @@
 import { writeLinesAtomically } from "@deepnote-rag/align"
 import { exportRun } from "@deepnote-rag/runs"
 import { Command, Options } from "@effect/cli"
-import { FileSystem } from "@effect/platform"
 import { NodeSink } from "@effect/platform-node"
 import { Console, Effect, Option, Stream } from "effect"
-import * as Path from "node:path"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { leanHeap } from "../runs/LeanHeap.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
+import { outputFileOf } from "./OutputFile.js"
 import { runIdArg } from "./Resume.js"
 
 /**
@@ -17,12 +16,7 @@ import { runIdArg } from "./Resume.js"
  */
 const writeLinesTo = (path: string, lines: Stream.Stream<string, unknown>) =>
   Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const directory = Path.dirname(Path.resolve(path))
-    const info = yield* fs.stat(directory).pipe(Effect.option)
-    if (Option.isNone(info) || info.value.type !== "Directory") {
-      return yield* new UsageError({ message: `--output ${path}: the directory ${directory} does not exist` })
-    }
+    yield* outputFileOf("output", path)
     return yield* writeLinesAtomically(path, lines).pipe(
       Effect.mapError((error) =>
         error instanceof UsageError || error instanceof CommandFailed
