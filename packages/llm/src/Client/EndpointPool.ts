@@ -149,16 +149,19 @@ const make = Effect.gen(function*() {
       }))
     })
 
+  // why each endpoint's last `/v1/models` failed, for the message when no model is known
+  const discoveryFailures = new Map<EndpointState, string>()
   const rediscover = Effect.forEach(endpoints, (e) =>
     discoverModels(http, e).pipe(
       Effect.flatMap((found) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           Effect.sync(() => {
+            discoveryFailures.delete(e)
             endpointHealth.discovered(e, found)
             waiters.dispatch(now)
           }))
       ),
-      Effect.ignore
+      Effect.catchAll((reason) => Effect.sync(() => void discoveryFailures.set(e, reason)))
     ), { concurrency: "unbounded", discard: true })
 
   yield* rediscover
@@ -192,8 +195,11 @@ const make = Effect.gen(function*() {
     if (known !== undefined) return Effect.succeed(known)
     return Effect.flatMap(rediscover, () => {
       const found = firstModel()
+      const answers = endpoints.map((e) => `${e.url} (${discoveryFailures.get(e) ?? "no model listed"})`).join(", ")
       return found !== undefined ? Effect.succeed(found) : Effect.fail(
-        new LlmUnavailable({ message: "no model configured and no endpoint answered /v1/models with a model id" })
+        new LlmUnavailable({
+          message: `no model configured and no endpoint answered /v1/models with a model id: ${answers}`
+        })
       )
     })
   })

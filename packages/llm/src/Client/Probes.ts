@@ -1,5 +1,5 @@
 import { type HttpClient, HttpClientResponse } from "@effect/platform"
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect, Predicate, Schema } from "effect"
 import { ModelList } from "../Domain/Wire.js"
 import type { Discovered, EndpointState } from "./Endpoint.js"
 import type { makeEndpointHealth } from "./EndpointHealth.js"
@@ -13,10 +13,14 @@ export const getText = (http: HttpClient.HttpClient, url: string) =>
     Effect.timeout("5 seconds")
   )
 
-/** `/v1/models`: the model ids served, vLLM's `max_model_len`, and the simulator's `max_num_seqs` when reported. */
+/**
+ * `/v1/models`: the model ids served, vLLM's `max_model_len`, and the simulator's `max_num_seqs` when reported; on
+ * failure, why in a few words (`connection refused`, `HTTP 404`, …) for the message of a call that needed a model.
+ */
 export const discoverModels = (http: HttpClient.HttpClient, e: EndpointState) =>
   getText(http, `${e.url}/v1/models`).pipe(
     Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(ModelList))),
+    Effect.mapError(discoveryFailure),
     Effect.map((list): Discovered => {
       const seqs = list.data[0]?.max_num_seqs
       return {
@@ -26,6 +30,25 @@ export const discoverModels = (http: HttpClient.HttpClient, e: EndpointState) =>
       }
     })
   )
+
+const discoveryFailure = (error: unknown): string => {
+  if (Predicate.isTagged(error, "TimeoutException")) return "no reply within 5 s"
+  if (Predicate.isTagged(error, "ParseError")) return "the reply is not a model list"
+  if (Predicate.isTagged(error, "ResponseError") && Predicate.hasProperty(error, "response")) {
+    const response: unknown = error.response
+    if (Predicate.hasProperty(response, "status")) return `HTTP ${String(response.status)}`
+  }
+  return systemErrorCode(error) ?? "unreachable"
+}
+
+/** The first `code` (`ECONNREFUSED`, `ENOTFOUND` …) along an error's chain of causes. */
+const systemErrorCode = (error: unknown, depth = 0): string | undefined => {
+  if (depth > 4 || !Predicate.isObject(error)) return undefined
+  if (Predicate.hasProperty(error, "code") && typeof error.code === "string" && error.code.startsWith("E")) {
+    return error.code === "ECONNREFUSED" ? "connection refused" : error.code
+  }
+  return Predicate.hasProperty(error, "cause") ? systemErrorCode(error.cause, depth + 1) : undefined
+}
 
 /**
  * A health probe: `GET /health` (vLLM), else `GET /v1/models` for OpenAI-compatible servers without one (a 404 on
