@@ -71,7 +71,12 @@ const rows: ReadonlyArray<Row> = [
     code: 2,
     stderr: /--concurrency must be/
   },
-  { name: "run --limit 0", argv: (c) => run(c.home, "--limit", "0"), code: 2, stderr: /--limit must be/ },
+  {
+    name: "run --limit 0",
+    argv: (c) => run(c.home, "--limit", "0"),
+    code: 2,
+    stderr: /--limit must be an integer ≥ 1$/
+  },
   { name: "a misspelled flag", argv: (c) => run(c.home, "--concurency", "2"), code: 2, stderr: /unknown argument/i },
   {
     name: "a flag of the wrong type",
@@ -107,6 +112,15 @@ const rows: ReadonlyArray<Row> = [
     },
     code: 2,
     stderr: /invalid configuration: max_step .*is unexpected/
+  },
+  {
+    name: "an LLM URL where nothing listens (no model configured)",
+    // port 9 (discard) of 127.0.0.1: nothing listens there; the reason is named, not "no model listed"
+    argv: (
+      c
+    ) => ["ask", "Who?", "-c", "sample", "--home", c.home, "--engine", "llm", "--llm-url", "http://127.0.0.1:9/v1"],
+    code: 1,
+    stderr: /no endpoint answered \/v1\/models with a model id: http:\/\/127\.0\.0\.1:9 \(connection refused\)/
   },
   {
     name: "a binary corpus file",

@@ -13,13 +13,16 @@ export const homeOption = Options.text("home").pipe(
 export const homeLayer = (home: Option.Option<string>) =>
   Option.match(home, { onNone: () => Home.layerConfig, onSome: Home.layer })
 
-/** An integer flag within [min, max]; anything else is a usage error (exit 2) that names the flag and the range. */
-export const boundedInteger = (name: string, min: number, max: number) =>
-  Options.integer(name).pipe(
-    Options.withSchema(
-      Schema.Int.pipe(Schema.between(min, max, { message: () => `--${name} must be between ${min} and ${max}` }))
-    )
+/**
+ * An integer flag within [min, max] (no upper bound: `Number.MAX_SAFE_INTEGER`); anything else is a usage error (exit
+ * 2) that names the flag and the range.
+ */
+export const boundedInteger = (name: string, min: number, max: number) => {
+  const range = max === Number.MAX_SAFE_INTEGER ? `an integer ≥ ${min}` : `between ${min} and ${max}`
+  return Options.integer(name).pipe(
+    Options.withSchema(Schema.Int.pipe(Schema.between(min, max, { message: () => `--${name} must be ${range}` })))
   )
+}
 
 /** The most questions one process keeps in flight (each a fiber; the LLM endpoints' limits apply below this). */
 export const maxConcurrency = 4096
