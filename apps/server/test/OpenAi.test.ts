@@ -172,6 +172,18 @@ describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)
             code: "validation_error"
           }
         })
+        // a wrong type names the mistake alone (not "(and 1 more issue)" for the field's null and absent alternatives)
+        const wrongType = yield* Effect.promise(() =>
+          fetch(`${url}/v1/chat/completions`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: JSON.stringify({ model: "deepnote", messages, stream: "yes" })
+          }).then((r) => r.json() as Promise<{ error: { message: string; param: string } }>)
+        )
+        assert.deepStrictEqual([wrongType.error.message, wrongType.error.param], [
+          "stream: Expected boolean, actual \"yes\"",
+          "stream"
+        ])
         // the native API keeps its own error shape; every route gets a request id
         const native = yield* Effect.promise(() =>
           fetch(`${url}/v1/ask`, {

@@ -21,6 +21,15 @@ describe("decodeIssues", () => {
       ])
     }))
 
+  it.effect("drops a nullable field's \"Expected null\" likewise", () =>
+    Effect.sync(() => {
+      const Request = Schema.Struct({ stream: Schema.optionalWith(Schema.Boolean, { nullable: true }) })
+      assert.deepStrictEqual(issuesOf(Request, { stream: "yes" }), ["stream: Expected boolean, actual \"yes\""])
+      assert.deepStrictEqual(issuesOf(Schema.Struct({ none: Schema.Null }), { none: 1 }), [
+        "none: Expected null, actual 1"
+      ])
+    }))
+
   it.effect("keeps every real issue, and an \"Expected undefined\" that stands alone", () =>
     Effect.sync(() => {
       assert.deepStrictEqual(issuesOf(RunConfig, { topK: 0, maxStep: -1 }), [

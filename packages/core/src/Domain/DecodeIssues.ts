@@ -2,10 +2,11 @@ import { ParseResult } from "effect"
 
 /**
  * The issues of a decode failure as `ParseResult.ArrayFormatter` lists them, without the ones that only say an optional
- * field could also have been absent. `Schema.optional(X)` accepts `X | undefined`, so a bad value there fails both
- * members of the union: `{ topK: 0 }` gave "topK must be a positive integer", then "Expected undefined, actual 0" for
- * `topK` and "Expected undefined, actual {"topK":0}" for the object holding it — the last two describe no mistake of the
- * user's. Such an issue is dropped when another issue lies at its path or below it; alone, it is kept.
+ * (or nullable) field could also have been absent (or null). `Schema.optional(X)` accepts `X | undefined`, so a bad
+ * value there fails every member of the union: `{ topK: 0 }` gave "topK must be a positive integer", then "Expected
+ * undefined, actual 0" for `topK` and "Expected undefined, actual {"topK":0}" for the object holding it; OpenAI's
+ * `stream: "yes"` gave "Expected boolean", "Expected null" and "Expected undefined" — only the first describes the
+ * user's mistake. Such an issue is dropped when another issue lies at its path or below it; alone, it is kept.
  */
 export const decodeIssues = (error: ParseResult.ParseError): ReadonlyArray<ParseResult.ArrayFormatterIssue> =>
   withoutAbsentAlternatives(ParseResult.ArrayFormatter.formatErrorSync(error))
@@ -19,7 +20,8 @@ export const withoutAbsentAlternatives = (
   )
 
 const isAbsentAlternative = (issue: ParseResult.ArrayFormatterIssue): boolean =>
-  issue._tag === "Type" && issue.message.startsWith("Expected undefined, actual ")
+  issue._tag === "Type" &&
+  (issue.message.startsWith("Expected undefined, actual ") || issue.message.startsWith("Expected null, actual "))
 
 const isAtOrBelow = (path: ReadonlyArray<PropertyKey>, prefix: ReadonlyArray<PropertyKey>): boolean =>
   path.length >= prefix.length && prefix.every((key, i) => path[i] === key)
