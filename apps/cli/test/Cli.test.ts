@@ -116,6 +116,12 @@ describe("deepnote CLI (child process over the bundled sample)", () => {
       const config = yield* runCli(["ask", question, "--config", badConfig, "--home", home])
       assert.strictEqual(config.code, 2)
       assertCleanError(config.stderr, "not valid JSON")
+      const badYaml = Path.join(home, "bad.yaml")
+      writeFileSync(badYaml, "topK: [1\n")
+      const yaml = yield* runCli(["ask", question, "--config", badYaml, "--home", home])
+      assert.strictEqual(yaml.code, 2)
+      // one line: the parser's message and position, not the code frame it appends
+      assert.match(yaml.stderr.trim(), /^deepnote: config file .*bad\.yaml: not valid YAML \(.* at line 2, column 1\)$/)
       const garbage = yield* runCli(["inspect", badConfig])
       assert.strictEqual(garbage.code, 2)
     }))

@@ -1,6 +1,6 @@
+import { parseYaml } from "@deepnote-rag/runs"
 import { FileSystem } from "@effect/platform"
-import { Effect, Schema } from "effect"
-import * as Yaml from "yaml"
+import { Effect, Either, Schema } from "effect"
 import { unreadable, UsageError } from "../Errors.js"
 import type { ConfigLayer } from "./Layering.js"
 
@@ -21,15 +21,15 @@ export const readConfigFile = (path: string) =>
         })
       )
     )
-    const parsed = yield* Effect.try({
-      try: (): unknown => (/\.ya?ml$/i.test(path) ? Yaml.parse(text) : JSON.parse(text)),
-      catch: (e) =>
-        new UsageError({
-          message: `config file ${path}: not valid ${/\.ya?ml$/i.test(path) ? "YAML" : "JSON"} (${
-            e instanceof Error ? e.message : String(e)
-          })`
-        })
-    })
+    const yaml = /\.ya?ml$/i.test(path)
+    const parsed = yield* (yaml ? parseYaml(text) : Either.try({
+      try: (): unknown => JSON.parse(text),
+      catch: (e) => (e instanceof Error ? e.message : String(e))
+    })).pipe(
+      Either.mapLeft((problem) =>
+        new UsageError({ message: `config file ${path}: not valid ${yaml ? "YAML" : "JSON"} (${problem})` })
+      )
+    )
     const record = yield* Schema.decodeUnknown(FileShape)(parsed ?? {}).pipe(
       Effect.mapError(() => new UsageError({ message: `config file ${path}: expected an object of settings` }))
     )

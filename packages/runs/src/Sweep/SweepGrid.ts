@@ -1,6 +1,6 @@
 import { decodeIssues, RunConfig } from "@deepnote-rag/core"
-import { Data, Effect, Schema } from "effect"
-import * as Yaml from "yaml"
+import { Data, Effect, Either, Schema } from "effect"
+import { parseYaml } from "./YamlText.js"
 
 /** A sweep file: `grid` maps config keys to the values to try; `base` holds settings shared by every cell. */
 const SweepFile = Schema.Struct({
@@ -38,11 +38,9 @@ const product = (grid: Record<string, ReadonlyArray<unknown>>): Array<Record<str
  */
 export const expandSweep = (text: string, file: string, base: Record<string, unknown>) =>
   Effect.gen(function*() {
-    const parsed = yield* Effect.try({
-      try: (): unknown => Yaml.parse(text),
-      catch: (e) =>
-        new SweepError({ message: `${file}: not valid YAML/JSON (${e instanceof Error ? e.message : String(e)})` })
-    })
+    const parsed = yield* parseYaml(text).pipe(
+      Either.mapLeft((problem) => new SweepError({ message: `${file}: not valid YAML/JSON (${problem})` }))
+    )
     const sweep = yield* Schema.decodeUnknown(SweepFile)(parsed).pipe(
       Effect.mapError((e) =>
         new SweepError({
