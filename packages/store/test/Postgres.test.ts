@@ -41,6 +41,37 @@ describe("Postgres store", () => {
         assert.strictEqual(run.id, "r-pg")
       }))
 
+    it.effect("connections dropped under it (a restart, a failover): the store reconnects, nothing stored is lost", () =>
+      Effect.gen(function*() {
+        const url = yield* (yield* EmbeddedPostgres).createDatabase
+        yield* Effect.gen(function*() {
+          const runs = yield* RunStore
+          yield* runs.createRun({ manifest: manifest(), id: "r-before" })
+          // every connection of the store's pool is closed by the server, as a restart or failover would
+          const dropped = yield* admin(
+            url,
+            Effect.flatMap(
+              PgClient.PgClient,
+              (sql) =>
+                sql<{ dropped: boolean }>`SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid()`
+            )
+          )
+          assert.isAbove(dropped.filter((row) => row.dropped).length, 0, "the store's connections were dropped")
+          // a statement on a dropped connection fails — a StoreError ("terminating connection due to administrator
+          // command", then "Connection terminated unexpectedly" on the pool's other one), never a defect — and once
+          // the pool has let the dead connections go the store works again
+          const failures: Array<string> = []
+          const after = yield* runs.createRun({ manifest: manifest(), id: "r-after" }).pipe(
+            Effect.tapError((error) => Effect.sync(() => failures.push(error._tag))),
+            Effect.retry({ times: 10 })
+          )
+          assert.strictEqual(after.id, "r-after")
+          assert.isTrue(failures.every((tag) => tag === "StoreError"), failures.join(", "))
+          assert.deepStrictEqual((yield* runs.listRuns()).map((r) => r.id).sort(), ["r-after", "r-before"])
+        }).pipe(Effect.provide(Store.layer({ url })))
+      }))
+
     it.effect("a database migrated by a newer build is refused and left untouched", () =>
       Effect.gen(function*() {
         const url = yield* (yield* EmbeddedPostgres).createDatabase
