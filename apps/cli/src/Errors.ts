@@ -1,5 +1,5 @@
 import type { PlatformError } from "@effect/platform/Error"
-import { Data } from "effect"
+import { Data, Predicate } from "effect"
 
 /** Bad input from the user (flag value, config file, question): exit code 2. */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
@@ -16,9 +16,13 @@ export class QuestionsFailed extends Data.TaggedError("QuestionsFailed")<{ reado
 /** Another live process executes the run (it holds the run's lease): exit code 4. `--wait` waits for it instead. */
 export class RunIsBusy extends Data.TaggedError("RunIsBusy")<{ readonly message: string }> {}
 
-/** Why a file could not be read, in a few words: "no such file", else the platform's message. */
+/** Why a file could not be read, in a few words: "no such file", "a directory", else the platform's message. */
 export const unreadable = (e: PlatformError): string =>
-  e._tag === "SystemError" && e.reason === "NotFound" ? "no such file" : e.message
+  e._tag === "SystemError" && e.reason === "NotFound"
+    ? "no such file"
+    : Predicate.hasProperty(e.cause, "code") && e.cause.code === "EISDIR"
+    ? "a directory, not a file"
+    : e.message
 
 /** Exit codes scripts can rely on (documented in the README). 130: stopped by SIGINT/SIGTERM (resumable). */
 export const exitCodes = { ok: 0, failure: 1, usage: 2, questionsFailed: 3, busy: 4 } as const

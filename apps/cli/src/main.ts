@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { printable } from "@deepnote-rag/retrieval"
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
@@ -30,7 +31,8 @@ const report = (error: unknown) =>
   Effect.sync(() => {
     if (typeof error === "object" && error !== null && "_tag" in error && "message" in error) {
       if (["UsageError", "CommandFailed", "QuestionsFailed", "RunIsBusy"].includes(String(error._tag))) {
-        process.stderr.write(`deepnote: ${String(error.message)}\n`)
+        // one line, whatever the message quotes (a parser's message quotes the file's text, newlines included)
+        process.stderr.write(`deepnote: ${printable(String(error.message), 2000)}\n`)
       }
     }
   })

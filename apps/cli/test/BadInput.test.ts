@@ -123,6 +123,18 @@ const rows: ReadonlyArray<Row> = [
     stderr: /no endpoint answered \/v1\/models with a model id: http:\/\/127\.0\.0\.1:9 \(connection refused\)/
   },
   {
+    name: "inspect a file that is not JSON (the parser quotes its lines)",
+    argv: (c) => {
+      const file = Path.join(c.scratch, "two-lines.json")
+      Fs.writeFileSync(file, "garbage\n{\"a\": 1}\n")
+      return ["inspect", file]
+    },
+    code: 2,
+    // one line: the quoted newlines escaped
+    stderr: /two-lines\.json is not a saved DeepNote result: .*garbage\\n.* is not valid JSON$/
+  },
+  { name: "inspect a directory", argv: (c) => ["inspect", c.scratch], code: 2, stderr: /: a directory, not a file$/ },
+  {
     name: "a binary corpus file",
     argv: (c) => {
       const file = Path.join(c.scratch, "binary.jsonl")

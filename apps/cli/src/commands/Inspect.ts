@@ -2,7 +2,7 @@ import { AnswerRecord, decodeIssues } from "@deepnote-rag/core"
 import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Schema } from "effect"
-import { CommandFailed, unreadable, UsageError } from "../Errors.js"
+import { unreadable, UsageError } from "../Errors.js"
 import { renderTimeline } from "../render/RenderTimeline.js"
 
 const file = Args.text({ name: "file" }).pipe(
@@ -14,11 +14,7 @@ export const readAnswerRecord = (path: string) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
-      Effect.mapError((e) =>
-        new CommandFailed({
-          message: `cannot read ${path}: ${unreadable(e)}`
-        })
-      )
+      Effect.mapError((e) => new UsageError({ message: `cannot read ${path}: ${unreadable(e)}` }))
     )
     return yield* Schema.decodeUnknown(Schema.parseJson(AnswerRecord))(text).pipe(
       Effect.mapError((e) =>
