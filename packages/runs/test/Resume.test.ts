@@ -74,6 +74,34 @@ describe("runs: resume replays the journal", () => {
       assert.deepStrictEqual(yield* eventsOf(second), yield* eventsOf(first))
     }).pipe(Effect.provide(memoryServices)))
 
+  it.scopedLive("a stop is bounded by the drain timeout even when calls in flight never return (a stalled server)", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const executor = yield* RunExecutor
+      const store = yield* RunStore
+      const runId = yield* newRun(4)
+      // every call takes ten minutes: the questions in flight cannot reach a call boundary
+      const stalled: CallCounter = { calls: 0, delayMs: 600_000 }
+      const fiber = yield* Effect.fork(
+        executor.execute(runId, {
+          engine: countingEngine(home, stalled),
+          concurrency: 2,
+          drainTimeout: "300 millis",
+          owner
+        })
+      )
+      while (stalled.calls < 2) yield* Effect.sleep("20 millis")
+      const started = Date.now()
+      // what SIGINT/SIGTERM does to the CLI's main fiber; bounded here so that a regression fails instead of hanging
+      yield* Fiber.interruptFork(fiber)
+      const stopped = yield* Fiber.await(fiber).pipe(Effect.timeout("30 seconds"), Effect.option)
+      assert.isTrue(stopped._tag === "Some", "the run stopped")
+      assert.isBelow(Date.now() - started, 15_000, "within the drain timeout and an interruption, not the calls' time")
+      const run = yield* store.getRun(runId)
+      assert.strictEqual(run.status, "interrupted")
+      assert.deepStrictEqual([run.counts.done, run.counts.failed], [0, 0])
+    }).pipe(Effect.provide(memoryServices)))
+
   it.scopedLive("an interrupted run is marked interrupted and resumes to completion; a finished run is a no-op", () =>
     Effect.gen(function*() {
       const home = yield* sampleHome

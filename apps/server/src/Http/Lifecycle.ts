@@ -38,7 +38,9 @@ export class Lifecycle extends Context.Tag("@deepnote-rag/server/Lifecycle")<Lif
           yield* Ref.set(draining, true)
           yield* Deferred.succeed(stopping, undefined)
           yield* Effect.logInfo(`draining: ${yield* Ref.get(inFlight)} request(s) in flight`)
-          yield* waitIdle.pipe(
+          // `drain` runs as the server's finalizer, where nothing is interruptible: the wait is made interruptible, or
+          // the timeout could never cut it short (a request that never ends held the shutdown for good)
+          yield* Effect.interruptible(waitIdle).pipe(
             Effect.timeout(Duration.decode(timeout)),
             Effect.catchTag("TimeoutException", () =>
               Ref.get(inFlight).pipe(

@@ -158,7 +158,10 @@ export class RunExecutor extends Context.Tag("@deepnote-rag/runs/RunExecutor")<R
         Effect.onInterrupt(() =>
           Effect.gen(function*() {
             yield* Deferred.succeed(stopping, undefined)
-            const drained = yield* Fiber.await(fiber).pipe(
+            // an interruption handler runs uninterruptibly: the wait is made interruptible, or the drain timeout could
+            // never cut it short — a call that does not return (a stalled LLM server) held SIGINT/SIGTERM for as long
+            // as the call's own timeouts and outage tolerance allowed (minutes), instead of the drain timeout
+            const drained = yield* Effect.interruptible(Fiber.await(fiber)).pipe(
               Effect.timeout(options.drainTimeout ?? "10 seconds"),
               Effect.option
             )
