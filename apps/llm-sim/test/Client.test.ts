@@ -112,6 +112,12 @@ describe("LlmClient against the simulator", () => {
       const error = yield* Effect.flip(one.client.chat(request("init")))
       assert.strictEqual(error.last._tag, "LlmMalformedReply")
       assert.include(error.message, "unreadable reply")
+      // what was wrong and how the reply began, not the expected schema's type (its first line of the error tree)
+      assert.match(
+        error.last.message,
+        /^unreadable reply from http:\/\/127\.0\.0\.1:\d+: not a chat completion \(.+\); it began "/
+      )
+      assert.notInclude(error.last.message, "readonly")
       sim.faults.failNext(["malformed"])
       const streamed = yield* Effect.flip(one.client.chat({ ...request("init"), stream: true }))
       assert.strictEqual(streamed.last._tag, "LlmMalformedReply")

@@ -1,5 +1,6 @@
+import { decodeIssues } from "@deepnote-rag/core"
 import { type HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Context, Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { Clock, Context, Effect, Either, type ParseResult, Schema, Stream } from "effect"
 import {
   type LlmAttemptError,
   LlmHttpError,
@@ -40,11 +41,17 @@ const decodeChat = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))
 const decodeText = Schema.decodeUnknownEither(Schema.parseJson(TextCompletion))
 const decodeEmbeddings = Schema.decodeUnknownEither(Schema.parseJson(EmbeddingList))
 
-/** A decoding failure in one line: the first issue's path and message (a vector's field, not the whole tree). */
+/**
+ * A decoding failure in one line: the first issue's path and message (a vector's field, a choice's missing message),
+ * not the whole tree — whose first line describes the expected schema, not what the server sent.
+ */
 const firstIssue = (error: ParseResult.ParseError): string => {
-  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const [issue] = decodeIssues(error)
   return issue === undefined ? error.message : `${issue.path.join(".") || "reply"}: ${issue.message}`
 }
+
+/** The start of a reply, quoted on one line (an HTML error page, a truncated body). */
+const replyStart = (text: string): string => JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)
 
 const httpError = (endpoint: string, status: number, retryAfter: string | undefined, body: string, nowMs: number) => {
   const detail = errorMessage(body)
@@ -59,7 +66,7 @@ const httpError = (endpoint: string, status: number, retryAfter: string | undefi
 }
 
 const malformed = (endpoint: string, what: string): LlmAttemptError =>
-  new LlmMalformedReply({ endpoint, message: `unreadable reply from ${endpoint}: ${what.slice(0, 300)}` })
+  new LlmMalformedReply({ endpoint, message: `unreadable reply from ${endpoint}: ${what.slice(0, 400)}` })
 
 const readFailed = (endpoint: string, cause: unknown): LlmAttemptError =>
   new LlmTransportError({ endpoint, message: `connection to ${endpoint} failed while reading the reply`, cause })
@@ -81,7 +88,8 @@ const decodeReply = (req: AttemptRequest, text: string): Effect.Effect<AttemptRe
   }
   if (req.path === "/v1/chat/completions") {
     return Either.match(decodeChat(text), {
-      onLeft: (e) => Effect.fail(malformed(req.endpoint, `${e.message} in ${text}`)),
+      onLeft: (e) =>
+        Effect.fail(malformed(req.endpoint, `not a chat completion (${firstIssue(e)}); it began ${replyStart(text)}`)),
       onRight: (c) =>
         Effect.succeed({
           texts: [c.choices[0].message.content ?? ""],
@@ -92,7 +100,8 @@ const decodeReply = (req: AttemptRequest, text: string): Effect.Effect<AttemptRe
     })
   }
   return Either.match(decodeText(text), {
-    onLeft: (e) => Effect.fail(malformed(req.endpoint, `${e.message} in ${text}`)),
+    onLeft: (e) =>
+      Effect.fail(malformed(req.endpoint, `not a text completion (${firstIssue(e)}); it began ${replyStart(text)}`)),
     onRight: (c) => {
       const sorted = [...c.choices].sort((a, b) => a.index - b.index)
       return Effect.succeed({
