@@ -11,6 +11,15 @@ import { ParseResult } from "effect"
 export const decodeIssues = (error: ParseResult.ParseError): ReadonlyArray<ParseResult.ArrayFormatterIssue> =>
   withoutAbsentAlternatives(ParseResult.ArrayFormatter.formatErrorSync(error))
 
+/**
+ * A decode failure in one line: its first issue's path and message (`choices: is missing`), not the formatter's tree —
+ * whose first line describes the expected schema's type, not what was received.
+ */
+export const firstDecodeIssue = (error: ParseResult.ParseError, root = "value"): string => {
+  const [issue] = decodeIssues(error)
+  return issue === undefined ? error.message : `${issue.path.join(".") || root}: ${issue.message}`
+}
+
 /** `decodeIssues` for issues already formatted (e.g. those of an `HttpApiDecodeError`). */
 export const withoutAbsentAlternatives = (
   issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>

@@ -1,4 +1,4 @@
-import { decodeIssues } from "@deepnote-rag/core"
+import { firstDecodeIssue } from "@deepnote-rag/core"
 import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Context, Effect, Either, type ParseResult, Schema, Stream } from "effect"
 import {
@@ -41,14 +41,8 @@ const decodeChat = Schema.decodeUnknownEither(Schema.parseJson(ChatCompletion))
 const decodeText = Schema.decodeUnknownEither(Schema.parseJson(TextCompletion))
 const decodeEmbeddings = Schema.decodeUnknownEither(Schema.parseJson(EmbeddingList))
 
-/**
- * A decoding failure in one line: the first issue's path and message (a vector's field, a choice's missing message),
- * not the whole tree — whose first line describes the expected schema, not what the server sent.
- */
-const firstIssue = (error: ParseResult.ParseError): string => {
-  const [issue] = decodeIssues(error)
-  return issue === undefined ? error.message : `${issue.path.join(".") || "reply"}: ${issue.message}`
-}
+/** A reply's decoding failure in one line (`firstDecodeIssue`). */
+const firstIssue = (error: ParseResult.ParseError): string => firstDecodeIssue(error, "reply")
 
 /** The start of a reply, quoted on one line (an HTML error page, a truncated body). */
 const replyStart = (text: string): string => JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)

@@ -1,5 +1,6 @@
+import { firstDecodeIssue } from "@deepnote-rag/core"
 import { HttpClient, HttpClientRequest, type HttpClientResponse, type HttpMethod } from "@effect/platform"
-import { Duration, Effect, Either, ParseResult, Predicate, Redacted, Schedule, Schema } from "effect"
+import { Duration, Effect, Either, Predicate, Redacted, Schedule, Schema } from "effect"
 import { isTransientStatus } from "../Rerank/RerankError.js"
 import { MeiliError } from "./MeiliError.js"
 import { MeiliApiError } from "./MeiliReplies.js"
@@ -146,7 +147,7 @@ export const meiliCall = (client: HttpClient.HttpClient, target: MeiliTarget): M
           new MeiliError({
             reason: "reply",
             message: `unexpected reply from Meilisearch at ${shown} to ${method} ${path}: ${
-              ParseResult.TreeFormatter.formatErrorSync(e).replace(/\s+/g, " ")
+              firstDecodeIssue(e, "reply")
             }`
           }))
       )

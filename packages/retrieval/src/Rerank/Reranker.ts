@@ -1,18 +1,6 @@
-import type { RerankerApi } from "@deepnote-rag/core"
+import { firstDecodeIssue, type RerankerApi } from "@deepnote-rag/core"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import {
-  Config,
-  type ConfigError,
-  Context,
-  Duration,
-  Effect,
-  Either,
-  Layer,
-  Option,
-  ParseResult,
-  Redacted,
-  Schedule
-} from "effect"
+import { Config, type ConfigError, Context, Duration, Effect, Either, Layer, Option, Redacted, Schedule } from "effect"
 import { endpointUrl, rerankApis, type RerankResult } from "./RerankApis.js"
 import { isTransientStatus, RerankError } from "./RerankError.js"
 
@@ -113,9 +101,7 @@ const make = (options: RerankerOptions): Effect.Effect<RerankerService, never, H
         return yield* new RerankError({
           url,
           transient: false,
-          message: `malformed ${target.api} rerank reply from ${url}: ${
-            ParseResult.TreeFormatter.formatErrorSync(decoded.left)
-          }`
+          message: `malformed ${target.api} rerank reply from ${url}: ${firstDecodeIssue(decoded.left, "reply")}`
         })
       }
       const bad = decoded.right.find((r) => r.index >= documents.length)

@@ -2,8 +2,8 @@
  * Serves ranked lists from a JSONL file (`{question_id | query, passages: [{id, title, text, score}]}`) for parity
  * runs against published retrieval results: looked up by `context.questionId`, then by exact query text.
  */
-import { RetrievalError, Retriever, type RetrieverService } from "@deepnote-rag/core"
-import { Effect, Either, Layer, ParseResult, Schema, Stream } from "effect"
+import { firstDecodeIssue, RetrievalError, Retriever, type RetrieverService } from "@deepnote-rag/core"
+import { Effect, Either, Layer, Schema, Stream } from "effect"
 import * as Path from "node:path"
 import { passageId } from "../Domain/CorpusDocument.js"
 import { printable } from "../Domain/Printable.js"
@@ -56,7 +56,7 @@ const load = (file: string) =>
           if (text.trim().length === 0) return Effect.void
           const record = decode(text)
           if (Either.isLeft(record)) {
-            const message = ParseResult.TreeFormatter.formatErrorSync(record.left)
+            const message = firstDecodeIssue(record.left, "record")
             return Effect.fail(
               new RetrievalError({
                 message: `${printable(file)}:${number}: invalid precomputed record: ${printable(message)}`
