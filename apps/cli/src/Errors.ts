@@ -1,5 +1,6 @@
+import { errorCode } from "@deepnote-rag/core"
 import type { PlatformError } from "@effect/platform/Error"
-import { Data, Predicate } from "effect"
+import { Data } from "effect"
 
 /** Bad input from the user (flag value, config file, question): exit code 2. */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
@@ -20,7 +21,7 @@ export class RunIsBusy extends Data.TaggedError("RunIsBusy")<{ readonly message:
 export const unreadable = (e: PlatformError): string =>
   e._tag === "SystemError" && e.reason === "NotFound"
     ? "no such file"
-    : Predicate.hasProperty(e.cause, "code") && e.cause.code === "EISDIR"
+    : errorCode(e.cause) === "EISDIR"
     ? "a directory, not a file"
     : e.message
 

@@ -1,7 +1,8 @@
+import { errorCode, errorMessage, innermostCause, isSqliteCorruptionCode } from "@deepnote-rag/core"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { Migrator, SqlClient, SqlSchema } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Clock, Effect, Either, ExecutionStrategy, Exit, Predicate, Schema, Scope } from "effect"
+import { Clock, Effect, Either, ExecutionStrategy, Exit, Schema, Scope } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 
@@ -21,27 +22,11 @@ const migrations = (sql: SqlClient.SqlClient) => ({
   ) WITHOUT ROWID`
 })
 
-/** The innermost error of a `cause` chain (`SqlError` → SQLite's error): the one with the useful message and code. */
-const innermost = (error: unknown): unknown => {
-  let current = error
-  for (let depth = 0; depth < 5 && Predicate.hasProperty(current, "cause") && current.cause !== undefined; depth++) {
-    current = current.cause
-  }
-  return current
-}
+/** The message of the innermost error of a chain (`SqlError` → SQLite's error). */
+export const messageOf = (error: unknown): string => errorMessage(innermostCause(error))
 
-/** The message of the innermost error of a chain. */
-export const messageOf = (error: unknown): string => {
-  const inner = innermost(error)
-  return Predicate.hasProperty(inner, "message") && typeof inner.message === "string" ? inner.message : String(inner)
-}
-
-/** SQLite says the file is damaged or not a database (`SQLITE_CORRUPT*`, `SQLITE_NOTADB`). */
-const isDamage = (error: unknown): boolean => {
-  const inner = innermost(error)
-  return Predicate.hasProperty(inner, "code") && typeof inner.code === "string" &&
-    (inner.code.startsWith("SQLITE_CORRUPT") || inner.code.startsWith("SQLITE_NOTADB"))
-}
+/** SQLite says the file is damaged or not a database. */
+const isDamage = (error: unknown): boolean => isSqliteCorruptionCode(errorCode(innermostCause(error)))
 
 /** Why a file could not be opened as a cache: damaged (moved aside) or something else (left alone, cache off). */
 type OpenProblem = { readonly damaged: boolean; readonly reason: string }

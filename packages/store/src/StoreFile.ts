@@ -1,9 +1,10 @@
+import { errorCode, isSqliteCorruptionCode } from "@deepnote-rag/core"
 import Sqlite from "better-sqlite3"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { StoreError } from "./Domain/Errors.js"
-import { corrupted, errorCode, firstLine, headerDamage } from "./internal/corruption.js"
+import { corrupted, firstLine, headerDamage } from "./internal/corruption.js"
 import { applicationId, migrationsTable, schemaVersion } from "./Migrations.js"
 
 /** What a store file turned out to be. `readOnly`: the process cannot write the file, so it is opened read-only. */
@@ -44,7 +45,7 @@ const writable = (filename: string): boolean => {
     Fs.closeSync(Fs.openSync(filename, "r+"))
     return true
   } catch (cause) {
-    if (["EACCES", "EPERM", "EROFS"].includes(errorCode(cause))) return false
+    if (["EACCES", "EPERM", "EROFS"].includes(errorCode(cause) ?? "")) return false
     throw cause
   }
 }
@@ -72,7 +73,7 @@ const probe = (filename: string): Probe => {
 
 /** Why a read-only connection could not read the file, as one line naming it. */
 const unreadable = (filename: string, ours: boolean, cause: unknown): StoreError => {
-  const code = errorCode(cause)
+  const code = errorCode(cause) ?? ""
   if (code === "SQLITE_READONLY_DIRECTORY" || code === "SQLITE_CANTOPEN" || code.startsWith("SQLITE_IOERR")) {
     return new StoreError({
       message: `${filename} is read-only here: SQLite needs to create ${Path.basename(filename)}-shm and -wal next ` +
@@ -80,7 +81,7 @@ const unreadable = (filename: string, ours: boolean, cause: unknown): StoreError
       cause
     })
   }
-  if (ours && (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB")) {
+  if (ours && isSqliteCorruptionCode(code)) {
     return corrupted(filename, firstLine(cause), cause)
   }
   return notAStore(filename, `unreadable SQLite database: ${firstLine(cause)}`, cause)

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import Sqlite from "better-sqlite3"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { applicationId, RunStore, schemaVersion, Store } from "../src/index.js"
+import { quickCheck } from "../src/internal/corruption.js"
 import { fingerprint, manifest, question, tempDir } from "./fixtures.js"
 
 const open = (filename: string) => Layer.build(Store.layer({ url: filename })).pipe(Effect.scoped)
@@ -101,6 +102,20 @@ describe("store file", () => {
         assert.match(error.message, new RegExp(`^${filename} is corrupted \\(quick_check: [^*].+\\): ${action} failed`))
         assert.notInclude(error.message, "\n")
       }
+    }))
+
+  it.scopedLive("a quick_check that cannot run is no finding; SQLite saying the file is damaged is", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      // cannot run: no such file (as when another process's last close removed what was being opened), a directory
+      assert.isTrue(Option.isNone(yield* quickCheck(Path.join(dir, "gone.sqlite"))))
+      assert.isTrue(Option.isNone(yield* quickCheck(dir)))
+      const garbage = Path.join(dir, "garbage.sqlite")
+      Fs.writeFileSync(garbage, Buffer.alloc(8192, 0xab))
+      assert.match(Option.getOrThrow(yield* quickCheck(garbage)), /not a database/)
+      const sound = Path.join(dir, "sound.sqlite")
+      yield* seedItems(sound)
+      assert.isTrue(Option.isNone(yield* quickCheck(sound)))
     }))
 
   it.scopedLive("refuses another application's SQLite database and leaves it unchanged", () =>

@@ -1,4 +1,5 @@
 import { writeLinesAtomically } from "@deepnote-rag/align"
+import { causeCode, errorMessage } from "@deepnote-rag/core"
 import { exportRun } from "@deepnote-rag/runs"
 import { Command, Options } from "@effect/cli"
 import { NodeSink } from "@effect/platform-node"
@@ -21,17 +22,12 @@ const writeLinesTo = (path: string, lines: Stream.Stream<string, unknown>) =>
       Effect.mapError((error) =>
         error instanceof UsageError || error instanceof CommandFailed
           ? error
-          : new CommandFailed({ message: `cannot write ${path}: ${messageOf(error)}` })
+          : new CommandFailed({ message: `cannot write ${path}: ${errorMessage(error)}` })
       )
     )
   })
 
-const isBrokenPipe = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "cause" in error && typeof error.cause === "object" &&
-  error.cause !== null && "code" in error.cause && error.cause.code === "EPIPE"
-
-const messageOf = (error: unknown) =>
-  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
+const isBrokenPipe = (error: unknown): boolean => causeCode(error, (code) => code === "EPIPE") !== undefined
 
 /** `deepnote export RUN_ID`: JSONL, one question per line with its answer, best note and trace. */
 export const exportCommand = Command.make(
@@ -59,7 +55,7 @@ export const exportCommand = Command.make(
             Console.error(
               `export stopped: stdout was closed by its reader (${written} line${written === 1 ? "" : "s"} written)`
             )),
-          Effect.mapError((error) => new CommandFailed({ message: `cannot write to stdout: ${messageOf(error)}` }))
+          Effect.mapError((error) => new CommandFailed({ message: `cannot write to stdout: ${errorMessage(error)}` }))
         )
       }
       const count = yield* writeLinesTo(opts.output.value, lines)

@@ -1,4 +1,4 @@
-import { Home, type RunConfig } from "@deepnote-rag/core"
+import { errorCode, errorMessage, Home, type RunConfig } from "@deepnote-rag/core"
 import type { LlmSettings } from "@deepnote-rag/llm"
 import { type MeiliOptions, withoutCredentials } from "@deepnote-rag/retrieval"
 import { serverLayer, ServerSettings, serverStoreLayer } from "@deepnote-rag/server"
@@ -22,16 +22,9 @@ import { boundedInteger, configFileOption, homeLayer, homeOption, maxConcurrency
 
 const loopbackHosts = ["127.0.0.1", "localhost", "::1"]
 
-const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" &&
-    error.message !== ""
-    ? error.message
-    : String(error)
-
 /** Why the listener could not start, in words: the address in use or not allowed, else the error's own message. */
 const listenFailure = (error: unknown, host: string, port: number): string => {
-  const cause = Predicate.hasProperty(error, "cause") ? error.cause : undefined
-  const code = Predicate.hasProperty(cause, "code") ? String(cause.code) : undefined
+  const code = Predicate.hasProperty(error, "cause") ? errorCode(error.cause) : undefined
   if (code === "EADDRINUSE") return `cannot listen on ${host}:${port}: the address is already in use (EADDRINUSE)`
   if (code === "EACCES") {
     return `cannot listen on ${host}:${port}: permission denied (EACCES; ports below 1024 need privileges)`
@@ -39,7 +32,7 @@ const listenFailure = (error: unknown, host: string, port: number): string => {
   if (code === "EADDRNOTAVAIL") {
     return `cannot listen on ${host}:${port}: no such address on this machine (EADDRNOTAVAIL)`
   }
-  return `the server stopped: ${messageOf(error)}`
+  return `the server stopped: ${errorMessage(error)}`
 }
 
 export interface HomeServerInput {
@@ -73,15 +66,15 @@ export const homeServer = (input: HomeServerInput) =>
       return yield* new UsageError({ message: `--port must be between 0 and 65535 (got ${input.port})` })
     }
     const home = yield* Effect.provide(Home, homeLayer(input.home)).pipe(
-      Effect.mapError((e) => new UsageError({ message: messageOf(e) }))
+      Effect.mapError((e) => new UsageError({ message: errorMessage(e) }))
     )
     const limits = yield* ServerSettings.limitsConfig.pipe(
-      Effect.mapError((e) => new UsageError({ message: `server limits: ${messageOf(e)}` }))
+      Effect.mapError((e) => new UsageError({ message: `server limits: ${errorMessage(e)}` }))
     )
     const corsOrigins = input.corsOrigins.length > 0
       ? input.corsOrigins
       : yield* ServerSettings.corsOriginsConfig.pipe(
-        Effect.mapError((e) => new UsageError({ message: `server CORS origins: ${messageOf(e)}` }))
+        Effect.mapError((e) => new UsageError({ message: `server CORS origins: ${errorMessage(e)}` }))
       )
     const layer = serverLayer({
       home: home.root,
@@ -190,7 +183,7 @@ export const serveCommand = Command.make(
         // store: a fresh SQLite file's header is only written back from its WAL when the last connection closes
         yield* Effect.scoped(Layer.build(serverStoreLayer(Option.getOrUndefined(opts.store)))).pipe(
           Effect.provide(Home.layer(server.home)),
-          Effect.mapError((e) => new CommandFailed({ message: messageOf(e) }))
+          Effect.mapError((e) => new CommandFailed({ message: errorMessage(e) }))
         )
         const runtime = yield* Effect.runtime<never>()
         // the processes drain for up to the drain timeout; the rest is their shutdown

@@ -1,4 +1,4 @@
-import { Home } from "@deepnote-rag/core"
+import { errorCode, Home } from "@deepnote-rag/core"
 import { Config, Context, Data, Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
@@ -33,7 +33,7 @@ export class KeyPepper extends Context.Tag("@deepnote-rag/server/KeyPepper")<Key
             try {
               Fs.writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" })
             } catch (error) {
-              if (!(error instanceof Error && "code" in error && error.code === "EEXIST")) throw error
+              if (errorCode(error) !== "EEXIST") throw error
             }
           }
           return Redacted.make(Fs.readFileSync(file, "utf8").trim())

@@ -1,11 +1,10 @@
 import { IngestJob, NotFound, type Tenant } from "@deepnote-rag/api"
-import { Home } from "@deepnote-rag/core"
+import { hasEndedHere, Home } from "@deepnote-rag/core"
 import { processOwner } from "@deepnote-rag/runs"
 import { IngestJobLog, type IngestJobRecord } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
-import { Cause, Clock, Context, Effect, FiberSet, Layer, Option, Predicate, type Scope, Stream } from "effect"
+import { Cause, Clock, Context, Effect, FiberSet, Layer, Option, type Scope, Stream } from "effect"
 import { randomBytes } from "node:crypto"
-import { hostname } from "node:os"
 import { receiptFile } from "../Uploads/UploadReceipt.js"
 import { sweepUploads } from "../Uploads/UploadSweep.js"
 import type { StoredDocuments } from "./DocumentBody.js"
@@ -51,14 +50,8 @@ const isOrphaned = (
 ) => {
   if (job.owner === undefined || job.heartbeatAt === undefined) return true
   if (now - job.heartbeatAt > 10 * 60_000) return true
-  const [host, pid] = job.owner.split(":")
-  if (host !== hostname()) return false
-  try {
-    process.kill(Number(pid), 0)
-    return false
-  } catch (error) {
-    return Predicate.hasProperty(error, "code") && error.code === "ESRCH"
-  }
+  const [host = "", pid] = job.owner.split(":")
+  return hasEndedHere(host, Number(pid))
 }
 
 export class IngestJobs extends Context.Tag("@deepnote-rag/server/IngestJobs")<IngestJobs, IngestJobsService>() {

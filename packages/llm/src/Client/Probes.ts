@@ -1,3 +1,4 @@
+import { causeCode } from "@deepnote-rag/core"
 import { type HttpClient, HttpClientResponse } from "@effect/platform"
 import { Clock, Effect, Predicate, Schema } from "effect"
 import { ModelList } from "../Domain/Wire.js"
@@ -38,16 +39,9 @@ const discoveryFailure = (error: unknown): string => {
     const response: unknown = error.response
     if (Predicate.hasProperty(response, "status")) return `HTTP ${String(response.status)}`
   }
-  return systemErrorCode(error) ?? "unreachable"
-}
-
-/** The first `code` (`ECONNREFUSED`, `ENOTFOUND` …) along an error's chain of causes. */
-const systemErrorCode = (error: unknown, depth = 0): string | undefined => {
-  if (depth > 4 || !Predicate.isObject(error)) return undefined
-  if (Predicate.hasProperty(error, "code") && typeof error.code === "string" && error.code.startsWith("E")) {
-    return error.code === "ECONNREFUSED" ? "connection refused" : error.code
-  }
-  return Predicate.hasProperty(error, "cause") ? systemErrorCode(error.cause, depth + 1) : undefined
+  // the system's code (`ECONNREFUSED`, `ENOTFOUND` …) along the chain of causes
+  const code = causeCode(error, (code) => code.startsWith("E"))
+  return code === "ECONNREFUSED" ? "connection refused" : code ?? "unreachable"
 }
 
 /**

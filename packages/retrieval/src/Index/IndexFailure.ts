@@ -1,3 +1,4 @@
+import { errorCode, errorMessage, isSqliteCorruptionCode } from "@deepnote-rag/core"
 import { ParseResult, Predicate } from "effect"
 import { IndexError } from "../Domain/Errors.js"
 
@@ -5,17 +6,8 @@ import { IndexError } from "../Domain/Errors.js"
 const sqliteCause = (failure: unknown): unknown =>
   Predicate.isTagged(failure, "SqlError") && Predicate.hasProperty(failure, "cause") ? failure.cause : failure
 
-const codeOf = (cause: unknown): string | undefined =>
-  Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
-
-const messageOf = (cause: unknown): string =>
-  Predicate.hasProperty(cause, "message") && typeof cause.message === "string" ? cause.message : String(cause)
-
 /** SQLite found a damaged page or a file that is not a database (`SQLITE_CORRUPT*`, `SQLITE_NOTADB`). */
-export const isCorruption = (failure: unknown): boolean => {
-  const code = codeOf(sqliteCause(failure))
-  return code !== undefined && (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB"))
-}
+export const isCorruption = (failure: unknown): boolean => isSqliteCorruptionCode(errorCode(sqliteCause(failure)))
 
 /** The one-line refusal of a damaged collection file. */
 export const corrupted = (file: string, detail: string): IndexError =>
@@ -38,6 +30,6 @@ export const indexFailure = (file: string, operation: string) => (failure: unkno
     )
   }
   const cause = sqliteCause(failure)
-  if (isCorruption(failure)) return corrupted(file, `${operation}: ${messageOf(cause)}`)
-  return new IndexError({ file, reason: `${operation} failed: ${messageOf(cause)}`, cause: failure })
+  if (isCorruption(failure)) return corrupted(file, `${operation}: ${errorMessage(cause)}`)
+  return new IndexError({ file, reason: `${operation} failed: ${errorMessage(cause)}`, cause: failure })
 }

@@ -1,4 +1,5 @@
-import { Effect, Predicate, Stream } from "effect"
+import { errorCode } from "@deepnote-rag/core"
+import { Effect, Stream } from "effect"
 import { isUtf8 } from "node:buffer"
 import * as Fs from "node:fs"
 import { CorpusFileNotFound, InvalidCorpusFile } from "../Domain/Errors.js"
@@ -65,9 +66,6 @@ async function* batches(file: string, from: ReadFrom, size: number): AsyncGenera
   }
   if (lines.length > 0) yield { lines, endOffset: base, endLine: line }
 }
-
-const errorCode = (cause: unknown): string | undefined =>
-  Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
 
 /** A file-system failure on a corpus path: not found, a directory, or unreadable (with the system's code). */
 export const corpusFileError = (file: string, cause: unknown): CorpusFileNotFound | InvalidCorpusFile => {

@@ -1,6 +1,6 @@
-import { firstDecodeIssue } from "@deepnote-rag/core"
+import { causeCode, firstDecodeIssue } from "@deepnote-rag/core"
 import { HttpClient, HttpClientRequest, type HttpClientResponse, type HttpMethod } from "@effect/platform"
-import { Duration, Effect, Either, Predicate, Redacted, Schedule, Schema } from "effect"
+import { Duration, Effect, Either, Redacted, Schedule, Schema } from "effect"
 import { isTransientStatus } from "../Rerank/RerankError.js"
 import { MeiliError } from "./MeiliError.js"
 import { MeiliApiError } from "./MeiliReplies.js"
@@ -34,16 +34,6 @@ export const withoutCredentials = (host: string): string =>
       return url.toString().replace(/\/+$/, "")
     }
   })
-
-/** The first `code` in an error's cause chain (`ECONNREFUSED`, `ENOTFOUND`, …), for a message that says why. */
-const causeCode = (error: unknown, depth = 0): string | undefined =>
-  depth > 5 || !Predicate.isObject(error)
-    ? undefined
-    : Predicate.hasProperty(error, "code") && typeof error.code === "string"
-    ? error.code
-    : Predicate.hasProperty(error, "cause")
-    ? causeCode(error.cause, depth + 1)
-    : undefined
 
 /** What a refused request means for the operator, when Meilisearch's message alone does not say what to do. */
 const hints: Record<string, string> = {

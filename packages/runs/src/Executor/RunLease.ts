@@ -1,5 +1,6 @@
+import { hasEndedHere } from "@deepnote-rag/core"
 import { type LeaseOwner, RunLeases, type RunNotFound, type StoreError } from "@deepnote-rag/store"
-import { Clock, Data, Deferred, Duration, Effect, Predicate, type Scope } from "effect"
+import { Clock, Data, Deferred, Duration, Effect, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
 
@@ -32,15 +33,7 @@ export const processOwner = (label: string): LeaseOwner => ({
  * An owner on this machine whose process no longer exists (signal 0 finds no such process). An owner on another machine,
  * or one whose pid is alive (even if reused), is never declared dead here: its lease expires instead.
  */
-const isDeadHere = (owner: LeaseOwner): Effect.Effect<boolean> =>
-  owner.host !== hostname() || owner.pid === process.pid
-    ? Effect.succeed(false)
-    : Effect.try(() => process.kill(owner.pid, 0)).pipe(
-      Effect.as(false),
-      Effect.catchAll((error) =>
-        Effect.succeed(Predicate.hasProperty(error.error, "code") && error.error.code === "ESRCH")
-      )
-    )
+const isDeadHere = (owner: LeaseOwner): Effect.Effect<boolean> => Effect.sync(() => hasEndedHere(owner.host, owner.pid))
 
 export interface LeaseOptions {
   /** Who executes. */

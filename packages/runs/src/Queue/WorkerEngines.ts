@@ -1,4 +1,4 @@
-import { profiles } from "@deepnote-rag/core"
+import { errorMessage, profiles } from "@deepnote-rag/core"
 import { Engine } from "@deepnote-rag/engine"
 import type { LlmSettings } from "@deepnote-rag/llm"
 import { Collections, type MeiliOptions, withoutCredentials } from "@deepnote-rag/retrieval"
@@ -55,7 +55,7 @@ export const makeWorkerEngines = <E>(
         const config = run.manifest.config
         const shared = yield* sharedFor(config.engine)
         if (Either.isLeft(shared)) {
-          return Option.some(`its engine (${config.engine}) cannot start here: ${messageOf(shared.left)}`)
+          return Option.some(`its engine (${config.engine}) cannot start here: ${errorMessage(shared.left)}`)
         }
         if (!profiles[config.profile].retrieves) return Option.none()
         if (config.retriever === "meilisearch") return meiliRefusal(run)
@@ -95,6 +95,3 @@ export const makeWorkerEngines = <E>(
 
     return { engineFor, refuse }
   })
-
-const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)

@@ -1,11 +1,8 @@
+import { errorCode, isSqliteCorruptionCode } from "@deepnote-rag/core"
 import Sqlite from "better-sqlite3"
-import { Effect, Option } from "effect"
+import { Effect, Option, Predicate } from "effect"
 import * as Fs from "node:fs"
 import { StoreError } from "../Domain/Errors.js"
-
-/** The SQLite result code of a better-sqlite3 error (`SQLITE_CORRUPT`, …), or "". */
-export const errorCode = (cause: unknown): string =>
-  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : ""
 
 /** An error's message, first line only. */
 export const firstLine = (cause: unknown): string =>
@@ -40,7 +37,9 @@ export const corrupted = (filename: string, finding: string, cause?: unknown) =>
 
 /**
  * `PRAGMA quick_check` through a read-only connection: `None` when the file is sound, else its first finding. Run
- * after the first failed statement that suggests damage (see `headerDamage` for why not on every open).
+ * after the first failed statement that suggests damage (see `headerDamage` for why not on every open). A check that
+ * cannot run (the file busy, gone, unreadable) is no finding — only SQLite saying the file is damaged is: another
+ * process's checkpoint must not make a sound store read as corrupted.
  */
 export const quickCheck = (filename: string): Effect.Effect<Option.Option<string>> =>
   Effect.sync(() => {
@@ -55,7 +54,7 @@ export const quickCheck = (filename: string): Effect.Effect<Option.Option<string
         db.close()
       }
     } catch (cause) {
-      return Option.some(firstLine(cause))
+      return isSqliteCorruptionCode(errorCode(cause)) ? Option.some(firstLine(cause)) : Option.none()
     }
   })
 
@@ -68,10 +67,8 @@ const damageCodes = /^SQLITE_(CORRUPT|NOTADB|IOERR)/u
  */
 export const corruptionDiagnosis = (filename: string) =>
   Effect.map(Effect.cached(quickCheck(filename)), (check) => (error: StoreError): Effect.Effect<StoreError> => {
-    const sqlite = typeof error.cause === "object" && error.cause !== null && "cause" in error.cause
-      ? errorCode(error.cause.cause)
-      : ""
-    if (!damageCodes.test(sqlite)) return Effect.succeed(error)
+    const sqlite = Predicate.hasProperty(error.cause, "cause") ? errorCode(error.cause.cause) : undefined
+    if (sqlite === undefined || !damageCodes.test(sqlite)) return Effect.succeed(error)
     return Effect.map(
       check,
       Option.match({
