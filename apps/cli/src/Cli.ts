@@ -1,4 +1,4 @@
-import { Command } from "@effect/cli"
+import { CliConfig, Command, HelpDoc } from "@effect/cli"
 import { alignDataCommand } from "./commands/AlignData.js"
 import { askCommand } from "./commands/Ask.js"
 import { compareCommand } from "./commands/Compare.js"
@@ -17,6 +17,7 @@ import { statusCommand } from "./commands/Status.js"
 import { traceCommand } from "./commands/Trace.js"
 import { uiCommand } from "./commands/Ui.js"
 import { workerCommand } from "./commands/Worker.js"
+import { asCommand } from "./render/UsageErrorLine.js"
 
 export const version = "0.1.0"
 
@@ -42,7 +43,12 @@ export const deepnote = Command.make("deepnote").pipe(
     uiCommand,
     workerCommand,
     keysCommand
-  ])
+  ]),
+  // what the commands write is theirs; @effect/cli's own writes before them are parse errors (see UsageErrorLine)
+  Command.transformHandler(asCommand)
 )
+
+/** The help of `deepnote` and its commands' usage, as plain text (`[--engine extractive | llm]` …). */
+export const helpText = (): string => HelpDoc.toAnsiText(Command.getHelp(deepnote, CliConfig.defaultConfig))
 
 export const runCli = Command.run(deepnote, { name: "deepnote", version })

@@ -3,10 +3,11 @@ import { printable } from "@deepnote-rag/retrieval"
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
-import { runCli } from "./Cli.js"
+import { helpText, runCli } from "./Cli.js"
 import { exitCodes } from "./Errors.js"
 import { hoistGlobalOptions } from "./GlobalOptions.js"
 import { asksForHelp, colourWhereWanted, helpFitted } from "./render/PlainConsole.js"
+import { usageErrorsInOneLine } from "./render/UsageErrorLine.js"
 import { cliTelemetry } from "./telemetry/CliTelemetry.js"
 
 /**
@@ -44,6 +45,7 @@ const fitHelp = asksForHelp(args)
 
 runCli([...process.argv.slice(0, 2), ...args]).pipe(
   fitHelp,
+  usageErrorsInOneLine(args, helpText),
   colourWhereWanted(process.stdout.isTTY === true),
   Effect.provide(cliTelemetry),
   Effect.tapError(report),

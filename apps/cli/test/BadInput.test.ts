@@ -24,6 +24,8 @@ interface Row {
   readonly stderr: RegExp
   /** Match anywhere in stderr (a logged warning), not only its last plain line. */
   readonly anywhere?: boolean
+  /** stderr is that one line and nothing else. */
+  readonly only?: boolean
 }
 
 const run = (home: string, ...more: ReadonlyArray<string>) => [
@@ -82,7 +84,22 @@ const rows: ReadonlyArray<Row> = [
     name: "a flag of the wrong type",
     argv: (c) => run(c.home, "--limit", "many"),
     code: 2,
-    stderr: /many.* is not a[n]? integer/
+    stderr: /^deepnote: --limit: 'many' is not an integer$/,
+    only: true
+  },
+  {
+    name: "a value outside a flag's choices",
+    argv: (c) => run(c.home, "--engine", "nope"),
+    code: 2,
+    stderr: /^deepnote: --engine must be one of extractive, llm \(got 'nope'\)$/,
+    only: true
+  },
+  {
+    name: "two problems @effect/cli finds at once",
+    argv: (c) => ["run", "--home", c.home, "--top-k=1.5"],
+    code: 2,
+    stderr: /^deepnote: Expected to find option: '--dataset'; --top-k: '1\.5' is not an integer$/,
+    only: true
   },
   { name: "an unknown command", argv: () => ["runn"], code: 2, stderr: /runn|unknown|invalid/i },
   {
@@ -203,6 +220,7 @@ describe("bad input to the CLI: one clear line on stderr, the documented exit co
         const result = results[i]!
         assert.strictEqual(result.code, row.code, `${row.name}: ${result.stderr}`)
         assert.match(row.anywhere === true ? result.stderr : lastLine(result.stderr), row.stderr, row.name)
+        if (row.only === true) assert.notInclude(result.stderr.trim(), "\n", `${row.name}: one line`)
         assert.notMatch(result.stderr, /^\s+at /m, `${row.name}: no stack trace`)
         assert.notInclude(result.stderr, "internal error", row.name)
       }

@@ -4,8 +4,11 @@ import { helpWidth, wrapHelp } from "./Wrap.js"
 /** ANSI SGR sequences (colour, bold): what @effect/cli's help and prompts write. */
 const sgr = new RegExp(`${String.fromCharCode(0x1b)}\\[[0-9;]*m`, "gu")
 
+/** `text` without colour codes. */
+export const withoutColour = (text: string): string => text.replace(sgr, "")
+
 const plain = (args: ReadonlyArray<unknown>): Array<unknown> =>
-  args.map((a) => (typeof a === "string" ? a.replace(sgr, "") : a))
+  args.map((a) => (typeof a === "string" ? withoutColour(a) : a))
 
 /** A console that writes what `base` writes, without colour codes. */
 export const plainConsole = (base: Console.Console): Console.Console => ({

@@ -1,0 +1,115 @@
+import { Effect, FiberRef } from "effect"
+import { withoutColour } from "./PlainConsole.js"
+
+/**
+ * @effect/cli reports a command line it cannot parse itself, before any command runs: it writes the error's help
+ * document with `Console.error` — over several lines when there are several problems, without the program's name,
+ * and, for a value of the wrong type, without the flag it was given to ("'many' is not a integer", "Expected one of
+ * the following cases: extractive, llm"). `usageErrorsInOneLine` rewrites exactly those writes as the CLI's other usage
+ * errors read: one line, `deepnote: ` first, the flag named. What commands write (inside their handlers, marked by
+ * `inCommand`) passes unchanged.
+ */
+
+/** Set while a command's handler runs: its console writes are its own, not @effect/cli's parse errors. */
+export const inCommand: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
+
+/** Runs a command's handler as its own (see `usageErrorsInOneLine`). */
+export const asCommand = <A, E, R>(handler: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.locally(handler, inCommand, true)
+
+/** Flags that take one of a list of values, read from the help's usage (`[--engine extractive | llm]`). */
+export interface ChoiceFlag {
+  readonly flag: string
+  readonly choices: ReadonlyArray<string>
+}
+
+export const choiceFlags = (help: string): ReadonlyArray<ChoiceFlag> =>
+  Array.from(
+    withoutColour(help).matchAll(/--([a-z][\w-]*) ([^\s|[\]()]+(?: \| [^\s|[\]()]+)+)/g),
+    (match) => ({ flag: `--${match[1]}`, choices: (match[2] ?? "").split(" | ") })
+  )
+
+/** Where `value` was given on the command line: the flag before it (`--limit many`) or holding it (`--limit=many`). */
+const flagsGiven = (args: ReadonlyArray<string>, value: string): Array<string> => {
+  const flags: Array<string> = []
+  args.forEach((arg, i) => {
+    if (arg.startsWith("-") && arg.includes("=") && arg.slice(arg.indexOf("=") + 1) === value) {
+      flags.push(arg.slice(0, arg.indexOf("=")))
+    } else if (arg === value && i > 0 && args[i - 1]!.startsWith("-")) {
+      flags.push(args[i - 1]!)
+    }
+  })
+  return flags
+}
+
+/** The one flag of the command line whose value is outside `choices` while its own choices are exactly those. */
+const choiceFlagGiven = (
+  args: ReadonlyArray<string>,
+  choices: ReadonlyArray<string>,
+  known: ReadonlyArray<ChoiceFlag>
+): { readonly flag: string; readonly value: string } | undefined => {
+  const takes = (flag: string) =>
+    known.some((k) =>
+      k.flag === flag && k.choices.length === choices.length && k.choices.every((c) => choices.includes(c))
+    )
+  const given = args.flatMap((arg, i) => {
+    const eq = arg.indexOf("=")
+    const [flag, value] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, args[i + 1]]
+    return value !== undefined && !choices.includes(value) && takes(flag) ? [{ flag, value }] : []
+  })
+  return given.length === 1 ? given[0] : undefined
+}
+
+const article = (typeName: string) => (/^[aeiou]/.test(typeName) ? `an ${typeName}` : `a ${typeName}`)
+
+/** One line of @effect/cli's parse error, with the flag named where the command line shows which it was. */
+const rewrite = (line: string, args: ReadonlyArray<string>, known: ReadonlyArray<ChoiceFlag>) => {
+  const [, value, typeName] = /^'(.*)' is not a (\w+)$/.exec(line) ?? []
+  if (value !== undefined && typeName !== undefined) {
+    const flags = [...new Set(flagsGiven(args, value))]
+    const what = `'${value}' is not ${article(typeName)}`
+    return flags.length === 1 ? `${flags[0]}: ${what}` : what
+  }
+  const notAChoice = /^Expected one of the following cases: (.*)$/.exec(line)
+  if (notAChoice !== null) {
+    const choices = notAChoice[1]!.split(", ")
+    const given = choiceFlagGiven(args, choices, known)
+    return given === undefined
+      ? `expected one of: ${choices.join(", ")}`
+      : `${given.flag} must be one of ${choices.join(", ")} (got '${given.value}')`
+  }
+  return line
+}
+
+/** @effect/cli's parse error (one or more problems, one per paragraph) as one line naming the flags. */
+export const usageErrorLine = (
+  text: string,
+  args: ReadonlyArray<string>,
+  known: ReadonlyArray<ChoiceFlag>
+): string =>
+  `deepnote: ${
+    withoutColour(text).split("\n").map((line) => line.trim()).filter((line) => line !== "").map((line) =>
+      rewrite(line, args, known)
+    )
+      .join("; ")
+  }`
+
+/**
+ * Runs the CLI with @effect/cli's parse errors written as one line (`usageErrorLine`); `help` is the command's help
+ * text (read only when @effect/cli reports a parse error: the flags that take a list of values).
+ */
+export const usageErrorsInOneLine =
+  (args: ReadonlyArray<string>, help: () => string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(Effect.console, (console) =>
+      Effect.withConsole(effect, {
+        ...console,
+        error: (...parts) =>
+          Effect.flatMap(
+            FiberRef.get(inCommand),
+            (own) =>
+              own || parts.some((part) => typeof part !== "string")
+                ? console.error(...parts)
+                : console.error(usageErrorLine(parts.join(" "), args, choiceFlags(help())))
+          )
+      }))

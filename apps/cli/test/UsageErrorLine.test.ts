@@ -1,0 +1,65 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { helpText } from "../src/Cli.js"
+import { choiceFlags, usageErrorLine } from "../src/render/UsageErrorLine.js"
+
+const known = choiceFlags(helpText())
+
+describe("@effect/cli's parse errors as one line naming the flag", () => {
+  it.effect("the help's usage lists the flags that take one of several values", () =>
+    Effect.sync(() => {
+      const engine = known.filter((k) => k.flag === "--engine")
+      assert.isAbove(engine.length, 0)
+      assert.deepStrictEqual(engine[0]!.choices, ["extractive", "llm"])
+      // one flag name, different lists in different commands (index's input formats, eval's report formats)
+      const formats = known.filter((k) => k.flag === "--format").map((k) => k.choices.join("|"))
+      assert.include(formats, "table|json|csv")
+    }))
+
+  it.effect("a value of the wrong type: the flag it was given to, in either spelling", () =>
+    Effect.sync(() => {
+      assert.strictEqual(
+        usageErrorLine("'many' is not a integer", ["run", "--dataset", "q.jsonl", "--limit", "many"], known),
+        "deepnote: --limit: 'many' is not an integer"
+      )
+      assert.strictEqual(
+        usageErrorLine("'hot' is not a float", ["run", "--temperature=hot"], known),
+        "deepnote: --temperature: 'hot' is not a float"
+      )
+      // the same value after two flags: which one failed is not known, so none is named
+      assert.strictEqual(
+        usageErrorLine("'x' is not a integer", ["run", "--limit", "x", "--top-k", "x"], known),
+        "deepnote: 'x' is not an integer"
+      )
+    }))
+
+  it.effect("a value outside a flag's choices: the flag, its choices and the value", () =>
+    Effect.sync(() => {
+      assert.strictEqual(
+        usageErrorLine(
+          "Expected one of the following cases: extractive, llm",
+          ["run", "--dataset", "q.jsonl", "--engine", "nope"],
+          known
+        ),
+        "deepnote: --engine must be one of extractive, llm (got 'nope')"
+      )
+      assert.strictEqual(
+        usageErrorLine("Expected one of the following cases: table, json, csv", ["eval", "r-1", "--format=xml"], known),
+        "deepnote: --format must be one of table, json, csv (got 'xml')"
+      )
+      // no flag of the command line takes these choices: the list alone
+      assert.strictEqual(
+        usageErrorLine("Expected one of the following cases: a, b", ["run", "--dataset", "q.jsonl"], known),
+        "deepnote: expected one of: a, b"
+      )
+    }))
+
+  it.effect("several problems (one paragraph each) on one line; colour codes dropped", () =>
+    Effect.sync(() => {
+      const text = "\u001b[0mExpected to find option: '--dataset'\u001b[0m\n\n'abc' is not a integer\n"
+      assert.strictEqual(
+        usageErrorLine(text, ["run", "--limit", "abc"], known),
+        "deepnote: Expected to find option: '--dataset'; --limit: 'abc' is not an integer"
+      )
+    }))
+})
