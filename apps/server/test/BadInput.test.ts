@@ -17,6 +17,8 @@ interface Row {
   /** The error's `field`, when it names one. */
   readonly field?: string
   readonly message?: RegExp
+  /** The `Allow` header the response carries. */
+  readonly allow?: string
 }
 
 const json = { "content-type": "application/json" }
@@ -167,6 +169,34 @@ const rows: ReadonlyArray<Row> = [
   { name: "an unknown run", method: "GET", path: "/v1/runs/r-nope", status: 404, code: "not_found" },
   { name: "an unknown route", method: "GET", path: "/v1/nowhere", status: 404, code: "not_found" },
   {
+    name: "a known path with a method it does not take",
+    method: "PUT",
+    path: "/v1/runs?limit=3",
+    body: ask({}),
+    headers: json,
+    status: 405,
+    code: "method_not_allowed",
+    message: /^PUT is not allowed on \/v1\/runs \(it takes GET, HEAD, POST\)$/,
+    allow: "GET, HEAD, POST"
+  },
+  {
+    name: "a run's path with DELETE",
+    method: "DELETE",
+    path: "/v1/runs/r-nope",
+    status: 405,
+    code: "method_not_allowed",
+    allow: "GET, HEAD"
+  },
+  {
+    name: "GET on OpenAI's chat completions (its error shape)",
+    method: "GET",
+    path: "/v1/chat/completions",
+    status: 405,
+    code: "method_not_allowed",
+    message: /it takes POST/,
+    allow: "POST"
+  },
+  {
     name: "no API key",
     method: "POST",
     path: "/v1/ask",
@@ -188,7 +218,10 @@ const rows: ReadonlyArray<Row> = [
 ]
 
 const send = (base: string, key: string, row: Row) =>
-  Effect.async<{ readonly status: number; readonly text: string }, Error>((resume) => {
+  Effect.async<
+    { readonly status: number; readonly text: string; readonly headers: Http.IncomingHttpHeaders },
+    Error
+  >((resume) => {
     const headers: Record<string, string> = {
       ...(row.anonymous === true ? {} : { authorization: `Bearer ${key}` }),
       ...row.headers
@@ -197,9 +230,11 @@ const send = (base: string, key: string, row: Row) =>
       let text = ""
       response.setEncoding("utf8")
       response.on("data", (chunk: string) => (text += chunk))
-      response.on("end", () => resume(Effect.succeed({ status: response.statusCode ?? 0, text })))
+      response.on("end", () =>
+        resume(Effect.succeed({ status: response.statusCode ?? 0, text, headers: response.headers })))
     })
-    request.on("error", (e) => resume(Effect.fail(e)))
+    request.on("error", (e) =>
+      resume(Effect.fail(e)))
     const body = row.body
     if (body === undefined) return void request.end()
     if (typeof body === "string") return void request.end(body)
@@ -231,6 +266,7 @@ describe("bad input over HTTP: one clear error per request, never a 500", () => 
           assert.notInclude(error.message, "\n", `${row.name}: one line`)
           if (row.field !== undefined) assert.strictEqual(error.field, row.field, row.name)
           if (row.message !== undefined) assert.match(error.message, row.message, row.name)
+          assert.strictEqual(response.headers.allow, row.allow, `${row.name}: Allow`)
         }
         // the server is still healthy after all of them
         assert.strictEqual(

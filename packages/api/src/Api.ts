@@ -3,6 +3,7 @@ import {
   BadGateway,
   InternalError,
   MalformedBody,
+  MethodNotAllowed,
   NotFound,
   PayloadTooLarge,
   RequestTimeout,
@@ -29,6 +30,7 @@ export class Api extends HttpApi.make("deepnote")
   .addError(ValidationError)
   .addError(MalformedBody)
   .addError(NotFound)
+  .addError(MethodNotAllowed)
   .addError(PayloadTooLarge)
   .addError(BadGateway)
   .addError(Unavailable)

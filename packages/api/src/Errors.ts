@@ -73,6 +73,25 @@ export class NotFound
   }
 }
 
+/**
+ * 405 `method_not_allowed`: the path exists but not with this method (`PUT /v1/runs`); `allow` lists the methods it
+ * takes, which the response also carries as the `Allow` header.
+ */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()(
+  "MethodNotAllowed",
+  { error: ErrorBody, allow: Schema.Array(Schema.String) },
+  HttpApiSchema.annotations({ status: 405 })
+) {
+  static readonly of = (method: string, path: string, allow: ReadonlyArray<string>) =>
+    new MethodNotAllowed({
+      error: body("method_not_allowed", `${method} is not allowed on ${path} (it takes ${allow.join(", ")})`),
+      allow
+    })
+  override get message(): string {
+    return this.error.message
+  }
+}
+
 /** 409 `conflict`: the resource is in a state that forbids the request (run already running, resume refused). */
 export class Conflict
   extends Schema.TaggedError<Conflict>()("Conflict", { error: ErrorBody }, HttpApiSchema.annotations({ status: 409 }))
@@ -164,6 +183,7 @@ export type ApiError =
   | MalformedBody
   | Unauthorized
   | NotFound
+  | MethodNotAllowed
   | Conflict
   | PayloadTooLarge
   | RateLimited
@@ -178,6 +198,7 @@ export const errorStatus: Readonly<Record<ApiError["_tag"], number>> = {
   MalformedBody: 400,
   Unauthorized: 401,
   NotFound: 404,
+  MethodNotAllowed: 405,
   Conflict: 409,
   PayloadTooLarge: 413,
   RateLimited: 429,

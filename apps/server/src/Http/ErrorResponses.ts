@@ -4,6 +4,7 @@ import {
   InternalError,
   isApiError,
   MalformedBody,
+  MethodNotAllowed,
   NotFound,
   PayloadTooLarge,
   ValidationError
@@ -12,6 +13,7 @@ import { withoutAbsentAlternatives } from "@deepnote-rag/core"
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, type ParseResult } from "effect"
 import { openAiErrorOf } from "../OpenAi/OpenAiErrors.js"
+import { allowedMethods } from "./AllowedMethods.js"
 
 /** `["documents", 3, "text"]` → `documents[3].text`. */
 export const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
@@ -56,7 +58,10 @@ export const toApiError = (cause: Cause.Cause<unknown>): ApiError | undefined =>
     if (isApiError(error)) return error
     if (error instanceof HttpApiError.HttpApiDecodeError) return validationFromIssues(error.issues)
     if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
-      return NotFound.of(`no route for ${error.request.method} ${error.request.url}`)
+      const { method, url } = error.request
+      const path = url.split("?", 1)[0] ?? url
+      const allow = allowedMethods(path)
+      return allow.length > 0 ? MethodNotAllowed.of(method, path, allow) : NotFound.of(`no route for ${method} ${url}`)
     }
     if (HttpServerError.isServerError(error) && error._tag === "RequestError") {
       return describeDefect(error) ?? MalformedBody.of(error.message)
@@ -73,7 +78,8 @@ export const toApiError = (cause: Cause.Cause<unknown>): ApiError | undefined =>
 const errorHeaders = (error: ApiError, extraHeaders: Record<string, string>): Record<string, string> => ({
   ...extraHeaders,
   ...(error.error.retryAfterSeconds === undefined ? {} : { "retry-after": String(error.error.retryAfterSeconds) }),
-  ...(error._tag === "Unauthorized" ? { "www-authenticate": "Bearer" } : {})
+  ...(error._tag === "Unauthorized" ? { "www-authenticate": "Bearer" } : {}),
+  ...(error._tag === "MethodNotAllowed" ? { allow: error.allow.join(", ") } : {})
 })
 
 /** The JSON response of an API error, with `Retry-After` and `WWW-Authenticate` where they apply. */
