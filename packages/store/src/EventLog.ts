@@ -1,6 +1,6 @@
-import { PipelineEvent } from "@deepnote-rag/core"
+import { firstDecodeIssue, PipelineEvent } from "@deepnote-rag/core"
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { type JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { StoredEvent } from "./Domain/StoredEvent.js"
 import { appendDirect } from "./internal/directAppend.js"
@@ -153,9 +153,7 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
         decodeEvent(values[i]).pipe(
           Effect.mapError((e) =>
             new StoreError({
-              message: `a stored events row does not decode (reading events): ${
-                ParseResult.TreeFormatter.formatErrorSync(e)
-              }`
+              message: `a stored events row does not decode (reading events): ${firstDecodeIssue(e, "row")}`
             })
           ),
           Effect.map((event): StoredEvent => ({

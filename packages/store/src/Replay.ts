@@ -1,4 +1,5 @@
-import { Clock, Effect, ParseResult, Ref, Schema } from "effect"
+import { firstDecodeIssue } from "@deepnote-rag/core"
+import { Clock, Effect, Ref, Schema } from "effect"
 import { JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { JournalEntry, Usage } from "./Domain/JournalEntry.js"
 import type { JournalAppend } from "./internal/journalRows.js"
@@ -86,7 +87,7 @@ export const makeReplay = (options: {
             Effect.mapError((e) =>
               new StoreError({
                 message: `journal entry (${runId}, ${itemId}, #${seq}, ${spec.kind}) does not decode: ` +
-                  ParseResult.TreeFormatter.formatErrorSync(e)
+                  firstDecodeIssue(e, "row")
               })
             )
           )

@@ -1,4 +1,4 @@
-import { errorCode, errorMessage, isSqliteCorruptionCode } from "@deepnote-rag/core"
+import { errorCode, errorMessage, firstDecodeIssue, isSqliteCorruptionCode } from "@deepnote-rag/core"
 import { ParseResult, Predicate } from "effect"
 import { IndexError } from "../Domain/Errors.js"
 
@@ -26,7 +26,7 @@ export const indexFailure = (file: string, operation: string) => (failure: unkno
   if (ParseResult.isParseError(failure)) {
     return corrupted(
       file,
-      `${operation}: a stored row does not decode: ${ParseResult.TreeFormatter.formatErrorSync(failure)}`
+      `${operation}: a stored row does not decode: ${firstDecodeIssue(failure, "row")}`
     )
   }
   const cause = sqliteCause(failure)

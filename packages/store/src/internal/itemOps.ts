@@ -1,6 +1,6 @@
-import { AlignItemResult, Question } from "@deepnote-rag/core"
+import { AlignItemResult, firstDecodeIssue, Question } from "@deepnote-rag/core"
 import type { SqlClient } from "@effect/sql"
-import { Effect, Option, ParseResult, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { ItemNotFound, type JournalMismatch, RunNotFound, StoreError } from "../Domain/Errors.js"
 import { ItemClaim, ItemError, ItemRecord, ItemResult, ItemStatus, type PendingItem } from "../Domain/Item.js"
 import type { ItemCounts } from "../Domain/Run.js"
@@ -100,9 +100,7 @@ export const makeItemOps = (
             Effect.map((result): typeof ItemRow.Type => ({ ...row, result })),
             Effect.mapError((e) =>
               new StoreError({
-                message: `a stored items row does not decode (reading items): ${
-                  ParseResult.TreeFormatter.formatErrorSync(e)
-                }`
+                message: `a stored items row does not decode (reading items): ${firstDecodeIssue(e, "row")}`
               })
             )
           ))

@@ -1,5 +1,6 @@
+import { firstDecodeIssue } from "@deepnote-rag/core"
 import { type SqlClient, type SqlError, SqlSchema } from "@effect/sql"
-import { Effect, type Option, ParseResult, Predicate, type Schema } from "effect"
+import { Effect, type Option, type ParseResult, Predicate, type Schema } from "effect"
 import { StoreError } from "../Domain/Errors.js"
 import { diagnosisOf } from "./diagnosis.js"
 import { storeFailure } from "./sql.js"
@@ -18,9 +19,7 @@ const toStoreError =
   (table: string, action: string) => (error: SqlError.SqlError | ParseResult.ParseError): StoreError =>
     error._tag === "ParseError"
       ? new StoreError({
-        message: `a stored ${table} row does not decode (${action}): ${
-          ParseResult.TreeFormatter.formatErrorSync(error)
-        }`
+        message: `a stored ${table} row does not decode (${action}): ${firstDecodeIssue(error, "row")}`
       })
       : storeFailure(action)(error)
 
