@@ -12,7 +12,7 @@ import { type CliOutput, indexedHome, runCli, sampleQuestions, sampleSweepArgs }
 /** One clear line on stderr, no stack trace. */
 const oneLine = (out: CliOutput, code: number, text: string) => {
   assert.strictEqual(out.code, code, out.stderr)
-  assert.include(out.stderr, text)
+  assert.include(out.stderr, text, `the whole of stderr: ${out.stderr}`)
   assert.strictEqual(out.stderr.trim().split("\n").length, 1, out.stderr)
   assert.notInclude(out.stderr, "    at ")
 }

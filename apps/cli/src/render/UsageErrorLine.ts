@@ -29,20 +29,23 @@ export const choiceFlags = (help: string): ReadonlyArray<ChoiceFlag> =>
     (match) => ({ flag: `--${match[1]}`, choices: (match[2] ?? "").split(" | ") })
   )
 
-/** Where `value` was given on the command line: the flag before it (`--limit many`) or holding it (`--limit=many`). */
-const flagsGiven = (args: ReadonlyArray<string>, value: string): Array<string> => {
-  const flags: Array<string> = []
-  args.forEach((arg, i) => {
-    if (arg.startsWith("-") && arg.includes("=") && arg.slice(arg.indexOf("=") + 1) === value) {
-      flags.push(arg.slice(0, arg.indexOf("=")))
-    } else if (arg === value && i > 0 && args[i - 1]!.startsWith("-")) {
-      flags.push(args[i - 1]!)
-    }
+/** Each flag of the command line with the value it may have been given: `--limit=many`, or the next argument. */
+const flagValues = (args: ReadonlyArray<string>): Array<{ readonly flag: string; readonly value: string }> =>
+  args.flatMap((arg, i) => {
+    if (!arg.startsWith("-")) return []
+    const eq = arg.indexOf("=")
+    if (eq > 0) return [{ flag: arg.slice(0, eq), value: arg.slice(eq + 1) }]
+    const next = args[i + 1]
+    return next === undefined ? [] : [{ flag: arg, value: next }]
   })
-  return flags
+
+/** The one flag `value` was given to; undefined when none or several were. */
+const flagGiven = (args: ReadonlyArray<string>, value: string): string | undefined => {
+  const flags = new Set(flagValues(args).filter((given) => given.value === value).map((given) => given.flag))
+  return flags.size === 1 ? [...flags][0] : undefined
 }
 
-/** The one flag of the command line whose value is outside `choices` while its own choices are exactly those. */
+/** The one flag given a value outside `choices` while its own choices are exactly those. */
 const choiceFlagGiven = (
   args: ReadonlyArray<string>,
   choices: ReadonlyArray<string>,
@@ -52,11 +55,7 @@ const choiceFlagGiven = (
     known.some((k) =>
       k.flag === flag && k.choices.length === choices.length && k.choices.every((c) => choices.includes(c))
     )
-  const given = args.flatMap((arg, i) => {
-    const eq = arg.indexOf("=")
-    const [flag, value] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, args[i + 1]]
-    return value !== undefined && !choices.includes(value) && takes(flag) ? [{ flag, value }] : []
-  })
+  const given = flagValues(args).filter(({ flag, value }) => !choices.includes(value) && takes(flag))
   return given.length === 1 ? given[0] : undefined
 }
 
@@ -66,9 +65,9 @@ const article = (typeName: string) => (/^[aeiou]/.test(typeName) ? `an ${typeNam
 const rewrite = (line: string, args: ReadonlyArray<string>, known: ReadonlyArray<ChoiceFlag>) => {
   const [, value, typeName] = /^'(.*)' is not a (\w+)$/.exec(line) ?? []
   if (value !== undefined && typeName !== undefined) {
-    const flags = [...new Set(flagsGiven(args, value))]
+    const flag = flagGiven(args, value)
     const what = `'${value}' is not ${article(typeName)}`
-    return flags.length === 1 ? `${flags[0]}: ${what}` : what
+    return flag === undefined ? what : `${flag}: ${what}`
   }
   const notAChoice = /^Expected one of the following cases: (.*)$/.exec(line)
   if (notAChoice !== null) {
