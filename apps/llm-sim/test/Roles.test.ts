@@ -29,24 +29,29 @@ const roles = (url: string, extra: Record<string, unknown> = {}) =>
   )
 
 describe("LLM roles: malformed replies are reported, never crash", () => {
-  it.scopedLive("a judge reply that says neither True nor False is a RoleError and a counted parse failure", () =>
+  it.scopedLive("a judge reply that says neither True nor False is drawn again; three such draws are a RoleError", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })
       const ctx = yield* roles(sim.url)
+      const compare = Context.get(ctx, Judge).compare({
+        question: "Who?",
+        bestNote: new Note({ text: "A." }),
+        candidate: new Note({ text: "A. B." }),
+        context: context()
+      })
+      // one garbage reply: the next draw (next seed) is read, the garbage counted as a parse failure
       sim.faults.failNext(["garbage"])
-      const error = yield* Effect.flip(
-        Context.get(ctx, Judge).compare({
-          question: "Who?",
-          bestNote: new Note({ text: "A." }),
-          candidate: new Note({ text: "A. B." }),
-          context: context()
-        })
-      )
+      const verdict = yield* compare
+      assert.strictEqual(verdict.parsed, "structured")
+      const ledger = Context.get(ctx, UsageLedger)
+      assert.strictEqual((yield* ledger.snapshot).byRole["judge"]?.parseFailures, 1)
+      // three in a row: the question's RoleError, quoting the last reply
+      sim.faults.failNext(["garbage", "garbage", "garbage"])
+      const error = yield* Effect.flip(compare)
       assert.instanceOf(error, RoleError)
       assert.strictEqual(error.role, "judge")
-      assert.include(error.message, "neither True nor False")
-      const usage = yield* Context.get(ctx, UsageLedger).snapshot
-      assert.strictEqual(usage.byRole["judge"]?.parseFailures, 1)
+      assert.include(error.message, "neither True nor False (3 draws)")
+      assert.strictEqual((yield* ledger.snapshot).byRole["judge"]?.parseFailures, 4)
     }))
 
   it.scopedLive("the paper judge falls back to the substring rule and counts it", () =>

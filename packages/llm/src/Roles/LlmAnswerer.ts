@@ -1,12 +1,12 @@
 import { Answer, Answerer, type AnswererService, type AnswerInput, RoleError, samplingFor } from "@deepnote-rag/core"
-import { Effect, Layer, Option, Stream } from "effect"
+import { Effect, Either, Layer, Option, Stream } from "effect"
 import type { ChatMessage, StructuredOutput } from "../Domain/Chat.js"
 import { LlmClient, type LlmClientService } from "../LlmClient.js"
 import { answerPrompt, instructionsFor } from "../Prompts/Prompts.js"
 import { UsageLedger, type UsageLedgerService } from "../UsageLedger.js"
 import { answerDeltas } from "./AnswerDeltas.js"
 import { cleanReply, parseShortAnswer, parseYesNo } from "./Parse.js"
-import { roleChat, unreadable } from "./RoleCall.js"
+import { readReply, unreadable } from "./RoleCall.js"
 
 /** The answer call of an input: its messages and, for yes/no questions, the constraint to the language's two words. */
 const answerCall = (input: AnswerInput): { messages: Array<ChatMessage>; structured: StructuredOutput | undefined } => {
@@ -19,25 +19,30 @@ const answerCall = (input: AnswerInput): { messages: Array<ChatMessage>; structu
   return { messages, structured }
 }
 
-/** The answer a reply gives, in the task's style; a reply no reading can use is a RoleError (and a parse failure). */
+/** The answer a reply gives, in the task's style, or what makes it unreadable. */
+const answerOf = (input: AnswerInput) => (reply: string): Either.Either<Answer, string> => {
+  const { config, formats } = input.context
+  if (formats.answer === "raw") return Either.right(new Answer({ text: cleanReply(reply) }))
+  if (config.task === "yesno") {
+    const yesNo = parseYesNo(reply)
+    return yesNo === undefined
+      ? Either.left("the answer is neither yes nor no")
+      : Either.right(new Answer({ text: yesNo }))
+  }
+  const text = config.task === "longform" ? cleanReply(reply) : parseShortAnswer(reply)
+  return text.length === 0 ? Either.left("the answer is empty") : Either.right(new Answer({ text }))
+}
+
+/** The answer a streamed reply gives; one no reading can use is a RoleError (and a parse failure). */
 const readAnswer = (
   ledger: UsageLedgerService,
   input: AnswerInput,
   reply: string
-): Effect.Effect<Answer, RoleError> => {
-  const { config, formats } = input.context
-  if (formats.answer === "raw") return Effect.succeed(new Answer({ text: cleanReply(reply) }))
-  if (config.task === "yesno") {
-    const yesNo = parseYesNo(reply)
-    return yesNo === undefined
-      ? unreadable(ledger, "answer", "the answer is neither yes nor no", reply)
-      : Effect.succeed(new Answer({ text: yesNo }))
-  }
-  const text = config.task === "longform" ? cleanReply(reply) : parseShortAnswer(reply)
-  return text.length === 0
-    ? unreadable(ledger, "answer", "the answer is empty", reply)
-    : Effect.succeed(new Answer({ text }))
-}
+): Effect.Effect<Answer, RoleError> =>
+  Either.match(answerOf(input)(reply), {
+    onRight: Effect.succeed,
+    onLeft: (what) => unreadable(ledger, "answer", what, reply)
+  })
 
 /** What `answerStream` emits: the reply's text as the model writes it, then the answer read from the whole reply. */
 export type AnswerStreamEvent =
@@ -118,10 +123,9 @@ export const make: Effect.Effect<AnswererService, never, LlmClient | UsageLedger
   return {
     answer: (input) =>
       input.tokens === undefined
-        ? Effect.gen(function*() {
+        ? Effect.suspend(() => {
           const { messages, structured } = answerCall(input)
-          const reply = yield* roleChat(client, "answer", input.context, messages, structured)
-          return yield* readAnswer(ledger, input, reply.content)
+          return readReply(client, ledger, "answer", input.context, messages, structured, answerOf(input))
         })
         : answerWithTokens(client, ledger, input, input.tokens)
   }

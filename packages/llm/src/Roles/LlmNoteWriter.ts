@@ -1,11 +1,17 @@
 import { Note, NoteWriter, type NoteWriterService } from "@deepnote-rag/core"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { LlmClient } from "../LlmClient.js"
 import { initPrompt, updatePrompt } from "../Prompts/Prompts.js"
 import { notesPrompt, parseNotesReply } from "../Prompts/RenactPrompts.js"
 import { UsageLedger } from "../UsageLedger.js"
 import { cleanReply } from "./Parse.js"
-import { countParseFailure, roleChat, toPromptPassages, unreadable } from "./RoleCall.js"
+import { countParseFailure, readReply, roleChat, toPromptPassages } from "./RoleCall.js"
+
+/** A written note: the reply cleaned; an empty one is unreadable. */
+const readNote = (content: string): Either.Either<Note, string> => {
+  const text = cleanReply(content)
+  return text.length === 0 ? Either.left("the note writer returned an empty note") : Either.right(new Note({ text }))
+}
 
 /**
  * Note initialisation and knowledge accumulation through the LLM. An empty note is a malformed reply. Under the
@@ -19,17 +25,15 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
     init: (input) =>
       Effect.gen(function*() {
         const { context } = input
-        const reply = yield* roleChat(
+        return yield* readReply(
           client,
+          ledger,
           "init",
           context,
-          initPrompt(context.language, input.question, toPromptPassages(input.passages), context.config.profile)
+          initPrompt(context.language, input.question, toPromptPassages(input.passages), context.config.profile),
+          undefined,
+          readNote
         )
-        const text = cleanReply(reply.content)
-        if (text.length === 0) {
-          return yield* unreadable(ledger, "init", "the note writer returned an empty note", reply.content)
-        }
-        return new Note({ text })
       }),
     update: (input) =>
       Effect.gen(function*() {
@@ -46,8 +50,9 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
           if (extracted === undefined) yield* countParseFailure(ledger, "update")
           return new Note({ text: extracted ?? cleanReply(reply.content) })
         }
-        const reply = yield* roleChat(
+        return yield* readReply(
           client,
+          ledger,
           "update",
           context,
           updatePrompt(
@@ -56,13 +61,10 @@ export const make: Effect.Effect<NoteWriterService, never, LlmClient | UsageLedg
             input.bestNote.text,
             toPromptPassages(input.passages),
             context.config.profile
-          )
+          ),
+          undefined,
+          readNote
         )
-        const text = cleanReply(reply.content)
-        if (text.length === 0) {
-          return yield* unreadable(ledger, "update", "the note writer returned an empty note", reply.content)
-        }
-        return new Note({ text })
       })
   }
 })

@@ -1,5 +1,5 @@
 import { QueryPlanner, type QueryPlannerService } from "@deepnote-rag/core"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 import type { ChatMessage } from "../Domain/Chat.js"
 import { LlmClient } from "../LlmClient.js"
 import { decomposePrompt, parseFollowUp } from "../Prompts/DeepRagPrompts.js"
@@ -7,7 +7,7 @@ import { planPrompt } from "../Prompts/Prompts.js"
 import { actPrompt, parseAction } from "../Prompts/RenactPrompts.js"
 import { UsageLedger } from "../UsageLedger.js"
 import { cleanReply, parseQueriesJson, parseQueryLines } from "./Parse.js"
-import { countParseFailure, roleChat, unreadable } from "./RoleCall.js"
+import { countParseFailure, readReply, roleChat } from "./RoleCall.js"
 
 /** The JSON schema the `deepnote` planner is held to: exactly `count` non-empty queries. */
 const plannerSchema = (count: number) => ({
@@ -69,28 +69,36 @@ export const make: Effect.Effect<QueryPlannerService, never, LlmClient | UsageLe
           paper ? "text" : "json",
           context.config.profile
         )
-        const reply = yield* roleChat(
-          client,
-          "plan",
-          context,
-          messages,
-          paper ? undefined : { _tag: "Json", name: "queries", schema: plannerSchema(input.count) }
-        )
         if (paper) {
+          const reply = yield* roleChat(client, "plan", context, messages)
           // As in the reference, the raw text is used whatever it holds (an empty reply retrieves with the question alone).
           const raw = cleanReply(reply.content)
           if (raw.length === 0) yield* countParseFailure(ledger, "plan")
           return { raw, queries: parseQueryLines(raw) }
         }
-        const fromJson = parseQueriesJson(reply.content)
-        // A readable empty list is an answer ("nothing left to ask"): the loop stops with no-new-queries.
-        if (fromJson !== undefined) return { raw: reply.content, queries: fromJson.slice(0, input.count) }
-        yield* countParseFailure(ledger, "plan")
-        const queries = parseQueryLines(reply.content).slice(0, input.count)
-        if (queries.length === 0) {
-          return yield* unreadable(ledger, "plan", "the planner returned no readable queries", reply.content)
+        const plan = yield* readReply(
+          client,
+          ledger,
+          "plan",
+          context,
+          messages,
+          { _tag: "Json", name: "queries", schema: plannerSchema(input.count) },
+          (content) => {
+            const fromJson = parseQueriesJson(content)
+            // A readable empty list is an answer ("nothing left to ask"): the loop stops with no-new-queries.
+            if (fromJson !== undefined) {
+              return Either.right({ raw: content, queries: fromJson.slice(0, input.count), json: true })
+            }
+            const queries = parseQueryLines(content).slice(0, input.count)
+            return queries.length === 0
+              ? Either.left("the planner returned no readable queries")
+              : Either.right({ raw: content, queries, json: false })
+          }
+        )
+        if (!plan.json) {
+          yield* countParseFailure(ledger, "plan")
         }
-        return { raw: reply.content, queries }
+        return { raw: plan.raw, queries: plan.queries }
       })
   }
 })
