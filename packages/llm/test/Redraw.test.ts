@@ -94,6 +94,23 @@ describe("an unreadable reply is drawn again with the next seed", () => {
       assert.strictEqual(run.parseFailures, 3)
     }))
 
+  it.effect("a later execution of the question (a retry) draws the same seeds first, then new ones", () =>
+    Effect.gen(function*() {
+      const retried = Effect.flatMap(LlmJudge.make, (j) =>
+        j.compare({
+          question: "q?",
+          bestNote: new Note({ text: "a" }),
+          candidate: new Note({ text: "b" }),
+          context: { ...context, attempt: 2 }
+        }))
+      const run = yield* withReplies(["?", "??", "???", "????", "True"], retried)
+      assert.deepStrictEqual(run.seeds, [66, 67, 68, 69, 70])
+      assert.strictEqual(run.outcome._tag, "Right")
+      const spent = yield* withReplies(["?", "??", "???", "????", "?????"], retried)
+      assert.strictEqual(spent.outcome._tag, "Left")
+      if (spent.outcome._tag === "Left") assert.include(spent.outcome.left.message, "(5 draws)")
+    }))
+
   it.effect("a readable first reply is one call with the run's seed, as before", () =>
     Effect.gen(function*() {
       const run = yield* withReplies(["False"], judge)

@@ -13,6 +13,8 @@ import { traceOf } from "./Trace.js"
 export interface AnswerOptions {
   /** Recorded on every call context and span (journal, ledger, telemetry). */
   readonly runId?: string
+  /** Which execution of the question this is (`CallContext.attempt`); default 1. */
+  readonly attempt?: number
 }
 
 /**
@@ -27,6 +29,7 @@ export const answerQuestion = (question: Question, config: RunConfig, options: A
     const base: Omit<CallContext, "step"> = {
       questionId: question.id,
       runId: options.runId,
+      attempt: options.attempt,
       language,
       formats: profile.formats,
       config: question.task === undefined ? config : { ...config, task: question.task }

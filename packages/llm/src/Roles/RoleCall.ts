@@ -28,16 +28,17 @@ export const roleChat = (
   }).pipe(Effect.mapError((e) => new RoleError({ role, message: e.message, cause: e })))
 }
 
-/** How many more draws a role makes when it cannot read a reply (see `readReply`). */
+/** How many more draws a role makes when it cannot read a reply, per execution of the question (see `readReply`). */
 export const extraDraws = 2
 
 /**
  * A role's call whose reply must be read: `read` gives the value, or says what is wrong with the reply. An unreadable
- * reply counts as a parse failure and is asked for again with the next seed, at most `extraDraws` times: a sampling
- * model that wrote something unusable (or a server that sent garbage) gets other draws, where one bad reply used to fail
- * the question — and `--retry-failed` could not help, the question's journal replaying the same reply. A greedy model
- * repeats itself, and the question fails as before, quoting the last reply. Every draw goes through the question's
- * journal and cache like any call, so a resumed question replays the same draws and reads them the same way.
+ * reply counts as a parse failure and is asked for again with the next seed, at most `extraDraws` times per execution
+ * of the question (`CallContext.attempt`): a sampling model that wrote something unusable (or a server that sent
+ * garbage) gets other draws, where one bad reply used to fail the question. A greedy model repeats itself, and the
+ * question fails as before, quoting the last reply. The draws come in the same order on every execution (seed, seed+1,
+ * …) and go through the LLM cache like any call, so a resumed question reads the same replies the same way; only when
+ * every draw of the earlier executions was unreadable does a later one (`--retry-failed`) go on to new seeds.
  */
 export const readReply = <A>(
   client: LlmClientService,
@@ -48,6 +49,7 @@ export const readReply = <A>(
   structured: StructuredOutput | undefined,
   read: (content: string) => Either.Either<A, string>
 ): Effect.Effect<A, RoleError> => {
+  const lastDraw = extraDraws * Math.max(1, context.attempt ?? 1)
   const attempt = (draw: number): Effect.Effect<A, RoleError> =>
     Effect.flatMap(
       roleChat(client, role, context, messages, structured, draw),
@@ -55,7 +57,7 @@ export const readReply = <A>(
         Either.match(read(reply.content), {
           onRight: Effect.succeed,
           onLeft: (what) =>
-            draw < extraDraws
+            draw < lastDraw
               ? Effect.zipRight(countParseFailure(ledger, role), attempt(draw + 1))
               : unreadable(ledger, role, draw === 0 ? what : `${what} (${draw + 1} draws)`, reply.content)
         })

@@ -62,7 +62,8 @@ export const executeItem = (
     const exit: Exit.Exit<PipelineResult, RoleError | RetrievalError> = yield* answerQuestion(
       item.question,
       plan.config,
-      { runId }
+      // a claimed item's count already includes this execution; otherwise startItem has just added it
+      { runId, attempt: options.claimed === true ? item.attempts : item.attempts + 1 }
     ).pipe(
       Effect.provide(Context.add(roles, EventSink, sink)),
       Effect.provide(engine),
