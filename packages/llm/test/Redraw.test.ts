@@ -65,10 +65,14 @@ const withReplies = <A, E>(
     }).pipe(Effect.provide(Layer.merge(scripted(replies, seeds), UsageLedger.layer)))
   })
 
-const judge = Effect.flatMap(
-  LlmJudge.make,
-  (j) => j.compare({ question: "q?", bestNote: new Note({ text: "a" }), candidate: new Note({ text: "b" }), context })
-)
+/** The judge comparing two notes in `at` (the first execution of the question unless told). */
+const judgeIn = (at: CallContext) =>
+  Effect.flatMap(
+    LlmJudge.make,
+    (j) =>
+      j.compare({ question: "q?", bestNote: new Note({ text: "a" }), candidate: new Note({ text: "b" }), context: at })
+  )
+const judge = judgeIn(context)
 
 describe("an unreadable reply is drawn again with the next seed", () => {
   it.effect("the judge: garbage, then a verdict — one more call, seed 66 then 67, one parse failure", () =>
@@ -96,13 +100,7 @@ describe("an unreadable reply is drawn again with the next seed", () => {
 
   it.effect("a later execution of the question (a retry) draws the same seeds first, then new ones", () =>
     Effect.gen(function*() {
-      const retried = Effect.flatMap(LlmJudge.make, (j) =>
-        j.compare({
-          question: "q?",
-          bestNote: new Note({ text: "a" }),
-          candidate: new Note({ text: "b" }),
-          context: { ...context, attempt: 2 }
-        }))
+      const retried = judgeIn({ ...context, attempt: 2 })
       const run = yield* withReplies(["?", "??", "???", "????", "True"], retried)
       assert.deepStrictEqual(run.seeds, [66, 67, 68, 69, 70])
       assert.strictEqual(run.outcome._tag, "Right")

@@ -2,11 +2,23 @@ import { Answerer, RoleError } from "@deepnote-rag/core"
 import { checkResumable, processOwner, RunEvents, RunExecutor, runReport } from "@deepnote-rag/runs"
 import { EventLog, Journal, RunStore } from "@deepnote-rag/store"
 import { assert, describe, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
+import { Chunk, type Duration, Effect, Fiber, Layer, Stream } from "effect"
 import { type CallCounter, countingEngine, sampleHome } from "./Engine.js"
 import { memoryServices, newRun } from "./Runs.js"
 
 const owner = processOwner("test")
+
+/** Executes `runId` over the sample `home`, two questions at a time unless told, counting the engine's calls in `calls`. */
+const execute = (
+  home: string,
+  runId: string,
+  calls: CallCounter,
+  options: { readonly concurrency?: number; readonly drainTimeout?: Duration.DurationInput } = {}
+) =>
+  Effect.flatMap(
+    RunExecutor,
+    (executor) => executor.execute(runId, { engine: countingEngine(home, calls), concurrency: 2, owner, ...options })
+  )
 
 /** Answers and traces of a run, without timings. */
 const outcomes = (runId: string) =>
@@ -28,25 +40,24 @@ describe("runs: resume replays the journal", () => {
   it.scopedLive("a crashed run resumes to the same results, re-sending only calls that were in flight", () =>
     Effect.gen(function*() {
       const home = yield* sampleHome
-      const executor = yield* RunExecutor
       const concurrency = 4
 
       const reference: CallCounter = { calls: 0 }
       const first = yield* newRun(12)
-      yield* executor.execute(first, { engine: countingEngine(home, reference), concurrency, owner })
+      yield* execute(home, first, reference, { concurrency })
       const expected = yield* outcomes(first)
 
       const crashing: CallCounter = { calls: 0, dieAfter: Math.floor(reference.calls / 2) }
       const second = yield* newRun(12)
       const crash = yield* Effect.exit(
-        executor.execute(second, { engine: countingEngine(home, crashing), concurrency, owner })
+        execute(home, second, crashing, { concurrency })
       )
       assert.strictEqual(crash._tag, "Failure")
       const store = yield* RunStore
       assert.strictEqual((yield* store.getRun(second)).status, "failed")
 
       const resumed: CallCounter = { calls: 0 }
-      const summary = yield* executor.execute(second, { engine: countingEngine(home, resumed), concurrency, owner })
+      const summary = yield* execute(home, second, resumed, { concurrency })
       assert.strictEqual(summary.status, "completed")
       assert.isAbove(summary.replayedCalls, 0)
       assert.deepStrictEqual(
@@ -77,19 +88,11 @@ describe("runs: resume replays the journal", () => {
   it.scopedLive("a stop is bounded by the drain timeout even when calls in flight never return (a stalled server)", () =>
     Effect.gen(function*() {
       const home = yield* sampleHome
-      const executor = yield* RunExecutor
       const store = yield* RunStore
       const runId = yield* newRun(4)
       // every call takes ten minutes: the questions in flight cannot reach a call boundary
       const stalled: CallCounter = { calls: 0, delayMs: 600_000 }
-      const fiber = yield* Effect.fork(
-        executor.execute(runId, {
-          engine: countingEngine(home, stalled),
-          concurrency: 2,
-          drainTimeout: "300 millis",
-          owner
-        })
-      )
+      const fiber = yield* Effect.fork(execute(home, runId, stalled, { drainTimeout: "300 millis" }))
       while (stalled.calls < 2) yield* Effect.sleep("20 millis")
       const started = Date.now()
       // what SIGINT/SIGTERM does to the CLI's main fiber; bounded here so that a regression fails instead of hanging
@@ -105,19 +108,11 @@ describe("runs: resume replays the journal", () => {
   it.scopedLive("an interrupted run is marked interrupted and resumes to completion; a finished run is a no-op", () =>
     Effect.gen(function*() {
       const home = yield* sampleHome
-      const executor = yield* RunExecutor
       const store = yield* RunStore
       const runId = yield* newRun(10)
       const hub = yield* RunEvents
       const events = yield* hub.subscribe
-      const fiber = yield* Effect.fork(
-        executor.execute(runId, {
-          engine: countingEngine(home, { calls: 0 }),
-          concurrency: 2,
-          drainTimeout: "5 seconds",
-          owner
-        })
-      )
+      const fiber = yield* Effect.fork(execute(home, runId, { calls: 0 }, { drainTimeout: "5 seconds" }))
       // wait for the third finished question, then stop (what SIGINT does to the CLI's main fiber)
       let finished = 0
       while (finished < 3) {
@@ -138,22 +133,14 @@ describe("runs: resume replays the journal", () => {
         cutOff,
         (i) => journal.entries(runId, i.itemId).pipe(Effect.map((e) => e.length))
       )
-      const summary = yield* executor.execute(runId, {
-        engine: countingEngine(home, { calls: 0 }),
-        concurrency: 2,
-        owner
-      })
+      const summary = yield* execute(home, runId, { calls: 0 })
       assert.strictEqual(summary.done, 10 - interrupted.counts.done)
       assert.strictEqual(
         summary.replayedCalls,
         journaled.reduce((a, b) => a + b, 0),
         "every call finished before the stop is replayed"
       )
-      const again = yield* executor.execute(runId, {
-        engine: countingEngine(home, { calls: 0 }),
-        concurrency: 2,
-        owner
-      })
+      const again = yield* execute(home, runId, { calls: 0 })
       assert.isTrue(again.nothingToDo)
       const report = yield* runReport(runId)
       assert.strictEqual(report.counts.done, 10)

@@ -1,11 +1,11 @@
-import { Api } from "@deepnote-rag/api"
-import { HttpApi } from "@effect/platform"
+import { HttpApi, type HttpApiGroup } from "@effect/platform"
 
 /**
  * Which methods the server answers on a path, for a request whose method it does not: `PUT /v1/runs` is a wrong method
- * on a route that exists (405 with `Allow`, RFC 9110 §15.5.6), not a route that does not (404). Read once from the
- * API's definition — every endpoint's method and path, a `:param` segment matching any one segment — plus the pages the
- * server serves beside it; `HEAD` is answered wherever `GET` is.
+ * on a route that exists (405 with `Allow`, RFC 9110 §15.5.6), not a route that does not (404). Read from the API's
+ * definition when a server is built (not when the module loads: every CLI command loads it) — every endpoint's method
+ * and path, a `:param` segment matching any one segment — plus the pages the server serves beside it; `HEAD` is
+ * answered wherever `GET` is.
  */
 interface Route {
   readonly method: string
@@ -19,9 +19,11 @@ const route = (method: string, path: string): Route => ({
   pattern: new RegExp(`^${path.split("/").map((part) => (part.startsWith(":") ? "[^/]+" : literal(part))).join("/")}$`)
 })
 
-const apiRoutes = (): Array<Route> => {
+const apiRoutes = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+): Array<Route> => {
   const routes: Array<Route> = []
-  HttpApi.reflect(Api, {
+  HttpApi.reflect(api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => {
       routes.push(route(endpoint.method, endpoint.path))
@@ -37,11 +39,17 @@ const pageRoutes: ReadonlyArray<Route> = [
   { method: "GET", pattern: /^\/ui(?:\/.*)?$/ }
 ]
 
-const routes: ReadonlyArray<Route> = [...apiRoutes(), ...pageRoutes]
+/** The methods a server of `api` answers on a path (without its query). */
+export type AllowedMethods = (path: string) => ReadonlyArray<string>
 
-/** The methods the server answers on `path` (without its query), sorted; empty when no route has that path. */
-export const allowedMethods = (path: string): ReadonlyArray<string> => {
-  const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))
-  if (methods.has("GET")) methods.add("HEAD")
-  return [...methods].sort()
+/** `api`'s routes and the pages as `AllowedMethods`: sorted methods, empty when no route has that path. */
+export const allowedMethodsOf = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+): AllowedMethods => {
+  const routes: ReadonlyArray<Route> = [...apiRoutes(api), ...pageRoutes]
+  return (path) => {
+    const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))
+    if (methods.has("GET")) methods.add("HEAD")
+    return [...methods].sort()
+  }
 }

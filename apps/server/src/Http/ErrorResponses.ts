@@ -13,7 +13,7 @@ import { withoutAbsentAlternatives } from "@deepnote-rag/core"
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, type ParseResult } from "effect"
 import { openAiErrorOf } from "../OpenAi/OpenAiErrors.js"
-import { allowedMethods } from "./AllowedMethods.js"
+import type { AllowedMethods } from "./AllowedMethods.js"
 
 /** `["documents", 3, "text"]` → `documents[3].text`. */
 export const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
@@ -51,7 +51,7 @@ const describeDefect = (defect: unknown): ApiError | undefined => {
 }
 
 /** Maps any failure of a request to an API error; `undefined` for interruptions (the client went away). */
-export const toApiError = (cause: Cause.Cause<unknown>): ApiError | undefined => {
+export const toApiError = (cause: Cause.Cause<unknown>, allowedMethods: AllowedMethods): ApiError | undefined => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value

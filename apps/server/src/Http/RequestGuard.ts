@@ -1,8 +1,9 @@
-import { type ApiError, PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "@deepnote-rag/api"
+import { Api, type ApiError, PayloadTooLarge, RequestTimeout, Unavailable, ValidationError } from "@deepnote-rag/api"
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { isOpenAiRoute } from "../OpenAi/OpenAiErrors.js"
 import { ServerSettings } from "../ServerSettings.js"
+import { allowedMethodsOf } from "./AllowedMethods.js"
 import {
   errorResponse as nativeErrorResponse,
   logIfInternal,
@@ -37,6 +38,8 @@ export const RequestGuard = HttpApiBuilder.middleware(
     const lifecycle = yield* Lifecycle
     const { limits, processId } = yield* ServerSettings
     const processHeader = processId === undefined ? {} : { "x-deepnote-process": String(processId) }
+    // a wrong method on a known path is 405, not 404 (see AllowedMethods)
+    const allowedMethods = allowedMethodsOf(Api)
 
     const guarded = <E, R>(
       app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
@@ -75,7 +78,7 @@ export const RequestGuard = HttpApiBuilder.middleware(
             onTimeout: () => RequestTimeout.of(`the request took longer than the server's limit`)
           }),
           Effect.catchAllCause((cause) => {
-            const error = toApiError(cause)
+            const error = toApiError(cause, allowedMethods)
             if (error === undefined) return Effect.interrupt
             if (error._tag === "PayloadTooLarge") {
               return Effect.as(

@@ -1,12 +1,11 @@
-import { errorCode, isSqliteCorruptionCode } from "@deepnote-rag/core"
+import { errorCode, errorMessage, isSqliteCorruptionCode } from "@deepnote-rag/core"
 import Sqlite from "better-sqlite3"
 import { Effect, Option, Predicate } from "effect"
 import * as Fs from "node:fs"
 import { StoreError } from "../Domain/Errors.js"
 
 /** An error's message, first line only. */
-export const firstLine = (cause: unknown): string =>
-  (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
+export const firstLine = (cause: unknown): string => errorMessage(cause).split("\n")[0]!
 
 /**
  * The cheap corruption check run on every open: the header's page size, and its page count against the file's size
