@@ -26,6 +26,8 @@ interface Row {
   readonly anywhere?: boolean
   /** stderr is that one line and nothing else. */
   readonly only?: boolean
+  /** Environment variables of the process. */
+  readonly env?: Record<string, string>
 }
 
 const run = (home: string, ...more: ReadonlyArray<string>) => [
@@ -131,6 +133,14 @@ const rows: ReadonlyArray<Row> = [
     stderr: /invalid configuration: max_step .*is unexpected/
   },
   {
+    name: "a setting from the environment that does not decode",
+    argv: (c) => run(copyHome(c, "tolerance"), "--limit", "1"),
+    env: { DEEPNOTE_STORE_OUTAGE_TOLERANCE: "soon" },
+    code: 2,
+    stderr: /^deepnote: DEEPNOTE_STORE_OUTAGE_TOLERANCE: Expected a duration but received "soon"$/,
+    only: true
+  },
+  {
     name: "an LLM URL where nothing listens (no model configured)",
     // port 9 (discard) of 127.0.0.1: nothing listens there; the reason is named, not "no model listed"
     argv: (
@@ -215,7 +225,9 @@ describe("bad input to the CLI: one clear line on stderr, the documented exit co
       // every row's files first (copies of the home are made before any process runs), then three rows at a time:
       // one after another, the table took 116 s beside a CPU hog (its limit: 180 s)
       const prepared = rows.map((row) => ({ row, argv: row.argv(context) }))
-      const results = yield* Effect.forEach(prepared, ({ argv }) => runCli(argv, {}, 60_000), { concurrency: 3 })
+      const results = yield* Effect.forEach(prepared, ({ argv, row }) => runCli(argv, row.env, 60_000), {
+        concurrency: 3
+      })
       for (const [i, { row }] of prepared.entries()) {
         const result = results[i]!
         assert.strictEqual(result.code, row.code, `${row.name}: ${result.stderr}`)

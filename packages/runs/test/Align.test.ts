@@ -133,7 +133,7 @@ describe("align runs", () => {
 
 /** Queue workers and the executor over one store (SQLite file or Postgres), as separate processes would share it. */
 const sharedServices = (url: string) =>
-  Layer.merge(WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "2 seconds" }), RunExecutor.layer).pipe(
+  Layer.merge(WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "2 seconds" }), RunExecutor.layer()).pipe(
     Layer.provideMerge(Layer.merge(Store.layer({ url }), RunEvents.layer))
   )
 

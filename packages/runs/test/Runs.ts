@@ -7,7 +7,7 @@ import { sampleQuestions } from "./Engine.js"
 
 /** The executor over an in-memory store, with run events and the Node platform: what one process's runs need. */
 export const memoryServices = Layer.mergeAll(
-  RunExecutor.layer.pipe(Layer.provideMerge(Layer.merge(Store.layer({ url: "sqlite::memory:" }), RunEvents.layer))),
+  RunExecutor.layer().pipe(Layer.provideMerge(Layer.merge(Store.layer({ url: "sqlite::memory:" }), RunEvents.layer))),
   NodeContext.layer
 )
 

@@ -13,7 +13,7 @@ const storeFile = Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirec
   .pipe(Effect.map((dir) => `sqlite:${Path.join(dir, "deepnote.sqlite")}`))
 
 const workerServices = (url: string) =>
-  Layer.merge(WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "2 seconds" }), RunExecutor.layer).pipe(
+  Layer.merge(WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "2 seconds" }), RunExecutor.layer()).pipe(
     Layer.provideMerge(Layer.merge(Store.layer({ url }), RunEvents.layer))
   )
 

@@ -6,6 +6,7 @@ import { Console, Effect, Ref } from "effect"
 import { CommandFailed, QuestionsFailed, RunIsBusy } from "../Errors.js"
 import { watchLlmHealth } from "./LlmWaitNote.js"
 import { storeFailed, unknownRun } from "./RunServices.js"
+import { noteStoreOutage } from "./StoreWaitNote.js"
 
 /** Fails with `QuestionsFailed` (exit 3) when any of the runs ended with failed questions. */
 export const failOnFailedQuestions = (
@@ -44,7 +45,8 @@ export const executeWithProgress = (
     const executor = yield* RunExecutor
     const run = yield* store.getRun(runId)
     const summary: ExecutionSummary = yield* Effect.scoped(Effect.gen(function*() {
-      const note = yield* Ref.make<string | undefined>(undefined)
+      const llmNote = yield* Ref.make<string | undefined>(undefined)
+      const storeNote = yield* Ref.make<string | undefined>(undefined)
       const writeLine = (line: string) =>
         flags.quiet ?
           Effect.void :
@@ -59,7 +61,10 @@ export const executeWithProgress = (
           alreadyDone: run.counts.done + (flags.retryFailed ? 0 : run.counts.failed),
           tty: process.stderr.isTTY === true,
           write: (text) => Effect.sync(() => void process.stderr.write(text)),
-          note: Ref.get(note)
+          note: Effect.map(
+            Effect.all([Ref.get(storeNote), Ref.get(llmNote)]),
+            (notes) => notes.filter((n) => n !== undefined).join(" · ") || undefined
+          )
         })
       }
       return yield* executor.execute(runId, {
@@ -68,7 +73,8 @@ export const executeWithProgress = (
         retryFailed: flags.retryFailed,
         owner: processOwner(flags.label),
         waitForLease: flags.wait ?? false,
-        onEngine: watchLlmHealth(note, writeLine)
+        onEngine: watchLlmHealth(llmNote, writeLine),
+        onStoreOutage: noteStoreOutage(storeNote, writeLine)
       })
     }))
     const after = yield* store.getRun(runId)

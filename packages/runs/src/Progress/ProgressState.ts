@@ -6,7 +6,11 @@ export interface ProgressState {
   readonly alreadyDone: number
   readonly done: number
   readonly failed: number
-  readonly inFlight: number
+  /**
+   * The items started and not yet finished. A set, not a count: an item is started again when its execution is
+   * repeated (a store outage ridden out), and must not count twice.
+   */
+  readonly inFlight: ReadonlySet<string>
   readonly llmCalls: number
   readonly startedAt: number
 }
@@ -16,24 +20,34 @@ export const initialProgress = (total: number, alreadyDone: number, now: number)
   alreadyDone,
   done: 0,
   failed: 0,
-  inFlight: 0,
+  inFlight: new Set(),
   llmCalls: 0,
   startedAt: now
 })
 
+const withItem = (items: ReadonlySet<string>, itemId: string): ReadonlySet<string> =>
+  items.has(itemId) ? items : new Set(items).add(itemId)
+
+const withoutItem = (items: ReadonlySet<string>, itemId: string): ReadonlySet<string> => {
+  if (!items.has(itemId)) return items
+  const rest = new Set(items)
+  rest.delete(itemId)
+  return rest
+}
+
 export const foldProgress = (state: ProgressState, event: RunEvent): ProgressState => {
   switch (event._tag) {
     case "ItemStarted":
-      return { ...state, inFlight: state.inFlight + 1 }
+      return { ...state, inFlight: withItem(state.inFlight, event.itemId) }
     case "ItemDone":
       return {
         ...state,
-        inFlight: Math.max(0, state.inFlight - 1),
+        inFlight: withoutItem(state.inFlight, event.itemId),
         done: state.done + 1,
         llmCalls: state.llmCalls + event.llmCalls
       }
     case "ItemFailed":
-      return { ...state, inFlight: Math.max(0, state.inFlight - 1), failed: state.failed + 1 }
+      return { ...state, inFlight: withoutItem(state.inFlight, event.itemId), failed: state.failed + 1 }
     default:
       return state
   }
@@ -64,7 +78,7 @@ export const renderProgress = (
   const eta = rate > 0 ? (s.total - finished) / rate : Number.POSITIVE_INFINITY
   return `${runId} ▕${"█".repeat(filled)}${
     "░".repeat(width - filled)
-  }▏ ${finished}/${s.total} · ${s.failed} failed · ${s.inFlight} in flight · ` +
+  }▏ ${finished}/${s.total} · ${s.failed} failed · ${s.inFlight.size} in flight · ` +
     `${rate.toFixed(2)} q/s · ${s.llmCalls} LLM calls${
       tokens === undefined ? "" : ` · ${tokens.toLocaleString("en")} tokens`
     } · ETA ${finished >= s.total ? "0 s" : duration(eta)}`

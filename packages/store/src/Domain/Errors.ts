@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { isConnectionLoss } from "../internal/connectionLoss.js"
 
 /**
  * The store cannot be used: the file is not a DeepNote store, is corrupted or read-only, was written by a newer
@@ -8,7 +9,15 @@ import { Schema } from "effect"
 export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
   message: Schema.String,
   cause: Schema.optional(Schema.Defect)
-}) {}
+}) {
+  /**
+   * The database could not be reached or dropped the connection (a Postgres restart or failover): the same work may
+   * succeed once it is back. Never true of a SQLite store.
+   */
+  get unreachable(): boolean {
+    return isConnectionLoss(this.cause)
+  }
+}
 
 /** No run has this id. */
 export class RunNotFound extends Schema.TaggedError<RunNotFound>()("RunNotFound", {

@@ -1,6 +1,6 @@
 import { firstDecodeIssue } from "@deepnote-rag/core"
-import { type SqlClient, type SqlError, SqlSchema } from "@effect/sql"
-import { Effect, type Option, type ParseResult, Predicate, type Schema } from "effect"
+import { type SqlClient, SqlError, SqlSchema } from "@effect/sql"
+import { Effect, Option, type ParseResult, Predicate, type Schema } from "effect"
 import { StoreError } from "../Domain/Errors.js"
 import { diagnosisOf } from "./diagnosis.js"
 import { storeFailure } from "./sql.js"
@@ -65,12 +65,20 @@ export const makeQueries = (sql: SqlClient.SqlClient) => {
   const sqlFailure = (action: string) => (error: SqlError.SqlError): Effect.Effect<never, StoreError> =>
     Effect.flip(diagnose(storeFailure(action)(error)))
 
-  /** Runs an effect in one transaction; a failure to begin or commit is a `StoreError` naming the operation. */
+  /**
+   * Runs an effect in one transaction; a failure to begin, commit or roll back is a `StoreError` naming the operation.
+   * (@effect/sql makes a failed COMMIT or ROLLBACK a defect — the connection went away under the transaction, or the
+   * disk filled up — which would escape every caller's error handling: it is the store's failure here.)
+   */
   const transaction =
     (action: string) =>
     <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError.SqlError> | StoreError, R> =>
       Effect.catchIf(
-        sql.withTransaction(self),
+        sql.withTransaction(self).pipe(
+          Effect.catchSomeDefect((defect) =>
+            defect instanceof SqlError.SqlError ? Option.some(Effect.fail(defect)) : Option.none()
+          )
+        ),
         (e): e is SqlError.SqlError => Predicate.isTagged(e, "SqlError"),
         sqlFailure(action)
       )

