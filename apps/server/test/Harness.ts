@@ -54,9 +54,12 @@ export const loopbackTest = HttpServer.layerTestClient.pipe(
 /** The server in process on a random 127.0.0.1 port, with an HttpClient that targets it. */
 export const testServer = (
   home: string,
-  data: ServerSettingsData = settings()
+  data: ServerSettingsData = settings(),
+  storeUrl?: string
 ): Layer.Layer<HttpClient.HttpClient | HttpServer.HttpServer, unknown> =>
-  serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig }).pipe(Layer.provideMerge(loopbackTest))
+  serverLayer({ home, settings: data, llmSettings: LlmSettings.layerConfig, storeUrl }).pipe(
+    Layer.provideMerge(loopbackTest)
+  )
 
 /** The server on a real 127.0.0.1 port (for clients outside Effect: openai, fetch). */
 export const portServer = (
@@ -73,13 +76,13 @@ export const baseUrl = Effect.map(
   (server) => server.address._tag === "TcpAddress" ? `http://127.0.0.1:${server.address.port}` : ""
 )
 
-/** Creates an API key for a tenant in the home's store (as `deepnote keys create` does). */
-export const createKey = (home: string, tenantId: string) =>
+/** Creates an API key for a tenant in the home's store, or the store at `storeUrl` (as `deepnote keys create` does). */
+export const createKey = (home: string, tenantId: string, storeUrl?: string) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
     const created = yield* keys.create({ tenantId, label: "test" })
     return Redacted.value(created.key)
-  }).pipe(Effect.provide(serverStoreLayer(undefined).pipe(Layer.provide(Home.layer(home)))))
+  }).pipe(Effect.provide(serverStoreLayer(storeUrl).pipe(Layer.provide(Home.layer(home)))))
 
 /** Indexes the sample corpus as a tenant's collection (`<tenant>__<name>` in the home). */
 export const seedCollection = (home: string, storedName: string) =>

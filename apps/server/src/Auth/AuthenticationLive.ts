@@ -1,6 +1,7 @@
 import { Authentication, type Tenant, Unauthorized } from "@deepnote-rag/api"
 import { ApiKeys } from "@deepnote-rag/store"
 import { Effect, Layer, Option } from "effect"
+import { unavailableOrDie } from "../Http/StoreFailure.js"
 import { ServerSettings } from "../ServerSettings.js"
 import { TenantRateLimiter } from "./TenantRateLimiter.js"
 
@@ -32,7 +33,8 @@ export const AuthenticationLive = Layer.effect(
             yield* limiter.take(local)
             return local
           }
-          const principal = yield* Effect.orDie(keys.verify(token))
+          // a store that cannot be reached is 503 (try again shortly), not a 500 with a stack trace in the log
+          const principal = yield* keys.verify(token).pipe(Effect.catchTag("StoreError", unavailableOrDie))
           if (Option.isNone(principal)) return yield* Unauthorized.of()
           const quota = principal.value.tenant.quota
           const tenant: Tenant = {

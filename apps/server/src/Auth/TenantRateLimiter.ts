@@ -2,6 +2,7 @@ import { RateLimited, type Tenant, Unavailable } from "@deepnote-rag/api"
 import { TenantQuotas } from "@deepnote-rag/store"
 import { Clock, Context, Effect, FiberRef, Layer } from "effect"
 import { currentRateLimit } from "../Http/ResponseHeaders.js"
+import { unavailableOrDie } from "../Http/StoreFailure.js"
 
 export interface TenantRateLimiterService {
   /** Counts one request of the tenant; 429 `rate_limited` (with the seconds to wait) beyond its per-minute limit. */
@@ -22,9 +23,7 @@ export class TenantRateLimiter extends Context.Tag("@deepnote-rag/server/TenantR
     return TenantRateLimiter.of({
       take: Effect.fn("TenantRateLimiter.take")(function*(tenant: Tenant) {
         const { count, windowEndsAt } = yield* quotas.countRequest(tenant.id).pipe(
-          Effect.mapError((e) =>
-            Unavailable.of(`the run store cannot be reached: ${e.message}`, 5, "store_unavailable")
-          )
+          Effect.catchTag("StoreError", unavailableOrDie)
         )
         const now = yield* Clock.currentTimeMillis
         const resetSeconds = Math.max(1, Math.ceil((windowEndsAt - now) / 1000))

@@ -10,10 +10,12 @@ import {
   ValidationError
 } from "@deepnote-rag/api"
 import { withoutAbsentAlternatives } from "@deepnote-rag/core"
+import { StoreError } from "@deepnote-rag/store"
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, type ParseResult } from "effect"
 import { openAiErrorOf } from "../OpenAi/OpenAiErrors.js"
 import type { AllowedMethods } from "./AllowedMethods.js"
+import { storeFailure } from "./StoreFailure.js"
 
 /** `["documents", 3, "text"]` → `documents[3].text`. */
 export const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
@@ -42,6 +44,8 @@ export const validationFromIssues = (
 }
 
 const describeDefect = (defect: unknown): ApiError | undefined => {
+  // the store's failure where a caller could not type it (the journal and event log inside a question): as any other
+  if (defect instanceof StoreError) return storeFailure(defect)
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError" && defect.reason === "Decode") {
     const cause = defect.cause
     if (cause instanceof Error && cause.message === "maxBytes exceeded") return PayloadTooLarge.of(0)

@@ -2,12 +2,10 @@ import {
   type BadGateway,
   type ConfigPatch,
   Conflict,
-  InternalError,
   NotFound,
   RateLimited,
   type RunView,
   type Tenant,
-  type Unavailable,
   ValidationError
 } from "@deepnote-rag/api"
 import { profiles } from "@deepnote-rag/core"
@@ -23,6 +21,7 @@ import { TenantCollections } from "../Collections/TenantCollections.js"
 import { modelCheckFailure } from "../Engine/LlmFailure.js"
 import { requireEmbeddings, resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
+import { type StoreFailure, storeFailure } from "../Http/StoreFailure.js"
 import { ServerSettings } from "../ServerSettings.js"
 import { isActiveRun, toRunView } from "./RunView.js"
 
@@ -44,28 +43,26 @@ export interface RunManagerService {
   readonly create: (
     tenant: Tenant,
     input: NewRunInput
-  ) => Effect.Effect<RunView, InternalError | NotFound | ValidationError | RateLimited | BadGateway | Unavailable>
-  readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<RunView>, InternalError>
-  readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, InternalError | NotFound>
+  ) => Effect.Effect<RunView, StoreFailure | NotFound | ValidationError | RateLimited | BadGateway>
+  readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<RunView>, StoreFailure>
+  readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, StoreFailure | NotFound>
   /** Whether the tenant sees the run: it started it, or it is the `--no-auth` tenant (every run of the home). */
-  readonly sees: (tenant: Tenant, runId: string) => Effect.Effect<boolean, InternalError>
+  readonly sees: (tenant: Tenant, runId: string) => Effect.Effect<boolean, StoreFailure>
   /** The stored run if the tenant sees it. */
-  readonly owned: (tenant: Tenant, runId: string) => Effect.Effect<Run, InternalError | NotFound>
+  readonly owned: (tenant: Tenant, runId: string) => Effect.Effect<Run, StoreFailure | NotFound>
   /** Queues the run's unfinished questions again (a cancelled or failed run; `retryFailed` also its failed ones). */
   readonly resume: (
     tenant: Tenant,
     runId: string,
     options?: { readonly retryFailed?: boolean }
-  ) => Effect.Effect<RunView, InternalError | Conflict | NotFound | RateLimited>
+  ) => Effect.Effect<RunView, StoreFailure | Conflict | NotFound | RateLimited>
   /** Stops the run: its questions in flight stop at their next call (on every worker), the others wait for a resume. */
-  readonly cancel: (tenant: Tenant, runId: string) => Effect.Effect<RunView, InternalError | NotFound>
+  readonly cancel: (tenant: Tenant, runId: string) => Effect.Effect<RunView, StoreFailure | NotFound>
   /** Whether the run is queued or executing, on any replica or machine (read from the store). */
   readonly isActive: (runId: string) => Effect.Effect<boolean>
   /** Runs queued or executing, over every tenant. */
   readonly activeCount: Effect.Effect<number>
 }
-
-const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
 
 /** Runs `GET /v1/runs` lists, newest first. */
 const listLimit = 100

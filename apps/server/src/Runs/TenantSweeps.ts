@@ -1,18 +1,17 @@
-import { InternalError, NotFound, SweepView, type Tenant } from "@deepnote-rag/api"
+import { NotFound, SweepView, type Tenant } from "@deepnote-rag/api"
 import { type SweepState, sweepState } from "@deepnote-rag/runs"
 import { RunStore, Sweeps } from "@deepnote-rag/store"
 import { Context, Effect, Layer } from "effect"
+import { type StoreFailure, storeFailure } from "../Http/StoreFailure.js"
 import { RunManager } from "./RunManager.js"
 import { toRunView } from "./RunView.js"
 
 /** The sweeps a tenant sees: the `--no-auth` tenant every sweep of the home, others those made of their runs only. */
 export interface TenantSweepsService {
-  readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<SweepView>, InternalError>
+  readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<SweepView>, StoreFailure>
   /** 404 for unknown ids and for sweeps the tenant does not see alike. */
-  readonly get: (tenant: Tenant, sweepId: string) => Effect.Effect<SweepView, InternalError | NotFound>
+  readonly get: (tenant: Tenant, sweepId: string) => Effect.Effect<SweepView, StoreFailure | NotFound>
 }
-
-const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
 
 const toSweepView = (state: SweepState, tenant: Tenant): SweepView =>
   new SweepView({

@@ -1,12 +1,11 @@
-import { Api, Comparison, CurrentTenant, InternalError, NotFound, ValidationError } from "@deepnote-rag/api"
+import { Api, Comparison, CurrentTenant, NotFound, ValidationError } from "@deepnote-rag/api"
 import { compareRuns } from "@deepnote-rag/runs"
 import { RunStore } from "@deepnote-rag/store"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RunManager } from "../../Runs/RunManager.js"
 import { toRunView } from "../../Runs/RunView.js"
-
-const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
+import { storeFailure } from "../StoreFailure.js"
 
 export const CompareHandlers = HttpApiBuilder.group(Api, "compare", (handlers) =>
   Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { Api, CurrentTenant, InternalError, NotFound } from "@deepnote-rag/api"
+import { Api, CurrentTenant, NotFound } from "@deepnote-rag/api"
 import { Home } from "@deepnote-rag/core"
 import { runReport } from "@deepnote-rag/runs"
 import { RunStore } from "@deepnote-rag/store"
@@ -12,8 +12,7 @@ import { runEventStream } from "../../Runs/RunEventStream.js"
 import { RunManager } from "../../Runs/RunManager.js"
 import { toRunView } from "../../Runs/RunView.js"
 import { sseResponse } from "../SseResponse.js"
-
-const storeFailure = (e: { readonly message: string }) => InternalError.of(e.message, "store_error")
+import { storeFailure } from "../StoreFailure.js"
 
 /** `Last-Event-ID` as a seq (absent or malformed: from the start). */
 const lastEventId = (header: string | undefined) => {
