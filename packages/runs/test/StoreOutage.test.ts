@@ -1,9 +1,9 @@
-import { processOwner, RunEvents, RunExecutor, type StoreOutageChange } from "@deepnote-rag/runs"
+import { processOwner, RunEvents, RunExecutor, runWorker, type StoreOutageChange, WorkQueue } from "@deepnote-rag/runs"
 import { RunStore, Store, StoreError } from "@deepnote-rag/store"
 import { EmbeddedPostgres } from "@deepnote-rag/store/testing"
 import { NodeContext } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
-import { Chunk, type Duration, Effect, Exit, Fiber, Layer, Queue, Stream } from "effect"
+import { Chunk, Clock, type Duration, Effect, Exit, Fiber, Layer, Queue, Stream } from "effect"
 import { countingEngine, sampleHome } from "./Engine.js"
 import { newRun } from "./Runs.js"
 
@@ -115,5 +115,27 @@ layer(EmbeddedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true
           })),
       { timeout: 120_000 }
     )
+
+    it.scoped("a worker with an idle exit does not end while the store cannot be reached (its queue only looks empty)", () =>
+      Effect.gen(function*() {
+        const pg = yield* EmbeddedPostgres
+        const url = yield* pg.createDatabase
+        const home = yield* sampleHome
+        const services = yield* Layer.build(
+          WorkQueue.layer({ pollInterval: "50 millis", lockExpiration: "2 seconds" }).pipe(
+            Layer.provideMerge(Layer.merge(Store.layer({ url }), RunEvents.layer))
+          )
+        )
+        const worker = yield* runWorker({
+          concurrency: 2,
+          engineFor: () => countingEngine(home, { calls: 0 }),
+          idleExit: "1 second"
+        }).pipe(Effect.scoped, Effect.provide(services), Effect.zip(Clock.currentTimeMillis), Effect.fork)
+        yield* pg.restart("3 seconds")
+        const back = yield* Clock.currentTimeMillis
+        const [summary, ended] = yield* Fiber.join(worker)
+        assert.strictEqual(summary.reason, "idle")
+        assert.isAtLeast(ended, back, "the worker ended while the store was down")
+      }))
   }
 )

@@ -1,3 +1,4 @@
+import { errorMessage } from "@deepnote-rag/core"
 import { EventLog, Journal, type Run, RunStore } from "@deepnote-rag/store"
 import {
   Cache,
@@ -256,11 +257,26 @@ export const runWorker = (
     )
     if (options.idleExit !== undefined) {
       const limit = Duration.toMillis(Duration.decode(options.idleExit))
+      let storeDown = false
       yield* Effect.gen(function*() {
         while (true) {
           yield* Effect.sleep("250 millis")
           const now = yield* Clock.currentTimeMillis
-          if (busy.size === 0 && now - lastActivity >= limit) return yield* Deferred.succeed(idle, undefined)
+          if (busy.size > 0) storeDown = false
+          if (busy.size > 0 || now - lastActivity < limit) continue
+          // takers that found nothing may only have been blind: the queue's polls fail while the store cannot be
+          // reached (a Postgres restart or failover), and every worker of a batch would end with the run unfinished
+          const reached = yield* Effect.exit(store.listRuns({ limit: 1 }))
+          if (Exit.isSuccess(reached)) return yield* Deferred.succeed(idle, undefined)
+          if (!storeDown) {
+            yield* Effect.logWarning(
+              `the store cannot be reached: not idle, waiting for it (${
+                errorMessage(Cause.squash(reached.cause))
+              })`
+            )
+          }
+          storeDown = true
+          lastActivity = yield* Clock.currentTimeMillis
         }
       }).pipe(Effect.forkScoped)
     }
