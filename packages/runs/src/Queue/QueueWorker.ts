@@ -270,9 +270,7 @@ export const runWorker = (
           if (Exit.isSuccess(reached)) return yield* Deferred.succeed(idle, undefined)
           if (!storeDown) {
             yield* Effect.logWarning(
-              `the store cannot be reached: not idle, waiting for it (${
-                errorMessage(Cause.squash(reached.cause))
-              })`
+              `the store cannot be reached: not idle, waiting for it (${errorMessage(Cause.squash(reached.cause))})`
             )
           }
           storeDown = true
