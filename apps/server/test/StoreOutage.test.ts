@@ -2,11 +2,29 @@ import { StoreError } from "@deepnote-rag/store"
 import { EmbeddedPostgres } from "@deepnote-rag/store/testing"
 import { HttpClientRequest } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Fiber, Schedule } from "effect"
+import { Cause, Chunk, ConfigProvider, Effect, Fiber, Layer, Schedule, Stream } from "effect"
+import * as Fs from "node:fs"
 import { toApiError } from "../src/Http/ErrorResponses.js"
-import { createKey, makeHome, raw, settings, testServer } from "./Harness.js"
+import {
+  clientWith,
+  createKey,
+  makeHome,
+  raw,
+  sampleQuestions,
+  seedCollection,
+  settings,
+  testServer
+} from "./Harness.js"
+import { sseEvents } from "./Sse.js"
 
 const listRuns = (key: string) => raw(HttpClientRequest.get("/v1/runs"), key)
+
+/** A job whose release the outage swallowed is taken again after 2 s instead of the default 30 s. */
+const shortJobLocks = Layer.setConfigProvider(
+  ConfigProvider.fromMap(new Map([["DEEPNOTE_QUEUE_LOCK_EXPIRATION", "2 seconds"]])).pipe(
+    ConfigProvider.orElse(() => ConfigProvider.fromEnv())
+  )
+)
 
 describe("a store that cannot be reached (a Postgres restart)", () => {
   it.scopedLive(
@@ -61,4 +79,44 @@ describe("a store that cannot be reached (a Postgres restart)", () => {
       message: "appending events failed: database or disk is full"
     })
   })
+
+  it.scopedLive(
+    "a run's SSE stream stays open while the store cannot be reached and goes on where it was: every event once, then end",
+    () =>
+      Effect.gen(function*() {
+        const pg = yield* EmbeddedPostgres
+        const url = yield* pg.createDatabase
+        const home = yield* makeHome
+        const key = yield* createKey(home, "acme", url)
+        yield* seedCollection(home, "acme__wiki")
+        yield* Effect.gen(function*() {
+          const client = yield* clientWith(key)
+          const jsonl = Fs.readFileSync(sampleQuestions, "utf8")
+          const run = yield* client.runs.create({
+            payload: { collection: "wiki", jsonl, concurrency: 1, config: { maxStep: 2 } },
+            urlParams: {}
+          })
+          const following = yield* Effect.fork(Stream.runCollect(
+            sseEvents(HttpClientRequest.get(`/v1/runs/${run.id}/events`).pipe(HttpClientRequest.bearerToken(key)))
+          ))
+          // the store goes away once the run has answered a question
+          yield* client.runs.get({ path: { id: run.id } }).pipe(
+            Effect.filterOrFail((view) => view.counts.done >= 1),
+            Effect.retry(Schedule.spaced("50 millis")),
+            Effect.timeout("30 seconds")
+          )
+          yield* pg.restart("2 seconds")
+          const events = Chunk.toReadonlyArray(yield* Fiber.join(following).pipe(Effect.timeout("90 seconds")))
+          const last = events[events.length - 1]
+          assert.strictEqual(last?.event, "end", `the stream ended with ${JSON.stringify(last)}`)
+          assert.strictEqual(JSON.parse(last!.data).status, "completed")
+          const ids = events.flatMap((e) => e.id === undefined ? [] : [Number(e.id)])
+          assert.strictEqual(new Set(ids).size, ids.length, "no event twice")
+          assert.deepStrictEqual(ids, [...ids].sort((a, b) => a - b))
+          const answered = events.filter((e) => e.event === "Answered").map((e) => JSON.parse(e.data).itemId as string)
+          assert.strictEqual(new Set(answered).size, run.counts.total)
+        }).pipe(Effect.provide(testServer(home, settings({ workers: 2 }), url).pipe(Layer.provide(shortJobLocks))))
+      }).pipe(Effect.provide(EmbeddedPostgres.layer)),
+    150_000
+  )
 })

@@ -58,8 +58,6 @@ export interface RunManagerService {
   ) => Effect.Effect<RunView, StoreFailure | Conflict | NotFound | RateLimited>
   /** Stops the run: its questions in flight stop at their next call (on every worker), the others wait for a resume. */
   readonly cancel: (tenant: Tenant, runId: string) => Effect.Effect<RunView, StoreFailure | NotFound>
-  /** Whether the run is queued or executing, on any replica or machine (read from the store). */
-  readonly isActive: (runId: string) => Effect.Effect<boolean>
   /** Runs queued or executing, over every tenant. */
   readonly activeCount: Effect.Effect<number>
 }
@@ -100,9 +98,6 @@ const make: Effect.Effect<
   const index = yield* Collections
   const { limits } = settings
   const view = (run: Run, tenant: Tenant) => Effect.succeed(toRunView(run, tenant))
-
-  const isActive = (runId: string) =>
-    store.getRun(runId).pipe(Effect.map(isActiveRun), Effect.orElseSucceed(() => false))
 
   const sees = Effect.fn("RunManager.sees")(function*(tenant: Tenant, runId: string) {
     yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.tenant.id": tenant.id })
@@ -256,7 +251,7 @@ const make: Effect.Effect<
     return running.length + created.filter((r) => r.execution === "queue").length
   }).pipe(Effect.orElseSucceed(() => 0))
 
-  return RunManager.of({ create, list, get, sees, owned, resume, cancel, isActive, activeCount })
+  return RunManager.of({ create, list, get, sees, owned, resume, cancel, activeCount })
 })
 
 /** The run manager of the HTTP app (every replica's is interchangeable: its state is the store's). */
