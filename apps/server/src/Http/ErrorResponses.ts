@@ -44,7 +44,8 @@ export const validationFromIssues = (
 }
 
 const describeDefect = (defect: unknown): ApiError | undefined => {
-  // the store's failure where a caller could not type it (the journal and event log inside a question): as any other
+  // the store's failure where a caller could not type it (the journal and event log inside a question): answered like
+  // a typed store failure
   if (defect instanceof StoreError) return storeFailure(defect)
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError" && defect.reason === "Decode") {
     const cause = defect.cause
