@@ -141,6 +141,15 @@ const rows: ReadonlyArray<Row> = [
     only: true
   },
   {
+    name: "server settings from the environment that do not decode: each named",
+    argv: (c) => ["serve", "--home", c.home, "--port", "0"],
+    env: { DEEPNOTE_SERVER_ASK_QUEUE: "many", DEEPNOTE_SERVER_DRAIN_TIMEOUT: "soon" },
+    code: 2,
+    stderr:
+      /^deepnote: DEEPNOTE_SERVER_ASK_QUEUE: Expected an integer value but received "many"; DEEPNOTE_SERVER_DRAIN_TIMEOUT: Expected a duration but received "soon"$/,
+    only: true
+  },
+  {
     name: "an LLM URL where nothing listens (no model configured)",
     // port 9 (discard) of 127.0.0.1: nothing listens there; the reason is named, not "no model listed"
     argv: (

@@ -1,8 +1,12 @@
 import type { RunConfig } from "@deepnote-rag/core"
 import type { MeiliOptions } from "@deepnote-rag/retrieval"
+import { defaultStoreOutageTolerance, storeOutageToleranceConfig } from "@deepnote-rag/runs"
 import { Config, Context, type Duration, Layer, Option } from "effect"
 
-/** Limits of the HTTP app. Every one has a `DEEPNOTE_SERVER_*` setting (see `ServerSettings.limitsConfig`). */
+/**
+ * Limits of the HTTP app. Every one has a `DEEPNOTE_SERVER_*` setting (see `ServerSettings.limitsConfig`), but the store
+ * outage tolerance, which is `DEEPNOTE_STORE_OUTAGE_TOLERANCE` as for the CLI.
+ */
 export interface ServerLimits {
   /** Body limit of JSON endpoints (bytes). */
   readonly maxBodyBytes: number
@@ -27,6 +31,11 @@ export interface ServerLimits {
   readonly maxConcurrentRuns: number
   /** On shutdown: how long in-flight requests may finish before the listener closes. */
   readonly drainTimeout: Duration.DurationInput
+  /**
+   * How long the queue workers' questions wait for a store that cannot be reached (a Postgres restart or failover),
+   * holding their jobs, before giving them back (`DEEPNOTE_STORE_OUTAGE_TOLERANCE`, as for `deepnote run`).
+   */
+  readonly storeOutageTolerance: Duration.DurationInput
 }
 
 export interface ServerSettingsData {
@@ -70,7 +79,8 @@ export const defaultLimits: ServerLimits = {
   maxRunConcurrency: 64,
   requestsPerMinute: 600,
   maxConcurrentRuns: 2,
-  drainTimeout: "10 seconds"
+  drainTimeout: "10 seconds",
+  storeOutageTolerance: defaultStoreOutageTolerance
 }
 
 const int = (name: string, fallback: number) => Config.integer(name).pipe(Config.withDefault(fallback))
@@ -91,7 +101,8 @@ const limitsConfig: Config.Config<ServerLimits> = Config.all({
   maxRunConcurrency: int("DEEPNOTE_SERVER_MAX_RUN_CONCURRENCY", defaultLimits.maxRunConcurrency),
   requestsPerMinute: int("DEEPNOTE_SERVER_REQUESTS_PER_MINUTE", defaultLimits.requestsPerMinute),
   maxConcurrentRuns: int("DEEPNOTE_SERVER_MAX_CONCURRENT_RUNS", defaultLimits.maxConcurrentRuns),
-  drainTimeout: duration("DEEPNOTE_SERVER_DRAIN_TIMEOUT", defaultLimits.drainTimeout)
+  drainTimeout: duration("DEEPNOTE_SERVER_DRAIN_TIMEOUT", defaultLimits.drainTimeout),
+  storeOutageTolerance: storeOutageToleranceConfig.pipe(Config.map((d): Duration.DurationInput => d))
 })
 
 /** `DEEPNOTE_SERVER_CORS_ORIGINS`: comma-separated allowed origins (empty: CORS off). */

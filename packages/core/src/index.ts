@@ -1,3 +1,4 @@
+export * from "./ConfigFailure.js"
 export * from "./Domain/AlignResult.js"
 export * from "./Domain/AlignSpec.js"
 export * from "./Domain/Answer.js"

@@ -1,4 +1,4 @@
-import { Retriever } from "@deepnote-rag/core"
+import { describeConfigFailure, Retriever } from "@deepnote-rag/core"
 import { localServer, meiliErrors, meiliReplay } from "@deepnote-rag/retrieval/testing"
 import { NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -6,7 +6,6 @@ import { ConfigProvider, Duration, Effect, Layer, Redacted } from "effect"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import {
-  describeMeiliConfigError,
   indexIntoMeilisearch,
   type IngestProgress,
   MeiliClient,
@@ -229,7 +228,7 @@ describe("Meilisearch adapter (contract, against the recorded reply shapes of Me
         ] as const
       ) {
         const error = yield* Effect.flip(meiliEnvironment.pipe(env({ [key]: value })))
-        assert.include(describeMeiliConfigError(error), message)
+        assert.include(describeConfigFailure(error), message)
       }
     }))
 })

@@ -1,9 +1,17 @@
-import { processOwner, RunEvents, RunExecutor, runWorker, type StoreOutageChange, WorkQueue } from "@deepnote-rag/runs"
+import {
+  enqueueRun,
+  processOwner,
+  RunEvents,
+  RunExecutor,
+  runWorker,
+  type StoreOutageChange,
+  WorkQueue
+} from "@deepnote-rag/runs"
 import { RunStore, Store, StoreError } from "@deepnote-rag/store"
 import { EmbeddedPostgres } from "@deepnote-rag/store/testing"
 import { NodeContext } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
-import { Chunk, Clock, type Duration, Effect, Exit, Fiber, Layer, Queue, Stream } from "effect"
+import { Cause, Chunk, Clock, type Duration, Effect, Exit, Fiber, Layer, Queue, Stream } from "effect"
 import { countingEngine, sampleHome } from "./Engine.js"
 import { newRun } from "./Runs.js"
 
@@ -113,6 +121,63 @@ layer(EmbeddedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true
             assert.deepInclude(resumed.counts, { done: 12, failed: 0 })
             assert.strictEqual(resumed.done, 12 - before.done)
           })),
+      { timeout: 120_000 }
+    )
+
+    it.scoped(
+      "a queue worker's questions wait for the store holding their jobs, and the run completes without waiting for " +
+        "their locks to expire",
+      () =>
+        Effect.gen(function*() {
+          const pg = yield* EmbeddedPostgres
+          const url = yield* pg.createDatabase
+          const home = yield* sampleHome
+          // locks expire after 30 s: a job given up at the outage would wait that long for another take
+          const services = yield* Layer.build(
+            Layer.merge(
+              WorkQueue.layer({ pollInterval: "50 millis", lockExpiration: "30 seconds" }),
+              RunExecutor.layer()
+            )
+              .pipe(Layer.provideMerge(Layer.merge(Store.layer({ url }), RunEvents.layer)))
+          )
+          yield* Effect.gen(function*() {
+            const events = yield* (yield* RunEvents).subscribe
+            const runId = yield* newRun(12, { execution: "queue" })
+            yield* enqueueRun(runId)
+            const changes: Array<StoreOutageChange["_tag"]> = []
+            const worker = yield* runWorker({
+              concurrency: 2,
+              engineFor: () => countingEngine(home, { calls: 0, delayMs: 10 }),
+              idleExit: "2 seconds",
+              storeOutageTolerance: "60 seconds",
+              onStoreOutage: (change) => Effect.sync(() => void changes.push(change._tag))
+            }).pipe(Effect.scoped, Effect.fork)
+            yield* Effect.repeat(Queue.take(events), { until: (event) => event._tag === "ItemDone" })
+            yield* pg.restart("3 seconds")
+            const back = yield* Clock.currentTimeMillis
+            yield* Effect.repeat(Queue.take(events), { until: (event) => event._tag === "RunFinished" }).pipe(
+              Effect.timeoutFail({
+                duration: "45 seconds",
+                onTimeout: () => new Cause.TimeoutException("the run did not finish within 45 s of the store's return")
+              })
+            )
+            const finished = yield* Clock.currentTimeMillis
+            const summary = yield* Fiber.join(worker)
+            assert.deepInclude(summary, { done: 12, failed: 0 })
+            assert.isBelow(finished - back, 15_000, "the run waited for its questions' locks to expire")
+            assert.strictEqual(changes[0], "StoreUnreachable")
+            assert.strictEqual(changes.at(-1), "StoreBack")
+
+            const reference = yield* newRun(12)
+            yield* (yield* RunExecutor).execute(reference, {
+              engine: countingEngine(home, { calls: 0 }),
+              concurrency: 2,
+              owner
+            })
+            const withoutIds = (lines: ReadonlyArray<string>) => lines.map((line) => line.split(" ").slice(1).join(" "))
+            assert.deepStrictEqual(withoutIds(yield* answers(runId)), withoutIds(yield* answers(reference)))
+          }).pipe(Effect.provide(services), Effect.provide(NodeContext.layer))
+        }),
       { timeout: 120_000 }
     )
 

@@ -82,4 +82,45 @@ describe("WorkQueue over SqlPersistedQueue (SQLite)", () => {
       }).pipe(Effect.provide(NodeContext.layer)),
     { timeout: 30_000 }
   )
+
+  it.scopedLive(
+    "a job another worker took over (its lock expired while the store could not be reached) is not held any more",
+    () =>
+      Effect.gen(function*() {
+        const dir = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped())
+        const db = SqliteClient.layer({ filename: Path.join(dir, "queue.sqlite") })
+        // the first worker's renewals never come (as during an outage): its lock expires after 1 s
+        const [first, second] = yield* Effect.all([
+          Layer.build(
+            WorkQueue.layer({ pollInterval: "50 millis", lockExpiration: "1 second", lockRefreshInterval: "1 hour" })
+              .pipe(Layer.provide(db))
+          ).pipe(Effect.map(Context.get(WorkQueue))),
+          Layer.build(
+            Layer.fresh(
+              WorkQueue.layer({ pollInterval: "50 millis", lockExpiration: "1 second" }).pipe(Layer.provide(db))
+            )
+          ).pipe(Effect.map(Context.get(WorkQueue)))
+        ])
+        yield* first.offer([job("long")])
+        const heldAtFirst = yield* Deferred.make<boolean>()
+        const takenOver = yield* Deferred.make<void>()
+        const checked = yield* Deferred.make<void>()
+        const holder = yield* Effect.fork(first.take((_, meta) =>
+          Effect.gen(function*() {
+            yield* Deferred.succeed(heldAtFirst, yield* meta.stillHeld)
+            yield* Deferred.await(takenOver)
+            return yield* meta.stillHeld
+          })
+        ))
+        assert.isTrue(yield* Deferred.await(heldAtFirst), "a job just taken is held")
+        const taker = yield* Effect.fork(second.take((j) =>
+          Effect.zipRight(Deferred.succeed(takenOver, undefined), Effect.as(Deferred.await(checked), j.itemId))
+        ))
+        const heldAfter = yield* Fiber.join(holder)
+        yield* Deferred.succeed(checked, undefined)
+        assert.strictEqual(yield* Fiber.join(taker), "long")
+        assert.isFalse(heldAfter, "the first worker still believed it held a job the second worker had taken over")
+      }).pipe(Effect.provide(NodeContext.layer)),
+    { timeout: 30_000 }
+  )
 })

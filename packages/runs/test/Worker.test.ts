@@ -1,5 +1,5 @@
 import { enqueueRun, processOwner, RunEvents, RunExecutor, runWorker, WorkQueue } from "@deepnote-rag/runs"
-import { EventLog, RunStore, Store } from "@deepnote-rag/store"
+import { EventLog, RunStore, Store, StoreError } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -128,6 +128,42 @@ describe("queue workers", () => {
         const summary = yield* Fiber.join(worker)
         assert.strictEqual(summary.done, 10)
         assert.strictEqual((yield* store.getRun(runId)).status, "completed")
+      }).pipe(Effect.provide(workerServices(url)))
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("a store that cannot be reached for a moment", () => {
+  it.scopedLive("a job whose run could not be read is neither dropped nor failed: the worker waits and does it", () =>
+    Effect.gen(function*() {
+      const home = yield* sampleHome
+      const url = yield* storeFile
+      yield* Effect.gen(function*() {
+        const store = yield* RunStore
+        const runId = yield* newQueueRun(4)
+        yield* enqueueRun(runId)
+        // the first read of the run meets a refused connection, as in a Postgres restart
+        let refusals = 1
+        const refused = new StoreError({
+          message: "reading a run failed: connect ECONNREFUSED 127.0.0.1:5432",
+          cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })
+        })
+        const outages: Array<string> = []
+        const summary = yield* Effect.scoped(runWorker({
+          concurrency: 1,
+          engineFor: () => countingEngine(home, { calls: 0 }),
+          idleExit: "1 second",
+          onStoreOutage: (change) => Effect.sync(() => void outages.push(change._tag))
+        })).pipe(
+          Effect.provideService(RunStore, {
+            ...store,
+            getRun: (id) => refusals-- > 0 ? Effect.fail(refused) : store.getRun(id)
+          })
+        )
+        assert.deepInclude(summary, { done: 4, failed: 0, skipped: 0 })
+        const run = yield* store.getRun(runId)
+        assert.strictEqual(run.status, "completed")
+        assert.strictEqual(run.counts.done, 4)
+        assert.deepStrictEqual(outages, ["StoreUnreachable", "StoreBack"])
       }).pipe(Effect.provide(workerServices(url)))
     }).pipe(Effect.provide(NodeContext.layer)))
 })

@@ -1,4 +1,4 @@
-import { errorCode, errorMessage, Home, type RunConfig } from "@deepnote-rag/core"
+import { describeConfigFailure, errorCode, errorMessage, Home, type RunConfig } from "@deepnote-rag/core"
 import type { LlmSettings } from "@deepnote-rag/llm"
 import { type MeiliOptions, withoutCredentials } from "@deepnote-rag/retrieval"
 import { serverLayer, ServerSettings, serverStoreLayer } from "@deepnote-rag/server"
@@ -69,12 +69,12 @@ export const homeServer = (input: HomeServerInput) =>
       Effect.mapError((e) => new UsageError({ message: errorMessage(e) }))
     )
     const limits = yield* ServerSettings.limitsConfig.pipe(
-      Effect.mapError((e) => new UsageError({ message: `server limits: ${errorMessage(e)}` }))
+      Effect.mapError((e) => new UsageError({ message: describeConfigFailure(e) }))
     )
     const corsOrigins = input.corsOrigins.length > 0
       ? input.corsOrigins
       : yield* ServerSettings.corsOriginsConfig.pipe(
-        Effect.mapError((e) => new UsageError({ message: `server CORS origins: ${errorMessage(e)}` }))
+        Effect.mapError((e) => new UsageError({ message: describeConfigFailure(e) }))
       )
     const layer = serverLayer({
       home: home.root,

@@ -1,4 +1,4 @@
-import { makeWorkerEngines, runWorker } from "@deepnote-rag/runs"
+import { makeWorkerEngines, runWorker, storeOutageToleranceConfig } from "@deepnote-rag/runs"
 import { Command, Options } from "@effect/cli"
 import { Console, Duration, Effect, Option } from "effect"
 import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"
@@ -51,6 +51,8 @@ export const workerCommand = Command.make(
       }
       const summary = yield* runWorker({
         concurrency: opts.concurrency,
+        // read (and checked, exit 2) with the run services too
+        storeOutageTolerance: yield* storeOutageToleranceConfig,
         ...engines,
         maxAttempts: opts.maxAttempts,
         ...(Option.isSome(opts.idleExit) ? { idleExit: Duration.seconds(opts.idleExit.value) } : {})

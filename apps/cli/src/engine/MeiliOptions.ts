@@ -1,5 +1,5 @@
+import { describeConfigFailure } from "@deepnote-rag/core"
 import {
-  describeMeiliConfigError,
   meiliEnvironment,
   type MeiliOptions,
   meiliSettingProblem,
@@ -114,7 +114,7 @@ export const resolveMeiliSettings = (
     if (refused !== undefined) return yield* refused
     const file = yield* fromFile(section, configFile)
     const environment = yield* meiliEnvironment.pipe(
-      Effect.mapError((e) => new UsageError({ message: describeMeiliConfigError(e) }))
+      Effect.mapError((e) => new UsageError({ message: describeConfigFailure(e) }))
     )
     const sources = [given, file, environment]
     return { options: mergeMeiliSettings(sources), named: namesMeiliHost(sources) }

@@ -1,7 +1,8 @@
+import { describeConfigFailure } from "@deepnote-rag/core"
 import { Collections } from "@deepnote-rag/retrieval"
 import { RunEvents, RunExecutor, WorkQueue } from "@deepnote-rag/runs"
 import { type RunNotFound, Store, type StoreError } from "@deepnote-rag/store"
-import { ConfigError, Layer, Option } from "effect"
+import { Layer, Option } from "effect"
 import { homeLayer } from "../commands/Common.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 
@@ -22,11 +23,7 @@ export const storeChoice = (flag: Option.Option<string>, fromFile: string | unde
 /** The store, the executor, the event hub and collections, under the chosen home. */
 export const runServices = (home: Option.Option<string>, store: Option.Option<string> = Option.none()) =>
   RunExecutor.layerConfig.pipe(
-    Layer.mapError((e) =>
-      new UsageError({
-        message: `DEEPNOTE_STORE_OUTAGE_TOLERANCE: ${ConfigError.isInvalidData(e) ? e.message : String(e)}`
-      })
-    ),
+    Layer.mapError((e) => new UsageError({ message: describeConfigFailure(e) })),
     Layer.provideMerge(Layer.mergeAll(storeLayer(store), RunEvents.layer, Collections.layer)),
     Layer.provideMerge(homeLayer(home))
   )

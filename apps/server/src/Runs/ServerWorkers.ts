@@ -22,6 +22,7 @@ export const serverWorkersLayer = <E>(llmSettings: Layer.Layer<LlmSettings, E>) 
       concurrency: workers,
       ...engines,
       drainTimeout: limits.drainTimeout,
+      storeOutageTolerance: limits.storeOutageTolerance,
       // questions yield to the event loop (not just to other fibers): a CPU-bound engine never starves HTTP requests
       aroundQuestion: yieldingToIo
     }).pipe(

@@ -91,12 +91,6 @@ export const meiliEnvironment: Effect.Effect<MeiliSettingsInput, ConfigError.Con
   taskTimeout: read("taskTimeout", Config.duration(meiliEnvironmentKeys.taskTimeout))
 })
 
-/** A settings error in one line: `DEEPNOTE_MEILI_HOST: expected an http(s) URL …`. */
-export const describeMeiliConfigError = (error: ConfigError.ConfigError): string =>
-  ConfigError.isInvalidData(error) || ConfigError.isMissingData(error)
-    ? `${error.path.join(".")}: ${error.message}`
-    : String(error)
-
 /** Merges sources field by field, the first that sets a field wins (flags, file, environment), then the defaults. */
 export const mergeMeiliSettings = (sources: ReadonlyArray<MeiliSettingsInput>): MeiliOptions => {
   const pick = <K extends keyof MeiliSettingsInput>(field: K): MeiliSettingsInput[K] =>

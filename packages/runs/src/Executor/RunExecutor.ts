@@ -8,13 +8,18 @@ import {
   RunStore,
   StoreError
 } from "@deepnote-rag/store"
-import { Cause, Config, Context, Data, Deferred, Duration, Effect, Fiber, Layer, Option, Ref, type Scope } from "effect"
+import { Cause, Context, Data, Deferred, Duration, Effect, Fiber, Layer, Option, Ref, type Scope } from "effect"
 import type { EngineServices } from "./EngineServices.js"
 import { executeRunItem } from "./ExecuteRunItem.js"
 import { RunEvents } from "./RunEvents.js"
 import { holdRunLease, type RunBusy } from "./RunLease.js"
 import { planOf } from "./RunPlan.js"
-import { makeStoreOutage, type StoreOutageChange } from "./StoreOutage.js"
+import {
+  defaultStoreOutageTolerance,
+  makeStoreOutage,
+  type StoreOutageChange,
+  storeOutageToleranceConfig
+} from "./StoreOutage.js"
 
 export interface ExecuteOptions {
   /** The engine the questions are answered with (built once per execution, shared by every question). */
@@ -75,9 +80,6 @@ export interface RunExecutorService {
     options: ExecuteOptions
   ) => Effect.Effect<ExecutionSummary, RunBusy | RunNotFound | StoreError | EngineFailed>
 }
-
-/** How long a run's questions wait for a store that cannot be reached, unless the executor's settings say otherwise. */
-export const defaultStoreOutageTolerance = Duration.minutes(5)
 
 /**
  * Executes (or resumes) a run: every pending item — and every item cut off while running — is answered in its own
@@ -248,10 +250,7 @@ export class RunExecutor extends Context.Tag("@deepnote-rag/runs/RunExecutor")<R
 
   /** The executor with `DEEPNOTE_STORE_OUTAGE_TOLERANCE` (a duration, default 5 minutes) from `Config`. */
   static readonly layerConfig = Layer.unwrapEffect(
-    Effect.map(
-      Config.duration("DEEPNOTE_STORE_OUTAGE_TOLERANCE").pipe(Config.withDefault(defaultStoreOutageTolerance)),
-      (storeOutageTolerance) => RunExecutor.layer({ storeOutageTolerance })
-    )
+    Effect.map(storeOutageToleranceConfig, (storeOutageTolerance) => RunExecutor.layer({ storeOutageTolerance }))
   )
 }
 

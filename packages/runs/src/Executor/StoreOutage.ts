@@ -1,6 +1,14 @@
 import { errorMessage } from "@deepnote-rag/core"
 import { StoreError } from "@deepnote-rag/store"
-import { Cause, Clock, Duration, Effect, Exit, Option, Ref } from "effect"
+import { Cause, Clock, Config, Duration, Effect, Exit, Option, Ref } from "effect"
+
+/** How long work waits for a store that cannot be reached, unless its settings say otherwise. */
+export const defaultStoreOutageTolerance = Duration.minutes(5)
+
+/** `DEEPNOTE_STORE_OUTAGE_TOLERANCE` (a duration, default 5 minutes): for runs, resumes and queue workers alike. */
+export const storeOutageToleranceConfig: Config.Config<Duration.Duration> = Config.duration(
+  "DEEPNOTE_STORE_OUTAGE_TOLERANCE"
+).pipe(Config.withDefault(defaultStoreOutageTolerance))
 
 /** What an execution says about its store while it rides out an outage. */
 export type StoreOutageChange =

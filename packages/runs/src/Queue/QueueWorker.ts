@@ -1,5 +1,5 @@
 import { errorMessage } from "@deepnote-rag/core"
-import { EventLog, Journal, type Run, RunStore } from "@deepnote-rag/store"
+import { EventLog, Journal, type PendingItem, type Run, RunStore, StoreError } from "@deepnote-rag/store"
 import {
   Cache,
   Cause,
@@ -22,7 +22,8 @@ import type { EngineServices } from "../Executor/EngineServices.js"
 import { executeRunItem } from "../Executor/ExecuteRunItem.js"
 import { RunEvents } from "../Executor/RunEvents.js"
 import { planOf } from "../Executor/RunPlan.js"
-import { jobId, type QuestionJob, WorkQueue } from "./WorkQueue.js"
+import { defaultStoreOutageTolerance, makeStoreOutage, type StoreOutageChange } from "../Executor/StoreOutage.js"
+import { jobId, type JobMeta, type QuestionJob, WorkQueue } from "./WorkQueue.js"
 
 export interface WorkerOptions {
   /** Questions this process executes at once (one job each). */
@@ -47,6 +48,13 @@ export interface WorkerOptions {
    * CPU-bound engine never starves its requests (only the question: the queue's own fibers keep the default one).
    */
   readonly aroundQuestion?: <A, E, R>(question: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * How long a question that met a store outage (a Postgres restart or failover) waits for the store, holding its job,
+   * before its job goes back to the queue. Default 5 minutes (`DEEPNOTE_STORE_OUTAGE_TOLERANCE`).
+   */
+  readonly storeOutageTolerance?: Duration.DurationInput
+  /** Told when a store outage begins and ends. Default: a log line each. */
+  readonly onStoreOutage?: (change: StoreOutageChange) => Effect.Effect<void>
 }
 
 export interface WorkerSummary {
@@ -87,26 +95,41 @@ export const runWorker = (
     const busy = new Set<number>()
     let lastActivity = yield* Clock.currentTimeMillis
 
+    // a store failure is not cached (`Cache` keeps failures for their time to live): the next job reads again
     const runs = yield* Cache.make({
       capacity: 1024,
       timeToLive: options.statusInterval ?? "2 seconds",
-      lookup: (runId: string) => Effect.option(store.getRun(runId))
+      lookup: (runId: string) =>
+        store.getRun(runId).pipe(
+          Effect.map(Option.some),
+          Effect.catchTag("RunNotFound", () => Effect.succeed(Option.none<Run>()))
+        )
     })
+    const runNamed = (runId: string) => Effect.tapError(runs.get(runId), () => runs.invalidate(runId))
     const refusals = yield* Cache.make({
       capacity: 1024,
       timeToLive: "1 minute",
       lookup: (runId: string) =>
         Effect.flatMap(
-          runs.get(runId),
+          runNamed(runId),
           Option.match({ onNone: () => Effect.succeed(Option.none<string>()), onSome: options.refuse ?? noRefusal })
         )
     })
     const engines = yield* RcMap.make({
       lookup: (runId: string) =>
-        Effect.flatMap(store.getRun(runId), (run) => Layer.build(options.engineFor(run))).pipe(
-          Effect.mapError((cause) => new EngineUnavailable({ runId, cause }))
+        Effect.flatMap(
+          store.getRun(runId),
+          (run) =>
+            Layer.build(options.engineFor(run)).pipe(
+              Effect.mapError((cause) => new EngineUnavailable({ runId, cause }))
+            )
         ),
       idleTimeToLive: "1 minute"
+    })
+    const outage = yield* makeStoreOutage({
+      tolerance: options.storeOutageTolerance ?? defaultStoreOutageTolerance,
+      probe: store.listRuns({ limit: 1 }),
+      onChange: options.onStoreOutage ?? logStoreOutage
     })
 
     /**
@@ -116,10 +139,10 @@ export const runWorker = (
      */
     const runOf = (job: QuestionJob) =>
       Effect.flatMap(
-        runs.get(job.runId),
+        runNamed(job.runId),
         (found) =>
           Option.isSome(found) && found.value.queueGeneration < job.generation
-            ? Effect.zipRight(runs.refresh(job.runId), runs.get(job.runId))
+            ? Effect.zipRight(runs.refresh(job.runId), runNamed(job.runId))
             : Effect.succeed(found)
       )
 
@@ -130,7 +153,9 @@ export const runWorker = (
         (stop) =>
           stop ?
             Effect.succeed(true) :
-            Effect.map(runOf(job), (run) => Option.isSome(run) && run.value.status === "interrupted")
+            Effect.map(runOf(job), (run) => Option.isSome(run) && run.value.status === "interrupted").pipe(
+              Effect.orElseSucceed(() => false) // a store that cannot say: the question goes on (and meets it too)
+            )
       )
 
     /** After a question: the run is completed when none is left pending or running. */
@@ -148,9 +173,29 @@ export const runWorker = (
         yield* hub.publish({ _tag: "RunFinished", runId, status: "completed" })
       })
 
-    const handle = (job: QuestionJob): Effect.Effect<Outcome, unknown> =>
+    /**
+     * Runs a step of a job so that it rides out a store outage: when the step met one, it waits for the store and runs
+     * again — after making sure the job is still this worker's (an outage longer than the queue's lock expiration may
+     * have let another worker take it over: then `JobTakenOver`, and the job is that worker's to finish).
+     */
+    const ridingOut = (meta: JobMeta) => <A, E, R>(step: Effect.Effect<A, E, R>) => {
+      let first = true
+      const stillOurs = meta.stillHeld.pipe(
+        Effect.mapError((e) => new StoreError({ message: e.message, cause: e.cause })),
+        Effect.filterOrFail((held) => held, () => new JobTakenOver())
+      )
+      return outage.rideOut(Effect.suspend(() => {
+        if (first) {
+          first = false
+          return step
+        }
+        return Effect.zipRight(stillOurs, step)
+      }))
+    }
+
+    /** Claims the job's question: its run and the claimed item, or what became of the job when there is nothing to do. */
+    const claimFor = (job: QuestionJob, key: string) =>
       Effect.gen(function*() {
-        const key = jobId(job)
         const found = yield* runOf(job)
         if (Option.isNone(found)) {
           yield* Effect.logWarning(`job for unknown run ${job.runId} (question ${job.itemId}): dropped`)
@@ -161,7 +206,7 @@ export const runWorker = (
           yield* store.releaseItem(job.runId, job.itemId, key)
           return "skipped" as const
         }
-        const refusal = yield* refusals.get(job.runId)
+        const refusal = yield* Effect.tapError(refusals.get(job.runId), () => refusals.invalidate(job.runId))
         if (Option.isSome(refusal)) {
           yield* Effect.logWarning(`not taking run ${job.runId}'s questions: ${refusal.value}`)
           yield* Ref.update(tally, (t) => ({ ...t, refused: t.refused + 1 }))
@@ -170,27 +215,46 @@ export const runWorker = (
         }
         const claim = yield* store.claimItem(job.runId, job.itemId, key)
         if (claim._tag === "Taken") return "skipped" as const
-        const item = claim.item
+        return { run, item: claim.item }
+      })
+
+    /** A question that stopped its worker too often is failed; any other starts its run if it is still queued. */
+    const admit = (run: Run, item: PendingItem) =>
+      Effect.gen(function*() {
         if (item.attempts > maxAttempts) {
           const message = `the question stopped its worker ${
             item.attempts - 1
           } times (a crash or out of memory?); failed after ${maxAttempts} attempts`
-          yield* store.failItem({ runId: job.runId, itemId: job.itemId, error: { tag: "WorkerCrashed", message } })
-          yield* hub.publish({ _tag: "ItemFailed", runId: job.runId, itemId: job.itemId, message })
-          yield* afterItem(job.runId)
-          return "failed" as const
+          yield* store.failItem({ runId: run.id, itemId: item.itemId, error: { tag: "WorkerCrashed", message } })
+          yield* hub.publish({ _tag: "ItemFailed", runId: run.id, itemId: item.itemId, message })
+          return false
         }
         // conditional in the store: this worker's view of the run may be a statusInterval old (a cancel stands)
-        if (run.status !== "running" && (yield* store.startQueuedRun(job.runId))) {
+        if (run.status !== "running" && (yield* store.startQueuedRun(run.id))) {
           yield* hub.publish({
             _tag: "RunStarted",
-            runId: job.runId,
+            runId: run.id,
             total: run.counts.total,
             pending: run.counts.pending
           })
         }
+        return true
+      })
+
+    const handle = (job: QuestionJob, meta: JobMeta): Effect.Effect<Outcome, unknown> =>
+      Effect.gen(function*() {
+        const key = jobId(job)
+        const step = ridingOut(meta)
+        const claimed = yield* step(claimFor(job, key))
+        if (claimed === "skipped") return claimed
+        const { item, run } = claimed
+        if (!(yield* step(admit(run, item)))) {
+          yield* step(afterItem(job.runId))
+          return "failed" as const
+        }
         const plan = planOf(run)
-        const outcome = yield* Effect.scoped(
+        // done again from its journal after an outage: calls already journaled are replayed, events logged skipped
+        const outcome = yield* step(Effect.scoped(
           Effect.flatMap(
             RcMap.get(engines, job.runId),
             (engine) =>
@@ -198,7 +262,7 @@ export const runWorker = (
                 executeRunItem(plan, engine, item, stoppingFor(job), { claimed: true })
               )
           )
-        )
+        ))
         yield* Ref.update(tally, (t) => ({
           ...t,
           executedCalls: t.executedCalls + outcome.executed,
@@ -206,12 +270,17 @@ export const runWorker = (
         }))
         if (outcome.stopped) {
           if (yield* Deferred.isDone(stopping)) return yield* Effect.interrupt // back to the queue, journaled
-          yield* store.releaseItem(job.runId, job.itemId, key) // its run was cancelled
+          yield* step(store.releaseItem(job.runId, job.itemId, key)) // its run was cancelled
           return "skipped" as const
         }
-        yield* afterItem(job.runId)
+        yield* step(afterItem(job.runId))
         return outcome.ok ? "done" as const : "failed" as const
       }).pipe(
+        Effect.catchTag("JobTakenOver", () =>
+          Effect.as(
+            Effect.logWarning("after the store outage another worker holds this question's job: it goes on there"),
+            "skipped" as const
+          )),
         Effect.provide(context),
         Effect.annotateLogs({ "deepnote.run.id": job.runId, "deepnote.item.id": job.itemId }),
         Effect.withSpan("QueueWorker.job", {
@@ -228,10 +297,10 @@ export const runWorker = (
     const taker = (slot: number) =>
       Effect.gen(function*() {
         while (!(yield* Deferred.isDone(stopping))) {
-          const exit = yield* Effect.exit(queue.take((job) =>
+          const exit = yield* Effect.exit(queue.take((job, meta) =>
             Effect.suspend(() => {
               busy.add(slot)
-              return handle(job)
+              return handle(job, meta)
             })
           ))
           busy.delete(slot)
@@ -321,6 +390,17 @@ const interruptGrace = Duration.seconds(5)
 const noRefusal = () => Effect.succeed(Option.none<string>())
 
 const identity = <A, E, R>(question: Effect.Effect<A, E, R>) => question
+
+/** A store outage outlasted the job's lock and another worker took the job over. */
+class JobTakenOver extends Data.TaggedError("JobTakenOver") {}
+
+/** The default report of a store outage: a log line when it begins and one when it ends. */
+const logStoreOutage = (change: StoreOutageChange): Effect.Effect<void> =>
+  change._tag === "StoreUnreachable"
+    ? Effect.logWarning(
+      `the store cannot be reached (questions wait up to ${Duration.format(change.tolerance)}): ${change.message}`
+    )
+    : Effect.logInfo(`the store is back after ${Math.round(change.downMs / 1000)} s: the questions go on`)
 
 /** A run's engine could not be built here (bad LLM settings, a missing collection). */
 export class EngineUnavailable extends Data.TaggedError("EngineUnavailable")<{

@@ -1,6 +1,18 @@
 import { PersistedQueue } from "@effect/experimental"
 import { SqlClient, SqlPersistedQueue } from "@effect/sql"
-import { Config, type ConfigError, Context, Duration, Effect, Layer, type ParseResult, Predicate, Schema } from "effect"
+import {
+  Config,
+  type ConfigError,
+  Context,
+  Duration,
+  Effect,
+  Layer,
+  Option,
+  type ParseResult,
+  Predicate,
+  Ref,
+  Schema
+} from "effect"
 import { createHash } from "node:crypto"
 
 /** One question of one run: the unit of work a queue worker takes. */
@@ -25,6 +37,18 @@ export interface WorkQueueSettings {
   readonly pollInterval?: Duration.DurationInput
 }
 
+/** What a job's handler knows of its job besides the job itself. */
+export interface JobMeta {
+  /** Times the job was taken before and failed (an interruption is not counted). */
+  readonly attempts: number
+  /**
+   * Renews the job's lock when this process still holds it and says whether it does: false once its lock expired and
+   * another worker took the job (a store outage longer than the lock's expiration). Work done again after an outage
+   * asks first, so that one job never runs in two workers at once.
+   */
+  readonly stillHeld: Effect.Effect<boolean, WorkQueueError>
+}
+
 export interface WorkQueueService {
   /** Enqueues jobs; a job already enqueued (same id) is not added again. Runs in the caller's transaction, if any. */
   readonly offer: (jobs: ReadonlyArray<QuestionJob>) => Effect.Effect<void, WorkQueueError>
@@ -34,13 +58,15 @@ export interface WorkQueueService {
    * if it is interrupted (the worker stops), the job returns to the queue with no attempt counted.
    */
   readonly take: <A, E, R>(
-    handle: (job: QuestionJob, meta: { readonly attempts: number }) => Effect.Effect<A, E, R>
+    handle: (job: QuestionJob, meta: JobMeta) => Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E | WorkQueueError, R>
 }
 
 /** The queue's database could not be reached or refused a statement. */
 export class WorkQueueError extends Schema.TaggedError<WorkQueueError>()("WorkQueueError", {
-  message: Schema.String
+  message: Schema.String,
+  /** The database's error, when there is one. */
+  cause: Schema.optional(Schema.Defect)
 }) {}
 
 /** The table the queue lives in, beside the run store's tables (same database). */
@@ -72,30 +98,64 @@ export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQ
       // `SqlPersistedQueue` (in @effect/sql 0.52.1) never refreshes the locks of the jobs a worker holds: it tracks them
       // in a set that nothing adds to (fixed upstream only in Effect 4: effect-smol #2606 / #2609). Without this
       // heartbeat, a question that runs longer than the lock expiration would be taken by a second worker while the
-      // first still runs it. The heartbeat renews the job's lock, in the queue's own time format, while its handler runs.
-      const renew = (id: string) =>
-        sql`UPDATE ${sql(queueTable)} SET acquired_at = ${now} WHERE id = ${id} AND acquired_by IS NOT NULL`.pipe(
-          Effect.catchAll((e) => Effect.logWarning(`could not renew the lock of question job ${id}: ${e.message}`))
+      // first still runs it. The heartbeat renews the job's lock, in the queue's own time format, while its handler runs
+      // — only while the lock is still this process's (its queue's worker id, read from its first job): after a store
+      // outage longer than the expiration another worker may hold it, and its lock is not ours to renew.
+      const owner = yield* Ref.make(Option.none<string>())
+      const ownerOf = (id: string) =>
+        Effect.flatMap(
+          Ref.get(owner),
+          (known) =>
+            Option.isSome(known) ? Effect.succeed(known) : sql<{ readonly acquired_by: string | null }>`
+            SELECT acquired_by FROM ${sql(queueTable)} WHERE id = ${id}`.pipe(
+              Effect.map((rows) => Option.fromNullable(rows[0]?.acquired_by)),
+              Effect.tap((found) => Ref.set(owner, found)),
+              Effect.mapError((e) =>
+                new WorkQueueError({ message: `reading a question job failed: ${e.message}`, cause: e })
+              )
+            )
         )
-      const heartbeat = (id: string) =>
-        Effect.sleep(settings.lockRefreshInterval).pipe(Effect.zipRight(renew(id)), Effect.forever)
+      const renew = (id: string, by: Option.Option<string>) =>
+        Option.match(by, {
+          onNone: () =>
+            sql`UPDATE ${sql(queueTable)} SET acquired_at = ${now}
+              WHERE id = ${id} AND acquired_by IS NOT NULL RETURNING id`,
+          onSome: (worker) =>
+            sql`UPDATE ${sql(queueTable)} SET acquired_at = ${now}
+              WHERE id = ${id} AND acquired_by = ${worker} RETURNING id`
+        }).pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.mapError((e) =>
+            new WorkQueueError({ message: `renewing the lock of question job ${id} failed: ${e.message}`, cause: e })
+          )
+        )
+      const heartbeat = (stillHeld: Effect.Effect<boolean, WorkQueueError>) =>
+        Effect.sleep(settings.lockRefreshInterval).pipe(
+          Effect.zipRight(stillHeld.pipe(Effect.catchAll((e) => Effect.logWarning(e.message)))),
+          Effect.forever
+        )
       const offer = Effect.fn("WorkQueue.offer")(function*(jobs: ReadonlyArray<QuestionJob>) {
         yield* Effect.annotateCurrentSpan("deepnote.jobs", jobs.length)
         yield* Effect.forEach(jobs, (job) => queue.offer(job, { id: jobId(job) }), { discard: true }).pipe(
-          Effect.mapError((e) => new WorkQueueError({ message: `enqueueing questions failed: ${e.message}` }))
+          Effect.mapError((e) => new WorkQueueError({ message: `enqueueing questions failed: ${e.message}`, cause: e }))
         )
       })
       const take = <A, E, R>(
-        handle: (job: QuestionJob, meta: { readonly attempts: number }) => Effect.Effect<A, E, R>
+        handle: (job: QuestionJob, meta: JobMeta) => Effect.Effect<A, E, R>
       ): Effect.Effect<A, E | WorkQueueError, R> =>
         queue.take(
-          (job, meta) => Effect.scoped(Effect.zipRight(Effect.forkScoped(heartbeat(meta.id)), handle(job, meta))),
+          (job, meta) =>
+            Effect.scoped(Effect.gen(function*() {
+              const stillHeld = renew(meta.id, yield* ownerOf(meta.id))
+              yield* Effect.forkScoped(heartbeat(stillHeld))
+              return yield* handle(job, { attempts: meta.attempts, stillHeld })
+            })),
           { maxAttempts: maxHandlerFailures }
         ).pipe(
           Effect.catchIf(
             (e): e is PersistedQueue.PersistedQueueError | ParseResult.ParseError =>
               Predicate.isTagged(e, "PersistedQueueError") || Predicate.isTagged(e, "ParseError"),
-            (e) => Effect.fail(new WorkQueueError({ message: `taking a question failed: ${e.message}` }))
+            (e) => Effect.fail(new WorkQueueError({ message: `taking a question failed: ${e.message}`, cause: e }))
           )
         )
       return WorkQueue.of({ offer, take })
@@ -118,7 +178,7 @@ export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQ
           pollInterval: settings.pollInterval ?? "500 millis"
         })
       ),
-      Layer.mapError((e) => new WorkQueueError({ message: `the work queue could not start: ${e.message}` }))
+      Layer.mapError((e) => new WorkQueueError({ message: `the work queue could not start: ${e.message}`, cause: e }))
     )
   }
 
