@@ -33,6 +33,19 @@ const answers = (runId: string) =>
     return records.map((r) => `${r.itemId} ${r.status} ${r.result?.answer.text ?? ""}`)
   })
 
+/** Asserts that the run's 12 questions got the answers a run of the same questions gets with no outage. */
+const answeredAsWithoutOutage = (home: string, runId: string) =>
+  Effect.gen(function*() {
+    const reference = yield* newRun(12)
+    yield* (yield* RunExecutor).execute(reference, {
+      engine: countingEngine(home, { calls: 0 }),
+      concurrency: 2,
+      owner
+    })
+    const withoutIds = (lines: ReadonlyArray<string>) => lines.map((line) => line.split(" ").slice(1).join(" "))
+    assert.deepStrictEqual(withoutIds(yield* answers(runId)), withoutIds(yield* answers(reference)))
+  })
+
 /**
  * Executes a run of 12 sample questions (every engine call 10 ms, two questions at a time) and restarts Postgres, down
  * for `downFor`, once the first question is done. Returns the execution's exit, the outage changes it reported, and the
@@ -87,14 +100,7 @@ layer(EmbeddedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true
             assert.strictEqual(changes[0], "StoreUnreachable")
             assert.strictEqual(changes.at(-1), "StoreBack")
 
-            const reference = yield* newRun(12)
-            yield* (yield* RunExecutor).execute(reference, {
-              engine: countingEngine(home, { calls: 0 }),
-              concurrency: 2,
-              owner
-            })
-            const withoutIds = (lines: ReadonlyArray<string>) => lines.map((line) => line.split(" ").slice(1).join(" "))
-            assert.deepStrictEqual(withoutIds(yield* answers(runId)), withoutIds(yield* answers(reference)))
+            yield* answeredAsWithoutOutage(home, runId)
           })),
       { timeout: 120_000 }
     )
@@ -168,14 +174,7 @@ layer(EmbeddedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true
             assert.strictEqual(changes[0], "StoreUnreachable")
             assert.strictEqual(changes.at(-1), "StoreBack")
 
-            const reference = yield* newRun(12)
-            yield* (yield* RunExecutor).execute(reference, {
-              engine: countingEngine(home, { calls: 0 }),
-              concurrency: 2,
-              owner
-            })
-            const withoutIds = (lines: ReadonlyArray<string>) => lines.map((line) => line.split(" ").slice(1).join(" "))
-            assert.deepStrictEqual(withoutIds(yield* answers(runId)), withoutIds(yield* answers(reference)))
+            yield* answeredAsWithoutOutage(home, runId)
           }).pipe(Effect.provide(services), Effect.provide(NodeContext.layer))
         }),
       { timeout: 120_000 }
