@@ -3,6 +3,7 @@ import { type LeaseOwner, RunLeases, type RunNotFound, type StoreError } from "@
 import { Clock, Data, Deferred, Duration, Effect, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
+import { beatEvery } from "../Heartbeat.js"
 
 /** Another live process executes the run: its lease is held and not expired. */
 export class RunBusy extends Data.TaggedError("RunBusy")<{
@@ -85,18 +86,18 @@ export const holdRunLease = (
       )
     )
     const lost = yield* Deferred.make<void>()
-    yield* Effect.sleep(heartbeat).pipe(
-      Effect.zipRight(leases.renew(runId, options.owner.id, ttl)),
-      Effect.catchTag("LeaseLost", (e) =>
-        Effect.zipRight(
-          Effect.logError(`${e.message}: stopping this execution of run ${runId}`),
-          Deferred.succeed(lost, undefined)
-        )),
-      // a store that is briefly unreachable: keep trying; the lease lives ttl, three heartbeats
-      Effect.catchAll((e) => Effect.logWarning(`could not renew the lease of run ${runId}: ${e.message}`)),
-      Effect.forever,
-      Effect.interruptible,
-      Effect.forkScoped
-    )
+    // a store that is briefly unreachable: keep trying; the lease lives ttl, three heartbeats
+    yield* beatEvery({
+      interval: heartbeat,
+      beat: leases.renew(runId, options.owner.id, ttl).pipe(
+        Effect.catchTag("LeaseLost", (e) =>
+          Effect.zipRight(
+            Effect.logError(`${e.message}: stopping this execution of run ${runId}`),
+            Deferred.succeed(lost, undefined)
+          ))
+      ),
+      failure: (e) => `could not renew the lease of run ${runId}: ${e.message}`,
+      recovered: `the lease of run ${runId} is renewed again`
+    }).pipe(Effect.interruptible, Effect.forkScoped)
     return { lost }
   }).pipe(Effect.withSpan("RunLease.hold", { attributes: { "deepnote.run.id": runId } }))

@@ -14,6 +14,7 @@ import {
   Schema
 } from "effect"
 import { createHash } from "node:crypto"
+import { beatEvery } from "../Heartbeat.js"
 
 /** One question of one run: the unit of work a queue worker takes. */
 export const QuestionJob = Schema.Struct({
@@ -129,11 +130,13 @@ export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQ
             new WorkQueueError({ message: `renewing the lock of question job ${id} failed: ${e.message}`, cause: e })
           )
         )
-      const heartbeat = (stillHeld: Effect.Effect<boolean, WorkQueueError>) =>
-        Effect.sleep(settings.lockRefreshInterval).pipe(
-          Effect.zipRight(stillHeld.pipe(Effect.catchAll((e) => Effect.logWarning(e.message)))),
-          Effect.forever
-        )
+      const heartbeat = (id: string, stillHeld: Effect.Effect<boolean, WorkQueueError>) =>
+        beatEvery({
+          interval: settings.lockRefreshInterval,
+          beat: stillHeld,
+          failure: (e) => e.message,
+          recovered: `the lock of question job ${id} is renewed again`
+        })
       const offer = Effect.fn("WorkQueue.offer")(function*(jobs: ReadonlyArray<QuestionJob>) {
         yield* Effect.annotateCurrentSpan("deepnote.jobs", jobs.length)
         yield* Effect.forEach(jobs, (job) => queue.offer(job, { id: jobId(job) }), { discard: true }).pipe(
@@ -147,7 +150,7 @@ export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQ
           (job, meta) =>
             Effect.scoped(Effect.gen(function*() {
               const stillHeld = renew(meta.id, yield* ownerOf(meta.id))
-              yield* Effect.forkScoped(heartbeat(stillHeld))
+              yield* Effect.forkScoped(heartbeat(meta.id, stillHeld))
               return yield* handle(job, { attempts: meta.attempts, stillHeld })
             })),
           { maxAttempts: maxHandlerFailures }
