@@ -64,8 +64,6 @@ export interface ThrowAwayServer {
   readonly password: string
   readonly onLog?: (message: string) => void
   readonly onError?: (error: unknown) => void
-  /** More `postgres -c` settings (e.g. `max_connections=200`). */
-  readonly settings?: ReadonlyArray<string>
 }
 
 /**
@@ -81,15 +79,7 @@ export const throwAwayServerOptions = (server: ThrowAwayServer) => ({
   persistent: true,
   createPostgresUser: true,
   initdbFlags: ["--no-sync"],
-  postgresFlags: [
-    "-c",
-    "listen_addresses=127.0.0.1",
-    "-c",
-    "unix_socket_directories=",
-    "-c",
-    "fsync=off",
-    ...(server.settings ?? []).flatMap((setting) => ["-c", setting])
-  ],
+  postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
   onLog: server.onLog ?? (() => {}),
   onError: server.onError ?? (() => {})
 })
