@@ -3,7 +3,7 @@ import effect from "@effect/eslint-plugin"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/*.js", "**/*.mjs", "**/vitest.config.ts", "vitest.config.ts", "vitest.shared.ts", "benchmarks/.work/**"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/*.js", "**/*.mjs", "**/vitest.config.ts", "vitest.config.ts", "vitest.shared.ts", "vitest.setup.ts", "benchmarks/.work/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

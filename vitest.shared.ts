@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { defineProject, type UserWorkspaceConfig } from "vitest/config"
 
 type TestOptions = NonNullable<UserWorkspaceConfig["test"]>
@@ -14,7 +15,8 @@ type TestOptions = NonNullable<UserWorkspaceConfig["test"]>
  *   Effect and the package's sources again for each file. Loading them was most of the suite's CPU: `packages/core`'s
  *   14 files took 56 s (24.7 s of user CPU, "collect 31.65 s") with isolation and 9 s (5.1 s) without. Every package's
  *   suite passed this way except the CLI's, which keeps isolation (see its config): a test must leave nothing running
- *   and no module state behind when its scope closes.
+ *   and no module state behind when its scope closes. `vitest.setup.ts` puts back what `@effect/vitest`'s `layer`
+ *   leaves behind in its shared `it` before each file.
  * - The time limits are for hung tests, not a speed bound: on a busy 2-core machine a test takes 2–3 times as long.
  */
 export const packageProject = (test: TestOptions = {}, options: { readonly source?: boolean } = {}) => {
@@ -28,6 +30,7 @@ export const packageProject = (test: TestOptions = {}, options: { readonly sourc
       testTimeout: 60_000,
       hookTimeout: 60_000,
       isolate: false,
+      setupFiles: [fileURLToPath(new URL("vitest.setup.ts", import.meta.url))],
       // the workspace's built files are not under node_modules, so Vitest would inline (transform) them without this
       ...(built ? { server: { deps: { external: [/\/(packages|apps)\/[^/]+\/dist\//] } } } : {}),
       ...test
