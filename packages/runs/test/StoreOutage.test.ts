@@ -169,7 +169,7 @@ layer(EmbeddedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true
             )
             const finished = yield* Clock.currentTimeMillis
             const summary = yield* Fiber.join(worker)
-            assert.deepInclude(summary, { done: 12, failed: 0 })
+            assert.deepInclude(summary, { done: 12, failed: 0 }, JSON.stringify(summary))
             assert.isBelow(finished - back, 15_000, "the run waited for its questions' locks to expire")
             assert.strictEqual(changes[0], "StoreUnreachable")
             assert.strictEqual(changes.at(-1), "StoreBack")

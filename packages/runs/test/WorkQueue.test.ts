@@ -1,10 +1,11 @@
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Fiber, Layer, Option, Ref } from "effect"
 import * as Path from "node:path"
-import { type QuestionJob, WorkQueue } from "../src/Queue/WorkQueue.js"
+import { type QuestionJob, queueTable, WorkQueue } from "../src/Queue/WorkQueue.js"
 
 const QueueLive = WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
   Layer.provide(SqliteClient.layer({ filename: ":memory:" }))
@@ -121,6 +122,33 @@ describe("WorkQueue over SqlPersistedQueue (SQLite)", () => {
         assert.strictEqual(yield* Fiber.join(taker), "long")
         assert.isFalse(heldAfter, "the first worker still believed it held a job the second worker had taken over")
       }).pipe(Effect.provide(NodeContext.layer)),
+    { timeout: 30_000 }
+  )
+
+  it.scopedLive(
+    "a handler's result stands when the queue cannot mark its job done (the store went away just after it)",
+    () =>
+      Effect.gen(function*() {
+        const queue = yield* WorkQueue
+        const sql = yield* SqlClient.SqlClient
+        yield* queue.offer([job("z")])
+        // the queue's table goes away as the handler ends: marking the job done fails for as long as it retries
+        const result = yield* queue.take((j) =>
+          Effect.as(sql`ALTER TABLE ${sql(queueTable)} RENAME TO away`, `answered ${j.itemId}`)
+        )
+        assert.strictEqual(result, "answered z")
+        yield* sql`ALTER TABLE away RENAME TO ${sql(queueTable)}`
+        const rows = yield* sql<{ readonly completed: number; readonly locked: number }>`
+          SELECT completed, acquired_by IS NOT NULL AS locked FROM ${sql(queueTable)}`
+        // not marked done, still locked: taken again when its lock expires, its question then found done
+        assert.deepStrictEqual(rows.map((row) => [row.completed, row.locked]), [[0, 1]])
+      }).pipe(
+        Effect.provide(
+          WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
+            Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))
+          )
+        )
+      ),
     { timeout: 30_000 }
   )
 })

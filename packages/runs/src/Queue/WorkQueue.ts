@@ -1,6 +1,7 @@
 import { PersistedQueue } from "@effect/experimental"
 import { SqlClient, SqlPersistedQueue } from "@effect/sql"
 import {
+  Cause,
   Config,
   type ConfigError,
   Context,
@@ -146,21 +147,41 @@ export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQ
       const take = <A, E, R>(
         handle: (job: QuestionJob, meta: JobMeta) => Effect.Effect<A, E, R>
       ): Effect.Effect<A, E | WorkQueueError, R> =>
-        queue.take(
-          (job, meta) =>
-            Effect.scoped(Effect.gen(function*() {
-              const stillHeld = renew(meta.id, yield* ownerOf(meta.id))
-              yield* Effect.forkScoped(heartbeat(meta.id, stillHeld))
-              return yield* handle(job, { attempts: meta.attempts, stillHeld })
-            })),
-          { maxAttempts: maxHandlerFailures }
-        ).pipe(
-          Effect.catchIf(
-            (e): e is PersistedQueue.PersistedQueueError | ParseResult.ParseError =>
-              Predicate.isTagged(e, "PersistedQueueError") || Predicate.isTagged(e, "ParseError"),
-            (e) => Effect.fail(new WorkQueueError({ message: `taking a question failed: ${e.message}`, cause: e }))
+        Effect.suspend(() => {
+          let handled = Option.none<A>()
+          return queue.take(
+            (job, meta) =>
+              Effect.scoped(Effect.gen(function*() {
+                const stillHeld = renew(meta.id, yield* ownerOf(meta.id))
+                yield* Effect.forkScoped(heartbeat(meta.id, stillHeld))
+                const result = yield* handle(job, { attempts: meta.attempts, stillHeld })
+                handled = Option.some(result)
+                return result
+              })),
+            { maxAttempts: maxHandlerFailures }
+          ).pipe(
+            Effect.catchIf(
+              (e): e is PersistedQueue.PersistedQueueError | ParseResult.ParseError =>
+                Predicate.isTagged(e, "PersistedQueueError") || Predicate.isTagged(e, "ParseError"),
+              (e) => Effect.fail(new WorkQueueError({ message: `taking a question failed: ${e.message}`, cause: e }))
+            ),
+            // The queue marks a job done after its handler, retrying for ≈ 1.3 s and then dying: a store outage that
+            // begins between the two would turn work done into a failure. The handler's result stands; the job stays
+            // locked until its lock expires, and whoever takes it then finds its question done.
+            Effect.catchAllCause((cause) =>
+              Option.isSome(handled) && !Cause.isInterruptedOnly(cause)
+                ? Effect.as(
+                  Effect.logWarning(
+                    `the queue could not mark a question job done (${
+                      Cause.pretty(cause).split("\n")[0]
+                    }): it is taken again when its lock expires and found done`
+                  ),
+                  handled.value
+                )
+                : Effect.failCause(cause)
+            )
           )
-        )
+        })
       return WorkQueue.of({ offer, take })
     })
 
