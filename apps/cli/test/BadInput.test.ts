@@ -81,7 +81,19 @@ const rows: ReadonlyArray<Row> = [
     code: 2,
     stderr: /--limit must be an integer ≥ 1$/
   },
-  { name: "a misspelled flag", argv: (c) => run(c.home, "--concurency", "2"), code: 2, stderr: /unknown argument/i },
+  {
+    name: "a misspelled flag",
+    argv: (c) => run(c.home, "--concurency", "2"),
+    code: 2,
+    stderr: /^deepnote: run does not take '--concurency' \(`deepnote run --help` lists what it takes\)/
+  },
+  {
+    name: "a shared option before a command that does not take it",
+    argv: (c) => ["--home", c.home, "inspect", "result.json"],
+    code: 2,
+    stderr: /^deepnote: inspect does not take '--home' \(`deepnote inspect --help` lists what it takes\)$/,
+    only: true
+  },
   {
     name: "a flag of the wrong type",
     argv: (c) => run(c.home, "--limit", "many"),
@@ -100,7 +112,7 @@ const rows: ReadonlyArray<Row> = [
     name: "two problems @effect/cli finds at once",
     argv: (c) => ["run", "--home", c.home, "--top-k=1.5"],
     code: 2,
-    stderr: /^deepnote: Expected to find option: '--dataset'; --top-k: '1\.5' is not an integer$/,
+    stderr: /^deepnote: run needs --dataset; --top-k: '1\.5' is not an integer$/,
     only: true
   },
   { name: "an unknown command", argv: () => ["runn"], code: 2, stderr: /runn|unknown|invalid/i },

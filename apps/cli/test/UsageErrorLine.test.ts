@@ -3,7 +3,8 @@ import { Effect } from "effect"
 import { helpText } from "../src/Cli.js"
 import { choiceFlags, usageErrorLine } from "../src/render/UsageErrorLine.js"
 
-const known = choiceFlags(helpText())
+const help = helpText()
+const known = choiceFlags(help)
 
 describe("@effect/cli's parse errors as one line naming the flag", () => {
   it.effect("the help's usage lists the flags that take one of several values", () =>
@@ -19,16 +20,16 @@ describe("@effect/cli's parse errors as one line naming the flag", () => {
   it.effect("a value of the wrong type: the flag it was given to, in either spelling", () =>
     Effect.sync(() => {
       assert.strictEqual(
-        usageErrorLine("'many' is not a integer", ["run", "--dataset", "q.jsonl", "--limit", "many"], known),
+        usageErrorLine("'many' is not a integer", ["run", "--dataset", "q.jsonl", "--limit", "many"], help),
         "deepnote: --limit: 'many' is not an integer"
       )
       assert.strictEqual(
-        usageErrorLine("'hot' is not a float", ["run", "--temperature=hot"], known),
+        usageErrorLine("'hot' is not a float", ["run", "--temperature=hot"], help),
         "deepnote: --temperature: 'hot' is not a float"
       )
       // the same value after two flags: which one failed is not known, so none is named
       assert.strictEqual(
-        usageErrorLine("'x' is not a integer", ["run", "--limit", "x", "--top-k", "x"], known),
+        usageErrorLine("'x' is not a integer", ["run", "--limit", "x", "--top-k", "x"], help),
         "deepnote: 'x' is not an integer"
       )
     }))
@@ -39,17 +40,17 @@ describe("@effect/cli's parse errors as one line naming the flag", () => {
         usageErrorLine(
           "Expected one of the following cases: extractive, llm",
           ["run", "--dataset", "q.jsonl", "--engine", "nope"],
-          known
+          help
         ),
         "deepnote: --engine must be one of extractive, llm (got 'nope')"
       )
       assert.strictEqual(
-        usageErrorLine("Expected one of the following cases: table, json, csv", ["eval", "r-1", "--format=xml"], known),
+        usageErrorLine("Expected one of the following cases: table, json, csv", ["eval", "r-1", "--format=xml"], help),
         "deepnote: --format must be one of table, json, csv (got 'xml')"
       )
       // no flag of the command line takes these choices: the list alone
       assert.strictEqual(
-        usageErrorLine("Expected one of the following cases: a, b", ["run", "--dataset", "q.jsonl"], known),
+        usageErrorLine("Expected one of the following cases: a, b", ["run", "--dataset", "q.jsonl"], help),
         "deepnote: expected one of: a, b"
       )
     }))
@@ -58,8 +59,45 @@ describe("@effect/cli's parse errors as one line naming the flag", () => {
     Effect.sync(() => {
       const text = "\u001b[0mExpected to find option: '--dataset'\u001b[0m\n\n'abc' is not a integer\n"
       assert.strictEqual(
-        usageErrorLine(text, ["run", "--limit", "abc"], known),
-        "deepnote: Expected to find option: '--dataset'; --limit: 'abc' is not an integer"
+        usageErrorLine(text, ["run", "--limit", "abc"], help),
+        "deepnote: run needs --dataset; --limit: 'abc' is not an integer"
+      )
+    }))
+
+  it.effect("an unknown argument: the command that refused it (a shared option moved after a command without it)", () =>
+    Effect.sync(() => {
+      assert.strictEqual(
+        usageErrorLine("Received unknown argument: '--home'", ["inspect", "r.json", "--home", "h"], help),
+        "deepnote: inspect does not take '--home' (`deepnote inspect --help` lists what it takes)"
+      )
+      assert.strictEqual(
+        usageErrorLine("Received unknown argument: 'extra'", ["keys", "list", "extra"], help),
+        "deepnote: keys list does not take 'extra' (`deepnote keys list --help` lists what it takes)"
+      )
+      assert.strictEqual(
+        usageErrorLine("Received unknown argument: 'b'", ["status", "a", "b"], help),
+        "deepnote: status does not take 'b' (`deepnote status --help` lists what it takes)"
+      )
+      // an unknown option read as the positional run id, then the command's own --home refused: the unknown one named
+      assert.strictEqual(
+        usageErrorLine("Received unknown argument: '--home'", ["status", "--bogus", "--home", "h"], help),
+        "deepnote: status does not take '--bogus' (`deepnote status --help` lists what it takes)"
+      )
+      assert.strictEqual(
+        usageErrorLine("Received unknown argument: '--home'", ["status", "--home", "h", "--home", "h"], help),
+        "deepnote: status could not read its arguments at '--home' (`deepnote status --help` lists what it takes)"
+      )
+      assert.strictEqual(
+        usageErrorLine("Received unknown argument: '--x'", ["--x"], help),
+        "deepnote: unknown argument '--x'"
+      )
+      assert.strictEqual(
+        usageErrorLine("Missing argument <file>", ["inspect"], help),
+        "deepnote: inspect needs <file>"
+      )
+      assert.strictEqual(
+        usageErrorLine("Expected to find option: '--tenant'", ["keys", "create"], help),
+        "deepnote: keys create needs --tenant"
       )
     }))
 })

@@ -5,8 +5,9 @@ import { withoutColour } from "./PlainConsole.js"
  * @effect/cli reports a command line it cannot parse itself, before any command runs: it writes the error's help
  * document with `Console.error` — over several lines when there are several problems, without the program's name,
  * and, for a value of the wrong type, without the flag it was given to ("'many' is not a integer", "Expected one of
- * the following cases: extractive, llm"). `usageErrorsInOneLine` rewrites exactly those writes as the CLI's other usage
- * errors read: one line, `deepnote: ` first, the flag named. What commands write (inside their handlers, marked by
+ * the following cases: extractive, llm"), and for an unknown or missing argument without the command it belongs to.
+ * `usageErrorsInOneLine` rewrites exactly those writes as the CLI's other usage errors read: one line, `deepnote: `
+ * first, the flag and the command named. What commands write (inside their handlers, marked by
  * `inCommand`) passes unchanged.
  */
 
@@ -61,8 +62,56 @@ const choiceFlagGiven = (
 
 const article = (typeName: string) => (/^[aeiou]/.test(typeName) ? `an ${typeName}` : `a ${typeName}`)
 
+/** The help's entry for `command` (`inspect`, `keys list`): its usage and description; undefined when none. */
+const entryOf = (help: string, command: string): string | undefined => {
+  const text = withoutColour(help)
+  const start = text.search(new RegExp(`\\n {2}- ${command}(\\s|$)`))
+  if (start < 0) return undefined
+  const end = text.indexOf("\n  - ", start + 1)
+  return text.slice(start, end < 0 ? undefined : end)
+}
+
+/** The command the line names: its leading one or two words, as the help lists a command. */
+const commandOf = (args: ReadonlyArray<string>, help: string): string | undefined => {
+  const [first, second] = args
+  if (first === undefined || !/^[a-z][a-z-]*$/.test(first)) return undefined
+  if (second !== undefined && /^[a-z][a-z-]*$/.test(second) && entryOf(help, `${first} ${second}`) !== undefined) {
+    return `${first} ${second}`
+  }
+  return entryOf(help, first) === undefined ? undefined : first
+}
+
+/** Options every command takes from @effect/cli itself (not listed in a command's entry). */
+const builtIn = new Set(["--help", "--log-level", "--completions", "--wizard", "--version"])
+
+/** Whether the help's entry for `command` names the option `option`. */
+const takesOption = (help: string, command: string, option: string): boolean =>
+  option.startsWith("-") && (entryOf(help, command)?.split(/[\s[\]()]+/).includes(option) ?? false)
+
 /** One line of @effect/cli's parse error, with the flag named where the command line shows which it was. */
-const rewrite = (line: string, args: ReadonlyArray<string>, known: ReadonlyArray<ChoiceFlag>) => {
+const rewrite = (line: string, args: ReadonlyArray<string>, known: ReadonlyArray<ChoiceFlag>, help: string) => {
+  // @effect/cli does not say whose argument or option it is: the command is named (a shared option written before a
+  // command that lacks it, `deepnote --home X inspect f`, is moved after the command, which then refuses it)
+  const unknown = /^Received unknown argument: '(.*)'$/.exec(line)
+  if (unknown !== null) {
+    const given = unknown[1]!
+    const command = commandOf(args, help)
+    if (command === undefined) return `unknown argument '${given}'`
+    // an option the command does take is refused after an unknown one that @effect/cli read as a positional value
+    // (`status --bogus --home h`): the unknown one is named
+    const refused = takesOption(help, command, given)
+      ? args.find((arg) => /^--[a-z]/.test(arg) && !builtIn.has(arg) && !takesOption(help, command, arg.split("=")[0]!))
+      : given
+    return refused === undefined
+      ? `${command} could not read its arguments at '${given}' (\`deepnote ${command} --help\` lists what it takes)`
+      : `${command} does not take '${refused}' (\`deepnote ${command} --help\` lists what it takes)`
+  }
+  const missing = /^(?:Expected to find option: '(.*)'|Missing argument (<.*>))$/.exec(line)
+  if (missing !== null) {
+    const what = missing[1] ?? missing[2]
+    const command = commandOf(args, help)
+    return command === undefined ? `${what} is required` : `${command} needs ${what}`
+  }
   const [, value, typeName] = /^'(.*)' is not a (\w+)$/.exec(line) ?? []
   if (value !== undefined && typeName !== undefined) {
     const flag = flagGiven(args, value)
@@ -84,14 +133,16 @@ const rewrite = (line: string, args: ReadonlyArray<string>, known: ReadonlyArray
 export const usageErrorLine = (
   text: string,
   args: ReadonlyArray<string>,
-  known: ReadonlyArray<ChoiceFlag>
-): string =>
-  `deepnote: ${
+  help: string
+): string => {
+  const known = choiceFlags(help)
+  return `deepnote: ${
     withoutColour(text).split("\n").map((line) => line.trim()).filter((line) => line !== "").map((line) =>
-      rewrite(line, args, known)
+      rewrite(line, args, known, help)
     )
       .join("; ")
   }`
+}
 
 /**
  * Runs the CLI with @effect/cli's parse errors written as one line (`usageErrorLine`); `help` is the command's help
@@ -109,6 +160,6 @@ export const usageErrorsInOneLine =
             (own) =>
               own || parts.some((part) => typeof part !== "string")
                 ? console.error(...parts)
-                : console.error(usageErrorLine(parts.join(" "), args, choiceFlags(help())))
+                : console.error(usageErrorLine(parts.join(" "), args, help()))
           )
       }))
