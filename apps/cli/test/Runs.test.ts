@@ -74,6 +74,17 @@ describe("deepnote run / status / eval / export / resume (child processes)", () 
       assert.include(out.stderr, "skipping cell {\"maxStep\":1,\"maxFailure\":2}")
       assert.strictEqual(out.stdout.match(/completed: 2\/2 done/g)?.length, 3)
       assert.strictEqual(out.stdout.match(/cell \d\/3/g)?.length, 3)
+
+      // the three runs, a page of two at a time: the first page says where the next begins
+      const ids = (stdout: string) => stdout.trim().split("\n").map((line) => line.split(" ")[0]!)
+      const first = yield* runCli(["status", "--home", home, "--limit", "2"])
+      const last = ids(first.stdout).at(-1)!
+      assert.strictEqual(first.stderr, `older runs: deepnote status --before ${last} --limit 2\n`)
+      const second = yield* runCli(["status", "--home", home, "--limit", "2", "--before", last])
+      assert.strictEqual(second.stderr, "")
+      const all = ids((yield* runCli(["status", "--home", home])).stdout)
+      assert.strictEqual(all.length, 3)
+      assert.deepStrictEqual([...ids(first.stdout), ...ids(second.stdout)], all)
     }))
 
   it.scopedLive("bad datasets, unknown runs and foreign or corrupted stores give one clear line and change nothing", () =>

@@ -61,7 +61,7 @@ describe("runs over HTTP", () => {
         assert.strictEqual(page.items.length, 2)
         assert.isDefined(page.nextAfter)
         assert.isUndefined(page.report)
-        assert.deepStrictEqual((yield* client.runs.list()).runs.map((r) => r.id), [run.id])
+        assert.deepStrictEqual((yield* client.runs.list({ urlParams: {} })).runs.map((r) => r.id), [run.id])
       }).pipe(Effect.provide(testServer(home)))
     }))
 
@@ -78,7 +78,17 @@ describe("runs over HTTP", () => {
           payload: { collection: "wiki", jsonl: questions.split("\n").slice(0, 2).join("\n") },
           urlParams: {}
         })
-        assert.deepStrictEqual((yield* bob.runs.list()).runs, [])
+        assert.deepStrictEqual((yield* bob.runs.list({ urlParams: {} })).runs, [])
+        // a page at a time: a full page names the next page's cursor; another tenant's run is no cursor (404)
+        const full = yield* alice.runs.list({ urlParams: { limit: 1 } })
+        assert.deepStrictEqual(full.runs.map((r) => r.id), [run.id])
+        assert.strictEqual(full.nextBefore, run.id)
+        const rest = yield* alice.runs.list({ urlParams: { limit: 1, before: run.id } })
+        assert.deepStrictEqual(rest, { runs: [] })
+        assert.strictEqual((yield* raw(HttpClientRequest.get(`/v1/runs?before=${run.id}`), b)).status, 404)
+        const badLimit = yield* raw(HttpClientRequest.get("/v1/runs?limit=0"), a)
+        assert.strictEqual(badLimit.status, 400)
+        assert.include(badLimit.text, "between 1 and 1000")
         assert.deepStrictEqual((yield* bob.collections.list()).collections, [])
         for (
           const path of [

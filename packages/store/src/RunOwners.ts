@@ -11,14 +11,18 @@ export interface RunOwner {
   readonly autoResume: boolean
 }
 
+export interface RunsOfOptions {
+  /** Default 100. */
+  readonly limit?: number | undefined
+  /** Only the runs listed after this one of the tenant's (the last run of the previous page). */
+  readonly before?: string | undefined
+}
+
 export interface RunOwnersService {
   readonly record: (runId: string, tenantId: string) => Effect.Effect<void, StoreError>
   readonly get: (runId: string) => Effect.Effect<Option.Option<RunOwner>, StoreError>
   /** The tenant's run ids, newest first. */
-  readonly runsOf: (
-    tenantId: string,
-    options?: { readonly limit?: number }
-  ) => Effect.Effect<ReadonlyArray<string>, StoreError>
+  readonly runsOf: (tenantId: string, options?: RunsOfOptions) => Effect.Effect<ReadonlyArray<string>, StoreError>
   /** Cancelled runs are not resumed on startup; a resume request turns this back on. */
   readonly setAutoResume: (runId: string, autoResume: boolean) => Effect.Effect<void, StoreError>
   /** Server-started runs left `created`, `running` or `interrupted` with auto-resume on, oldest first. */
@@ -54,10 +58,14 @@ export class RunOwners extends Context.Tag("@deepnote-rag/store/RunOwners")<RunO
     const selectOfTenant = findAll({
       table: "run_owners",
       action: "listing a tenant's runs",
-      Request: Schema.Struct({ tenantId: Schema.String, limit: Schema.Int }),
+      Request: Schema.Struct({ tenantId: Schema.String, before: Schema.optional(Schema.String), limit: Schema.Int }),
       Result: Schema.Struct({ run_id: Schema.String }),
       execute: (r) =>
-        sql`SELECT run_id FROM run_owners WHERE tenant_id = ${r.tenantId}
+        sql`SELECT run_id FROM run_owners WHERE tenant_id = ${r.tenantId}${
+          r.before === undefined ? sql`` : sql` AND (created_at${text}, run_id${text}) < (
+            SELECT b.created_at${text}, b.run_id${text} FROM run_owners b
+            WHERE b.run_id = ${r.before} AND b.tenant_id = ${r.tenantId})`
+        }
           ORDER BY created_at${text} DESC, run_id${text} DESC LIMIT ${r.limit}`
     })
     const update = execute({
@@ -85,9 +93,11 @@ export class RunOwners extends Context.Tag("@deepnote-rag/store/RunOwners")<RunO
         yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
         return Option.map(yield* selectOne(runId), toOwner)
       }),
-      runsOf: Effect.fn("RunOwners.runsOf")(function*(tenantId: string, options?: { readonly limit?: number }) {
+      runsOf: Effect.fn("RunOwners.runsOf")(function*(tenantId: string, options?: RunsOfOptions) {
         yield* Effect.annotateCurrentSpan({ "deepnote.tenant.id": tenantId })
-        return (yield* selectOfTenant({ tenantId, limit: options?.limit ?? 100 })).map((r) => r.run_id)
+        return (yield* selectOfTenant({ tenantId, before: options?.before, limit: options?.limit ?? 100 })).map((r) =>
+          r.run_id
+        )
       }),
       setAutoResume: Effect.fn("RunOwners.setAutoResume")(function*(runId: string, autoResume: boolean) {
         yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })

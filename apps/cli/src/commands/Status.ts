@@ -1,12 +1,12 @@
 import { summaryLines } from "@deepnote-rag/align"
 import { alignSummary, describeRunState, runState, type RunStateView, type SweepState } from "@deepnote-rag/runs"
 import { Run, RunStore, Sweep } from "@deepnote-rag/store"
-import { Args, Command } from "@effect/cli"
+import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
-import { CommandFailed } from "../Errors.js"
+import { CommandFailed, UsageError } from "../Errors.js"
 import { runOrSweep } from "../runs/RunOrSweep.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
-import { homeOption, jsonOption, storeOption } from "./Common.js"
+import { boundedInteger, homeOption, jsonOption, storeOption } from "./Common.js"
 
 /** What a run runs: its profile and knobs, or an align run's recipe (roles, samples, top-k range). */
 const recipeOf = (run: Run): string => {
@@ -86,6 +86,14 @@ export const statusCommand = Command.make(
       Args.withDescription("a run id, or a sweep id (one line per cell)"),
       Args.optional
     ),
+    limit: boundedInteger("limit", 1, 100_000).pipe(
+      Options.withDefault(200),
+      Options.withDescription("without an id: how many runs to list, newest first (default 200)")
+    ),
+    before: Options.text("before").pipe(
+      Options.optional,
+      Options.withDescription("without an id: the runs listed after this one (the next page)")
+    ),
     json: jsonOption,
     home: homeOption,
     store: storeOption
@@ -94,14 +102,32 @@ export const statusCommand = Command.make(
     Effect.gen(function*() {
       const store = yield* RunStore
       if (Option.isNone(opts.runId)) {
-        const runs = yield* store.listRuns({ limit: 200 })
+        const before = Option.getOrUndefined(opts.before)
+        // an unknown cursor would list nothing, as if there were no older runs: refused by name instead
+        if (before !== undefined && (yield* runOrSweep(before))._tag !== "run") {
+          return yield* new UsageError({ message: `--before takes a run id; ${before} is a sweep` })
+        }
+        const runs = yield* store.listRuns({ limit: opts.limit, before })
         const states = yield* Effect.forEach(runs, runState)
-        if (opts.json) return yield* Console.log(JSON.stringify(runs.map((r, i) => toJson(r, states[i]!)), null, 2))
+        const last = runs.at(-1)
+        const more = runs.length === opts.limit && last !== undefined
+          ? Console.error(
+            `older runs: deepnote status --before ${last.id}${opts.limit === 200 ? "" : ` --limit ${opts.limit}`}`
+          )
+          : Effect.void
+        if (opts.json) {
+          yield* Console.log(JSON.stringify(runs.map((r, i) => toJson(r, states[i]!)), null, 2))
+          return yield* more
+        }
         if (runs.length === 0) {
-          return yield* Console.log("no runs yet (start one with `deepnote run --dataset FILE --collection NAME`)")
+          return yield* Console.log(
+            before === undefined
+              ? "no runs yet (start one with `deepnote run --dataset FILE --collection NAME`)"
+              : `no runs before ${before}`
+          )
         }
         for (const [i, run] of runs.entries()) yield* Console.log(describe(run, states[i]!))
-        return
+        return yield* more
       }
       const target = yield* runOrSweep(opts.runId.value)
       if (target._tag === "sweep") return yield* showSweep(target.state, opts.json)

@@ -44,7 +44,11 @@ export interface RunManagerService {
     tenant: Tenant,
     input: NewRunInput
   ) => Effect.Effect<RunView, StoreFailure | NotFound | ValidationError | RateLimited | BadGateway>
-  readonly list: (tenant: Tenant) => Effect.Effect<ReadonlyArray<RunView>, StoreFailure>
+  /** A page of the tenant's runs, newest first; `nextBefore` when the page is full (404 for an unseen `before`). */
+  readonly list: (
+    tenant: Tenant,
+    page?: RunsPage
+  ) => Effect.Effect<{ readonly runs: ReadonlyArray<RunView>; readonly nextBefore?: string }, StoreFailure | NotFound>
   readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, StoreFailure | NotFound>
   /** Whether the tenant sees the run: it started it, or it is the `--no-auth` tenant (every run of the home). */
   readonly sees: (tenant: Tenant, runId: string) => Effect.Effect<boolean, StoreFailure>
@@ -62,8 +66,14 @@ export interface RunManagerService {
   readonly activeCount: Effect.Effect<number>
 }
 
-/** Runs `GET /v1/runs` lists, newest first. */
-const listLimit = 100
+/** Which runs `GET /v1/runs` lists, newest first: those after `before`, `limit` of them. */
+export interface RunsPage {
+  readonly before?: string | undefined
+  /** Default 100. */
+  readonly limit?: number | undefined
+}
+
+const defaultListLimit = 100
 
 const tooMany = (e: TooManyRuns) => RateLimited.of(e.message, 30, "too_many_runs")
 
@@ -198,16 +208,28 @@ const make: Effect.Effect<
     return yield* view(run, tenant)
   })
 
-  const list = Effect.fn("RunManager.list")(function*(tenant: Tenant) {
+  const list = Effect.fn("RunManager.list")(function*(tenant: Tenant, page: RunsPage = {}) {
+    const limit = page.limit ?? defaultListLimit
+    // an unknown cursor would read as "no older runs": refused instead, as any run id the tenant does not see
+    if (page.before !== undefined) yield* owned(tenant, page.before)
     // `--no-auth`: the home's newest runs as listed; a keyed tenant: its own run ids, each read once
-    const runs = tenant.wholeHome === true
-      ? yield* store.listRuns({ limit: listLimit }).pipe(Effect.mapError(storeFailure))
-      : yield* owners.runsOf(tenant.id, { limit: listLimit }).pipe(
+    const listed = tenant.wholeHome === true
+      ? yield* store.listRuns({ limit, before: page.before }).pipe(
         Effect.mapError(storeFailure),
-        Effect.flatMap((ids) => Effect.forEach(ids, (id) => store.getRun(id).pipe(Effect.option))),
-        Effect.map((found) => found.flatMap((r) => Option.isSome(r) ? [r.value] : []))
+        Effect.map((runs) => ({ runs, ids: runs.map((run) => run.id) }))
       )
-    return yield* Effect.forEach(runs, (run) => view(run, tenant))
+      : yield* owners.runsOf(tenant.id, { limit, before: page.before }).pipe(
+        Effect.mapError(storeFailure),
+        Effect.flatMap((ids) =>
+          Effect.forEach(ids, (id) => store.getRun(id).pipe(Effect.option)).pipe(
+            Effect.map((found) => ({ runs: found.flatMap((r) => Option.isSome(r) ? [r.value] : []), ids }))
+          )
+        )
+      )
+    const runs = yield* Effect.forEach(listed.runs, (run) => view(run, tenant))
+    // the cursor is the page's last listed id (a keyed tenant's run whose row is gone still moves the page on)
+    const last = listed.ids.at(-1)
+    return listed.ids.length === limit && last !== undefined ? { runs, nextBefore: last } : { runs }
   })
 
   const get = Effect.fn("RunManager.get")(function*(tenant: Tenant, runId: string) {

@@ -115,7 +115,19 @@ export class RunView extends Schema.Class<RunView>("RunView")({
   manifest: Schema.optional(RunManifestView)
 }) {}
 
-export const RunList = Schema.Struct({ runs: Schema.Array(RunView) })
+/** `GET /v1/runs`: the runs newest first, a page at a time. */
+export const ListRunsParams = Schema.Struct({
+  /** Runs listed after this one (the previous page's `nextBefore`). */
+  before: Schema.optional(Schema.String),
+  /** Default 100. */
+  limit: Schema.optional(IntParam(1, 1000))
+})
+
+export const RunList = Schema.Struct({
+  runs: Schema.Array(RunView),
+  /** Present when the page is full: pass it as `before` for the next (older) page. */
+  nextBefore: Schema.optional(Schema.String)
+})
 
 export const ItemView = Schema.Struct({
   itemId: Schema.String,

@@ -5,6 +5,7 @@ import {
   CreateRunParams,
   CreateRunRequest,
   ItemDetail,
+  ListRunsParams,
   ResultsParams,
   RunList,
   RunResults,
@@ -30,7 +31,16 @@ export class RunsApi extends HttpApiGroup.make("runs")
           "(`Content-Type: application/x-ndjson`) with the knobs as query parameters (`config` as a JSON object)."
       )
   )
-  .add(HttpApiEndpoint.get("list", "/v1/runs").addSuccess(RunList))
+  .add(
+    HttpApiEndpoint.get("list", "/v1/runs")
+      .setUrlParams(ListRunsParams)
+      .addSuccess(RunList)
+      .annotate(
+        OpenApi.Description,
+        "The tenant's runs, newest first, `limit` (default 100, at most 1,000) at a time: `nextBefore`, when present, " +
+          "is the `before` of the next page. 404 when `before` is not a run the tenant sees."
+      )
+  )
   .add(HttpApiEndpoint.get("get")`/v1/runs/${id}`.addSuccess(RunView))
   .add(
     HttpApiEndpoint.post("resume")`/v1/runs/${id}/resume`.addSuccess(RunView, { status: 202 }).addError(Conflict)

@@ -46,6 +46,8 @@ const RunFilter = Schema.Struct({
   runId: Schema.optional(Schema.String),
   status: Schema.optional(RunStatus),
   sweepId: Schema.optional(Schema.String),
+  /** Only runs older than this run (newest-first order: created, then id). */
+  before: Schema.optional(Schema.String),
   limit: Schema.Int
 })
 
@@ -75,6 +77,8 @@ export interface ListRunsOptions {
   readonly sweepId?: string | undefined
   /** Newest first; default 100. */
   readonly limit?: number | undefined
+  /** Only the runs listed after this one (the last run of the previous page); none when it does not exist. */
+  readonly before?: string | undefined
 }
 
 export interface CreateRunInput {
@@ -114,7 +118,11 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
         sql.and([
           ...(filter.runId === undefined ? [] : [sql`r.id = ${filter.runId}`]),
           ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`]),
-          ...(filter.sweepId === undefined ? [] : [sql`r.sweep_id = ${filter.sweepId}`])
+          ...(filter.sweepId === undefined ? [] : [sql`r.sweep_id = ${filter.sweepId}`]),
+          ...(filter.before === undefined ? [] : [
+            sql`(r.created_at${text}, r.id${text}) < (
+              SELECT b.created_at${text}, b.id${text} FROM runs b WHERE b.id = ${filter.before})`
+          ])
         ])
       } ORDER BY r.created_at${text} DESC, r.id${text} DESC LIMIT ${filter.limit}`
   })
@@ -180,7 +188,12 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
 
   const listRuns = (options: ListRunsOptions = {}) =>
     Effect.map(
-      selectRuns({ status: options.status, sweepId: options.sweepId, limit: options.limit ?? 100 }),
+      selectRuns({
+        status: options.status,
+        sweepId: options.sweepId,
+        before: options.before,
+        limit: options.limit ?? 100
+      }),
       (rows) => rows.map(toRun)
     )
 

@@ -127,6 +127,30 @@ export const runStoreSuite = (it: SuiteIt) =>
         assert.deepStrictEqual((yield* journal.entries(run.id, "q1")).map((e) => e.seq), [0, 1, 2])
       }))
 
+    it.effect("runs are listed a page at a time: after `before`, newest first, ties by id", () =>
+      Effect.gen(function*() {
+        const store = yield* RunStore
+        // one sweep keeps the listing to this test's runs; the test clock stands still, so all share one created_at
+        const sweep = yield* (yield* Sweeps).create({ grid: {} })
+        const created: Array<string> = []
+        for (const index of [0, 1, 2, 3, 4]) {
+          const run = yield* store.createRun({ manifest: manifest({ sweep: { sweepId: sweep.id, index, cell: {} } }) })
+          created.push(run.id)
+        }
+        const all = (yield* store.listRuns({ sweepId: sweep.id })).map((r) => r.id)
+        assert.deepStrictEqual([...all].sort(), [...created].sort())
+        const paged: Array<string> = []
+        let before: string | undefined
+        for (;;) {
+          const page = yield* store.listRuns({ sweepId: sweep.id, limit: 2, before })
+          paged.push(...page.map((r) => r.id))
+          if (page.length < 2) break
+          before = page.at(-1)!.id
+        }
+        assert.deepStrictEqual(paged, all, "the pages, in order, are the whole listing once")
+        assert.deepStrictEqual(yield* store.listRuns({ sweepId: sweep.id, before: "r-none" }), [])
+      }))
+
     it.effect("runs of a sweep are listed by sweep; an unknown sweep is refused", () =>
       Effect.gen(function*() {
         const store = yield* RunStore

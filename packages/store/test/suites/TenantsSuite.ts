@@ -62,6 +62,16 @@ export const tenantsSuite = (it: SuiteIt) =>
         yield* owners.record(a.id, t1)
         yield* owners.record(b.id, t2)
         assert.deepStrictEqual(yield* owners.runsOf(t1), [a.id])
+        // a page at a time: the tenant's runs after `before`, newest first
+        const c = yield* store.createRun({ manifest: manifest() })
+        yield* owners.record(c.id, t1)
+        const whole = yield* owners.runsOf(t1)
+        assert.deepStrictEqual([...whole].sort(), [a.id, c.id].sort())
+        const first = yield* owners.runsOf(t1, { limit: 1 })
+        const second = yield* owners.runsOf(t1, { limit: 1, before: first[0] })
+        assert.deepStrictEqual([...first, ...second], whole)
+        assert.deepStrictEqual(yield* owners.runsOf(t1, { before: second[0] }), [])
+        assert.deepStrictEqual(yield* owners.runsOf(t1, { before: b.id }), [], "another tenant's run is no cursor")
         assert.deepStrictEqual(yield* owners.get(b.id), Option.some({ runId: b.id, tenantId: t2, autoResume: true }))
         assert.isTrue(Option.isNone(yield* owners.get("r-none")))
         const ours = (list: ReadonlyArray<{ readonly runId: string }>) =>

@@ -33,7 +33,7 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
           const file = yield* datasetFile(tenant, dataset)
           return yield* runs.create(tenant, { ...input, datasetFile: file })
         }))
-      .handle("list", () => Effect.flatMap(CurrentTenant, runs.list).pipe(Effect.map((list) => ({ runs: list }))))
+      .handle("list", ({ urlParams }) => Effect.flatMap(CurrentTenant, (tenant) => runs.list(tenant, urlParams)))
       .handle("get", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.get(tenant, path.id)))
       .handle("resume", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.resume(tenant, path.id)))
       .handle("cancel", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.cancel(tenant, path.id)))
