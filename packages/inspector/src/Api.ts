@@ -46,7 +46,19 @@ export const getJson = async <A>(path: string): Promise<A> => {
 
 const q = encodeURIComponent
 
-export const listRuns = () => getJson<{ runs: ReadonlyArray<RunView> }>("/v1/runs").then((r) => r.runs)
+/** Every run of the tenant, newest first: the list's pages (1,000 runs each) followed by their `nextBefore`. */
+export const listRuns = async (): Promise<ReadonlyArray<RunView>> => {
+  const runs: Array<RunView> = []
+  let before: string | undefined
+  do {
+    const page = await getJson<{ runs: ReadonlyArray<RunView>; nextBefore?: string }>(
+      `/v1/runs?limit=1000${before === undefined ? "" : `&before=${q(before)}`}`
+    )
+    runs.push(...page.runs)
+    before = page.nextBefore
+  } while (before !== undefined)
+  return runs
+}
 export const getRun = (id: string) => getJson<RunView>(`/v1/runs/${q(id)}`)
 export const listSweeps = () => getJson<{ sweeps: ReadonlyArray<SweepView> }>("/v1/sweeps").then((r) => r.sweeps)
 export const getSweep = (id: string) => getJson<SweepView>(`/v1/sweeps/${q(id)}`)
