@@ -74,7 +74,7 @@ describe("deepnote demo and the inspector", () => {
         const home = yield* indexedHome
         const ran = yield* runCli(sampleRunArgs(home, "--limit", "1", "--trace", "--quiet"))
         assert.strictEqual(ran.code, 0, ran.stderr)
-        const runId = /run (r-[0-9a-z-]+): 1 questions/.exec(ran.stdout)?.[1] ?? ""
+        const runId = /run (r-[0-9a-z-]+): 1 question\b/.exec(ran.stdout)?.[1] ?? ""
         yield* Effect.gen(function*() {
           const { items } = yield* get<{ items: ReadonlyArray<{ itemId: string }> }>(`/v1/runs/${runId}/results`)
           const itemId = items[0]!.itemId

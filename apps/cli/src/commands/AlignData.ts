@@ -11,6 +11,7 @@ import { writeAndReport } from "../align/AlignOutputLines.js"
 import { llmEngineFacts } from "../engine/LlmFacts.js"
 import { resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { counted } from "../render/Counted.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
 import { queueServices, storeFailed, storeFailures } from "../runs/RunServices.js"
@@ -121,7 +122,9 @@ const newRun = (dataset: string, opts: AlignOptions) =>
           )
         }
         yield* Console.log(
-          `run ${run.id}: ${run.counts.total} questions × ${roles.join(",")} × ${spec.samples} samples ` +
+          `run ${run.id}: ${counted(run.counts.total, "question")} × ${roles.join(",")} × ${
+            counted(spec.samples, "sample")
+          } ` +
             `(resume with \`deepnote resume ${run.id}\`)`
         )
         const engine = runEngineLayer(config, collection, opts.llm, file?.llm, opts.home)

@@ -12,6 +12,7 @@ import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { meiliFacts } from "../engine/MeiliFacts.js"
 import { meiliForConfig, meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { counted } from "../render/Counted.js"
 import { chooseConcurrency, describeConcurrency } from "../runs/DefaultConcurrency.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
@@ -208,7 +209,7 @@ export const runCommand = Command.make(
               continue
             }
             yield* Console.log(
-              `run ${run.id}: ${run.counts.total} questions${
+              `run ${run.id}: ${counted(run.counts.total, "question")}${
                 sweep ? ` · sweep ${sweep.id} cell ${cell.index + 1}/${cells.length} ${JSON.stringify(cell.cell)}` : ""
               } (resume with \`deepnote resume ${run.id}\`)`
             )

@@ -14,6 +14,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import { CommandFailed } from "../Errors.js"
+import { counted } from "../render/Counted.js"
 import { homeLayer, homeOption } from "./Common.js"
 
 const target = Args.text({ name: "file-or-run-id" }).pipe(
@@ -92,7 +93,7 @@ export const traceCommand = Command.make("trace", traceOptions, (opts) =>
       )
     } else {
       yield* Console.log(renderSummary(questions, selectRuns(forest, runId)))
-      yield* Console.log(`\n${questions.length} questions: show one with --item ID, or all with --all`)
+      yield* Console.log(`\n${counted(questions.length, "question")}: show one with --item ID, or all with --all`)
     }
   }).pipe(Effect.provide(homeLayer(opts.home)))).pipe(
     Command.withDescription(

@@ -5,6 +5,7 @@ import { Console, Effect } from "effect"
 import { llmEngineFacts } from "../engine/LlmFacts.js"
 import { resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { counted } from "../render/Counted.js"
 import { type Resumed, type ResumeFlags, resumeRun } from "./ResumeRun.js"
 
 /**
@@ -32,7 +33,7 @@ export const resumeSweep = (state: SweepState, flags: ResumeFlags) =>
       const run: Run = c.run ?? (yield* createCell(template, c.index, c.cell, flags))
       yield* Console.log(
         c.run === undefined
-          ? `run ${run.id}: ${run.counts.total} questions · ${where} (created now)`
+          ? `run ${run.id}: ${counted(run.counts.total, "question")} · ${where} (created now)`
           : `run ${run.id}: resuming (${run.status}) · ${where}`
       )
       // a queue run's questions are queued for workers; a local one executes here
