@@ -21,7 +21,11 @@ export interface TelemetryOptions {
  * The trace file (`traceFileLayer`) is separate: commands add it around the work they trace.
  */
 export const telemetryLayer = (options: TelemetryOptions): Layer.Layer<never, ConfigError.ConfigError> =>
-  Layer.mergeAll(
-    Layer.unwrapEffect(Effect.map(logFormatConfig(options.stderrIsTty), (format) => logLayer(format))),
-    Layer.unwrapEffect(Effect.map(traceContentConfig, traceContentLayer))
-  ).pipe(Layer.provideMerge(otlpLayerConfig(options)))
+  Layer.unwrapEffect(Effect.map(logFormatConfig(options.stderrIsTty), (format) => {
+    const logs = logLayer(format)
+    // the exporters run in fibers forked before this logger is in place: their reports are logged through it
+    const report = (message: string) => Effect.logWarning(message).pipe(Effect.provide(logs))
+    return Layer.mergeAll(logs, Layer.unwrapEffect(Effect.map(traceContentConfig, traceContentLayer))).pipe(
+      Layer.provideMerge(otlpLayerConfig(options, report))
+    )
+  }))

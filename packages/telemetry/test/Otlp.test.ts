@@ -32,26 +32,32 @@ const role = Effect.fn("NoteWriter.init")(function*() {
 
 const question = role().pipe(Effect.withSpan("deepnote.question", { attributes: { "deepnote.item.id": "q1" } }))
 
-/** A 127.0.0.1 server that records request headers and answers `{}`. */
-const headerServer = Effect.acquireRelease(
-  Effect.async<{ server: Http.Server; port: number; seen: Array<Http.IncomingHttpHeaders> }>((resume) => {
-    const seen: Array<Http.IncomingHttpHeaders> = []
-    const server = Http.createServer((req, res) => {
-      seen.push(req.headers)
-      req.resume()
-      req.on("end", () => res.end("{}"))
-    })
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      resume(Effect.succeed({ server, port: typeof address === "object" && address !== null ? address.port : 0, seen }))
-    })
-  }),
-  ({ server }) =>
-    Effect.async<void>((resume) => {
-      server.closeAllConnections()
-      server.close(() => resume(Effect.void))
-    })
-)
+/** A 127.0.0.1 server that records request headers and answers `{}` (the first `failFirst` requests: 503). */
+const headerServer = (failFirst = 0) =>
+  Effect.acquireRelease(
+    Effect.async<{ server: Http.Server; port: number; seen: Array<Http.IncomingHttpHeaders> }>((resume) => {
+      const seen: Array<Http.IncomingHttpHeaders> = []
+      const server = Http.createServer((req, res) => {
+        seen.push(req.headers)
+        req.resume()
+        req.on("end", () => {
+          if (seen.length <= failFirst) res.statusCode = 503
+          res.end("{}")
+        })
+      })
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address()
+        resume(
+          Effect.succeed({ server, port: typeof address === "object" && address !== null ? address.port : 0, seen })
+        )
+      })
+    }),
+    ({ server }) =>
+      Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+  )
 
 describe("OTLP export", () => {
   it.scopedLive("sends spans with parent links, metrics and logs when the layer closes; the trace file has the same spans", () =>
@@ -90,9 +96,37 @@ describe("OTLP export", () => {
       assert.deepStrictEqual(recorded.spans.map((s) => s.spanId).sort(), spans.map((s) => s.spanId).sort())
     }))
 
+  it.scopedLive("a failed export is reported once per streak (its cause named), and the export that works again", () =>
+    Effect.gen(function*() {
+      const reports: Array<string> = []
+      const report = (message: string) => Effect.sync(() => void reports.push(message))
+      const tracesOnly = (url: string): OtlpSettings => ({
+        ...settings(url),
+        metricsUrl: Option.none(),
+        logsUrl: Option.none()
+      })
+      // nothing listens on port 1: the export at close fails at once (@effect/opentelemetry said so at debug level only)
+      yield* question.pipe(Effect.provide(otlpLayer(tracesOnly("http://127.0.0.1:1"), report)))
+      assert.strictEqual(reports.length, 1, reports.join("\n"))
+      assert.match(
+        reports[0]!,
+        /^telemetry: OTLP export to http:\/\/127\.0\.0\.1:1\/v1\/traces failed \(connect ECONNREFUSED/
+      )
+      // a collector that answers 503 twice, then takes the export (the exporter tries again after a second)
+      reports.length = 0
+      const { port, seen } = yield* headerServer(2)
+      yield* question.pipe(Effect.provide(otlpLayer(tracesOnly(`http://127.0.0.1:${port}`), report)))
+      assert.strictEqual(seen.length, 3)
+      assert.deepStrictEqual(reports, [
+        `telemetry: OTLP export to http://127.0.0.1:${port}/v1/traces failed (HTTP 503): tried again 3 times, a ` +
+        "second apart; after that what it holds is dropped and the next try is a minute later",
+        `telemetry: OTLP export to http://127.0.0.1:${port}/v1/traces works again`
+      ])
+    }))
+
   it.scopedLive("the platform HttpClient sends traceparent (and b3) from the active span", () =>
     Effect.gen(function*() {
-      const { port, seen } = yield* headerServer
+      const { port, seen } = yield* headerServer()
       const receiver = yield* startOtlpReceiver
       yield* Effect.gen(function*() {
         const client = yield* HttpClient.HttpClient

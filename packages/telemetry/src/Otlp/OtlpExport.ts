@@ -2,16 +2,59 @@ import * as OtlpLogger from "@effect/opentelemetry/OtlpLogger"
 import * as OtlpMetrics from "@effect/opentelemetry/OtlpMetrics"
 import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
 import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
+import { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { type ConfigError, Effect, Layer, Option, Redacted } from "effect"
 import { quietTracer } from "../Filter/QuietTracer.js"
 import { type OtlpSettings, otlpSettingsConfig } from "./OtlpSettings.js"
 
+/** Says what became of an export: a collector that cannot be reached, and one that can again. */
+export type ExportReport = (message: string) => Effect.Effect<void>
+
+/**
+ * The exporters' HTTP client, reporting failed exports. `@effect/opentelemetry` logs a failed export only at debug
+ * level, in a fiber of its own that never sees the process's logger, and drops what the export held (and what comes in
+ * the minute after, while it waits to try again): with a collector that cannot be reached, spans vanished without a
+ * word. This client reports the first failure of each signal's streak, and the export that works again.
+ */
+const reportingClient = (report: ExportReport): Layer.Layer<HttpClient.HttpClient> =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(HttpClient.HttpClient, (client) => {
+      const failing = new Set<string>()
+      const failed = (url: string, why: string) =>
+        Effect.suspend(() => {
+          if (failing.has(url)) return Effect.void
+          failing.add(url)
+          return report(
+            `telemetry: OTLP export to ${url} failed (${why}): tried again 3 times, a second apart; after that what ` +
+              "it holds is dropped and the next try is a minute later"
+          )
+        })
+      const worked = (url: string) =>
+        Effect.suspend(() => failing.delete(url) ? report(`telemetry: OTLP export to ${url} works again`) : Effect.void)
+      return client.pipe(
+        HttpClient.tap((response) =>
+          response.status >= 200 && response.status < 300
+            ? worked(response.request.url)
+            : failed(response.request.url, `HTTP ${response.status}`)
+        ),
+        HttpClient.tapError((error) =>
+          failed(error.request.url, error.cause instanceof Error ? error.cause.message : error.message)
+        )
+      )
+    })
+  ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
 /**
  * Exports traces, metrics and logs over OTLP/HTTP with `@effect/opentelemetry` (no OpenTelemetry SDK exporter), over its
- * own undici client. Each exporter sends what is buffered when the layer closes (normal exit, failure, SIGINT).
+ * own undici client. Each exporter sends what is buffered when the layer closes (normal exit, failure, SIGINT). A failed
+ * export is told to `report` (a warning in the fiber's log by default).
  */
-export const otlpLayer = (settings: OtlpSettings): Layer.Layer<never> => {
+export const otlpLayer = (
+  settings: OtlpSettings,
+  report: ExportReport = (message) => Effect.logWarning(message)
+): Layer.Layer<never> => {
   const resource = {
     serviceName: settings.serviceName,
     serviceVersion: settings.serviceVersion,
@@ -39,14 +82,18 @@ export const otlpLayer = (settings: OtlpSettings): Layer.Layer<never> => {
     Layer.provide(
       settings.protocol === "http/protobuf" ? OtlpSerialization.layerProtobuf : OtlpSerialization.layerJson
     ),
-    Layer.provide(NodeHttpClient.layerUndici)
+    Layer.provide(reportingClient(report))
   )
 }
 
 /** OTLP export from the `OTEL_*` variables (see `otlpSettingsConfig`); `Layer.empty` when no endpoint is set. */
 export const otlpLayerConfig = (
-  defaults: { readonly serviceName: string; readonly serviceVersion: string }
+  defaults: { readonly serviceName: string; readonly serviceVersion: string },
+  report?: ExportReport
 ): Layer.Layer<never, ConfigError.ConfigError> =>
   Layer.unwrapEffect(
-    Effect.map(otlpSettingsConfig(defaults), Option.match({ onNone: () => Layer.empty, onSome: otlpLayer }))
+    Effect.map(
+      otlpSettingsConfig(defaults),
+      Option.match({ onNone: () => Layer.empty, onSome: (settings) => otlpLayer(settings, report) })
+    )
   )
