@@ -5,6 +5,7 @@ import { Command, Options } from "@effect/cli"
 import { NodeSink } from "@effect/platform-node"
 import { Console, Effect, Option, Stream } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { counted } from "../render/Counted.js"
 import { leanHeap } from "../runs/LeanHeap.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
@@ -53,7 +54,7 @@ export const exportCommand = Command.make(
           // the reader went away (`deepnote export … | head`): stop with one line, no stack trace, status 0
           Effect.catchIf(isBrokenPipe, () =>
             Console.error(
-              `export stopped: stdout was closed by its reader (${written} line${written === 1 ? "" : "s"} written)`
+              `export stopped: stdout was closed by its reader (${counted(written, "line")} written)`
             )),
           Effect.mapError((error) => new CommandFailed({ message: `cannot write to stdout: ${errorMessage(error)}` }))
         )

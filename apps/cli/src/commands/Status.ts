@@ -8,6 +8,9 @@ import { runOrSweep } from "../runs/RunOrSweep.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { boundedInteger, homeOption, jsonOption, storeOption } from "./Common.js"
 
+/** Runs `deepnote status` lists at a time without `--limit`. */
+const defaultListLimit = 200
+
 /** What a run runs: its profile and knobs, or an align run's recipe (roles, samples, top-k range). */
 const recipeOf = (run: Run): string => {
   const cfg = run.manifest.config
@@ -87,7 +90,7 @@ export const statusCommand = Command.make(
       Args.optional
     ),
     limit: boundedInteger("limit", 1, 100_000).pipe(
-      Options.withDefault(200),
+      Options.withDefault(defaultListLimit),
       Options.withDescription("without an id: how many runs to list, newest first (default 200)")
     ),
     before: Options.text("before").pipe(
@@ -112,7 +115,9 @@ export const statusCommand = Command.make(
         const last = runs.at(-1)
         const more = runs.length === opts.limit && last !== undefined
           ? Console.error(
-            `older runs: deepnote status --before ${last.id}${opts.limit === 200 ? "" : ` --limit ${opts.limit}`}`
+            `older runs: deepnote status --before ${last.id}${
+              opts.limit === defaultListLimit ? "" : ` --limit ${opts.limit}`
+            }`
           )
           : Effect.void
         if (opts.json) {

@@ -1,4 +1,5 @@
 import type { PipelineResult } from "@deepnote-rag/core"
+import { counted } from "./Counted.js"
 import { quote, seconds, wrap } from "./Text.js"
 
 export interface RenderContext {
@@ -29,7 +30,7 @@ export const renderResult = (result: PipelineResult, context: RenderContext): st
     const queries = result.trace.queries.filter((q) => q.step === step)
     if (queries.length > 0) out.push(`  queries: ${queries.map((q) => quote(q.query, 80)).join(", ")}`)
     const passages = result.trace.passages.filter((p) => p.step === step)
-    out.push(`  retrieved ${passages.length} ${step === 0 ? "" : "new "}passage${passages.length === 1 ? "" : "s"}`)
+    out.push(`  retrieved ${counted(passages.length, step === 0 ? "passage" : "new passage")}`)
     for (const { passage } of passages) out.push(`    · ${passage.title || passage.id}`)
     for (const note of result.trace.notes.filter((n) => n.step === step)) {
       if (note.verdict === undefined) out.push(`  note initialised (${note.note.text.length} chars)`)
@@ -43,8 +44,8 @@ export const renderResult = (result: PipelineResult, context: RenderContext): st
   }
   out.push("")
   out.push(
-    `Stopped: ${result.stopReason} after ${result.counters.steps} step${
-      result.counters.steps === 1 ? "" : "s"
+    `Stopped: ${result.stopReason} after ${
+      counted(result.counters.steps, "step")
     } (${result.counters.failures} rejected)`
   )
   if (result.bestNote !== undefined) {

@@ -210,7 +210,7 @@ const make: Effect.Effect<
 
   const list = Effect.fn("RunManager.list")(function*(tenant: Tenant, page: RunsPage = {}) {
     const limit = page.limit ?? defaultListLimit
-    // an unknown cursor would read as "no older runs": refused instead, as any run id the tenant does not see
+    // an unknown cursor would read as "no older runs": refused instead, like every run id the tenant does not see
     if (page.before !== undefined) yield* owned(tenant, page.before)
     // `--no-auth`: the home's newest runs as listed; a keyed tenant: its own run ids, each read once
     const listed = tenant.wholeHome === true
