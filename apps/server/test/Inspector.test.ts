@@ -10,19 +10,9 @@ import { Effect, Layer, Schedule, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { serverStoreLayer } from "../src/index.js"
-import {
-  clientWith,
-  createKey,
-  homeWithTenant,
-  makeHome,
-  raw,
-  sampleQuestions,
-  seedCollection,
-  settings,
-  testServer
-} from "./Harness.js"
+import * as Harness from "./Harness.js"
 
-const records = Fs.readFileSync(sampleQuestions, "utf8").trim().split("\n").slice(0, 6)
+const records = Fs.readFileSync(Harness.sampleQuestions, "utf8").trim().split("\n").slice(0, 6)
   .map((line) => JSON.parse(line) as { id: string; question: string; answers: Array<string> })
 const withTitles = records.map((r, i) => (i === 0 ? { ...r, gold_titles: ["Shirley Temple", "Kiss and Tell"] } : r))
 const jsonl = (rows: ReadonlyArray<object>) => rows.map((r) => JSON.stringify(r)).join("\n")
@@ -43,10 +33,10 @@ const finished = (get: Effect.Effect<RunView, unknown>) =>
 describe("the inspector's HTTP API: compare, one question, sweeps", () => {
   it.scopedLive("compare pairs by question id with a paired bootstrap; items in detail; tenants see only theirs", () =>
     Effect.gen(function*() {
-      const { home, key } = yield* homeWithTenant("acme", "wiki")
-      const other = yield* createKey(home, "beta")
+      const { home, key } = yield* Harness.homeWithTenant("acme", "wiki")
+      const other = yield* Harness.createKey(home, "beta")
       return yield* Effect.gen(function*() {
-        const client = yield* clientWith(key)
+        const client = yield* Harness.clientWith(key)
         const create = (body: string, maxStep: number) =>
           client.runs.create({ payload: { collection: "wiki", jsonl: body, config: { maxStep } }, urlParams: {} })
             .pipe(Effect.flatMap((run) => finished(client.runs.get({ path: { id: run.id } }))))
@@ -72,16 +62,16 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
         const self = yield* client.compare.compare({ urlParams: { base: a.id, candidate: a.id } })
         assert.isTrue(self.metrics.every((m) => m.difference === 0 && m.low === 0 && m.high === 0))
 
-        const noPairs = yield* raw(HttpClientRequest.get(`/v1/compare?base=${a.id}&candidate=${c.id}`), key)
+        const noPairs = yield* Harness.raw(HttpClientRequest.get(`/v1/compare?base=${a.id}&candidate=${c.id}`), key)
         assert.strictEqual(noPairs.status, 400, noPairs.text)
         assert.include(noPairs.text, "no question pairs")
         assert.strictEqual((json(noPairs.text).error as { code: string }).code, "validation_error")
-        const unknown = yield* raw(HttpClientRequest.get(`/v1/compare?base=${a.id}&candidate=r-nope`), key)
+        const unknown = yield* Harness.raw(HttpClientRequest.get(`/v1/compare?base=${a.id}&candidate=r-nope`), key)
         assert.strictEqual(unknown.status, 404)
         for (
           const query of [`base=${a.id}`, `base=${a.id}&candidate=${b.id}&resamples=abc`, `base=&candidate=${b.id}`]
         ) {
-          const bad = yield* raw(HttpClientRequest.get(`/v1/compare?${query}`), key)
+          const bad = yield* Harness.raw(HttpClientRequest.get(`/v1/compare?${query}`), key)
           assert.strictEqual(bad.status, 400, query)
           assert.isString((json(bad.text).error as { message: string }).message)
         }
@@ -124,7 +114,7 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
         )
         const unscored = yield* client.runs.results({ path: { id: a.id }, urlParams: {} })
         assert.isTrue(unscored.items.every((i) => i.metrics === undefined))
-        const noItem = yield* raw(HttpClientRequest.get(`/v1/runs/${a.id}/items/nope`), key)
+        const noItem = yield* Harness.raw(HttpClientRequest.get(`/v1/runs/${a.id}/items/nope`), key)
         assert.strictEqual(noItem.status, 404)
 
         for (
@@ -133,19 +123,19 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
             `/v1/runs/${a.id}/items/${first}`
           ]
         ) {
-          const response = yield* raw(HttpClientRequest.get(path), other)
+          const response = yield* Harness.raw(HttpClientRequest.get(path), other)
           assert.strictEqual(response.status, 404, path)
           assert.strictEqual((json(response.text).error as { code: string }).code, "not_found")
         }
-        assert.deepStrictEqual((yield* raw(HttpClientRequest.get("/v1/sweeps"), other)).text, `{"sweeps":[]}`)
-      }).pipe(Effect.provide(testServer(home)))
+        assert.deepStrictEqual((yield* Harness.raw(HttpClientRequest.get("/v1/sweeps"), other)).text, `{"sweeps":[]}`)
+      }).pipe(Effect.provide(Harness.testServer(home)))
     }))
 
   it.scopedLive("--no-auth sees the runs and sweeps the CLI made in the home; a tenant with a key does not", () =>
     Effect.gen(function*() {
-      const home = yield* makeHome
-      yield* seedCollection(home, "sample")
-      const key = yield* createKey(home, "acme")
+      const home = yield* Harness.makeHome
+      yield* Harness.seedCollection(home, "sample")
+      const key = yield* Harness.createKey(home, "acme")
       // what `deepnote run --sweep` leaves when interrupted after its first cell was created: no owner, one cell
       const made = yield* Effect.gen(function*() {
         const sweep = yield* (yield* Sweeps).create({
@@ -157,7 +147,7 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
           maxStep: 2
         })
         const { run } = yield* createRun({
-          dataset: sampleQuestions,
+          dataset: Harness.sampleQuestions,
           limit: 3,
           config,
           collection: "sample",
@@ -172,15 +162,17 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
       )
 
       yield* Effect.gen(function*() {
-        const run = yield* raw(HttpClientRequest.get(`/v1/runs/${made.runId}`))
+        const run = yield* Harness.raw(HttpClientRequest.get(`/v1/runs/${made.runId}`))
         assert.strictEqual(run.status, 200, run.text)
         assert.strictEqual(json(run.text).sweepId, made.sweepId)
         assert.deepStrictEqual(json(run.text).sweepCell, { maxStep: 2 })
-        const runs = json((yield* raw(HttpClientRequest.get("/v1/runs"))).text).runs as Array<{ id: string }>
+        const runs = json((yield* Harness.raw(HttpClientRequest.get("/v1/runs"))).text).runs as Array<{ id: string }>
         assert.deepStrictEqual(runs.map((r) => r.id), [made.runId])
-        const list = json((yield* raw(HttpClientRequest.get("/v1/sweeps"))).text).sweeps as Array<{ id: string }>
+        const list = json((yield* Harness.raw(HttpClientRequest.get("/v1/sweeps"))).text).sweeps as Array<
+          { id: string }
+        >
         assert.deepStrictEqual(list.map((s) => s.id), [made.sweepId])
-        const sweep = json((yield* raw(HttpClientRequest.get(`/v1/sweeps/${made.sweepId}`))).text)
+        const sweep = json((yield* Harness.raw(HttpClientRequest.get(`/v1/sweeps/${made.sweepId}`))).text)
         assert.strictEqual(sweep.label, "steps")
         assert.deepStrictEqual(sweep.grid, { maxStep: [2, 3] })
         const cells = sweep.cells as Array<{ cell: object; runId?: string; run?: { id: string } }>
@@ -188,15 +180,15 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
           [{ maxStep: 2 }, made.runId, made.runId],
           [{ maxStep: 3 }, undefined, undefined]
         ])
-        assert.strictEqual((yield* raw(HttpClientRequest.get("/v1/sweeps/s-nope"))).status, 404)
-      }).pipe(Effect.provide(testServer(home, settings({ auth: false }))))
+        assert.strictEqual((yield* Harness.raw(HttpClientRequest.get("/v1/sweeps/s-nope"))).status, 404)
+      }).pipe(Effect.provide(Harness.testServer(home, Harness.settings({ auth: false }))))
 
       yield* Effect.gen(function*() {
         for (const path of [`/v1/runs/${made.runId}`, `/v1/sweeps/${made.sweepId}`]) {
-          assert.strictEqual((yield* raw(HttpClientRequest.get(path), key)).status, 404, path)
+          assert.strictEqual((yield* Harness.raw(HttpClientRequest.get(path), key)).status, 404, path)
         }
-        assert.strictEqual((yield* raw(HttpClientRequest.get("/v1/sweeps"), key)).text, `{"sweeps":[]}`)
-        assert.strictEqual((yield* raw(HttpClientRequest.get("/v1/runs"), key)).text, `{"runs":[]}`)
-      }).pipe(Effect.provide(testServer(home)))
+        assert.strictEqual((yield* Harness.raw(HttpClientRequest.get("/v1/sweeps"), key)).text, `{"sweeps":[]}`)
+        assert.strictEqual((yield* Harness.raw(HttpClientRequest.get("/v1/runs"), key)).text, `{"runs":[]}`)
+      }).pipe(Effect.provide(Harness.testServer(home)))
     }))
 })

@@ -1,23 +1,16 @@
-import { countChatTokens, parsePrompt } from "@deepnote-rag/llm"
+import {
+  chatChunkObject,
+  chatCompletionObject,
+  countChatTokens,
+  parsePrompt,
+  usageChunkObject
+} from "@deepnote-rag/llm"
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Queue, Stream } from "effect"
 import { respond, roleOf, type SimStructured } from "../Content.js"
 import { drawFor } from "../Sampling.js"
 import type { SimState } from "../SimState.js"
-import {
-  admit,
-  cachedPrefix,
-  countFault,
-  decodeBody,
-  garbageReply,
-  generate,
-  jsonError,
-  modelOf,
-  noteRequest,
-  outputPieces,
-  reasoningPieces,
-  usageOf
-} from "./Generate.js"
+import * as Generate from "./Generate.js"
 import { ChatBody, messageText } from "./Wire.js"
 
 const structuredOf = (body: ChatBody): SimStructured | undefined => {
@@ -36,31 +29,34 @@ const usesStructured = (body: ChatBody) =>
 export const chatHandler = (state: SimState) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const body = yield* decodeBody(ChatBody, "chat")
+    const body = yield* Generate.decodeBody(ChatBody, "chat")
     if (HttpServerResponse.isServerResponse(body)) return body
-    const role = noteRequest(state, request)
+    const role = Generate.noteRequest(state, request)
     if (!state.options.structuredOutputs && usesStructured(body)) {
       state.metrics.rejected++
-      return jsonError(400, "structured outputs are not supported by this server (extra inputs are not permitted)")
+      return Generate.jsonError(
+        400,
+        "structured outputs are not supported by this server (extra inputs are not permitted)"
+      )
     }
     const messages = body.messages.map((m) => ({ role: m.role, content: messageText(m.content) }))
     const promptTokens = countChatTokens(messages)
     const maxTokens = body.max_tokens ?? 1024
-    const fault = yield* admit(state, request, body.model ?? undefined, [promptTokens], maxTokens)
+    const fault = yield* Generate.admit(state, request, body.model ?? undefined, [promptTokens], maxTokens)
     if (HttpServerResponse.isServerResponse(fault)) return fault
     // the prompt as a chat template lays it out: role headers and contents, in order
     const templated = messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join("")
-    const cachedTokens = cachedPrefix(state, templated, promptTokens)
+    const cachedTokens = Generate.cachedPrefix(state, templated, promptTokens)
     const draw = drawFor(body, state.options.defaultTemperature, templated, state.unseeded)
     const prompt = parsePrompt(messages.filter((m) => m.role !== "system").map((m) => m.content).join("\n"))
     // the instructions: a `Task` section (shared-prefix layout) first, then the system message(s)
     const system = [prompt.task ?? "", ...messages.filter((m) => m.role === "system").map((m) => m.content)].join("\n")
-    if (fault === "garbage") countFault(state, fault)
+    if (fault === "garbage") Generate.countFault(state, fault)
     const text = fault === "garbage"
-      ? garbageReply
+      ? Generate.garbageReply
       : respond(state.engine, { role, system, prompt, structured: structuredOf(body), draw })
-    const reasoning = reasoningPieces(state, roleOf(role, prompt), templated)
-    const { finish, pieces: answer } = outputPieces(text, Math.max(1, maxTokens - reasoning.length))
+    const reasoning = Generate.reasoningPieces(state, roleOf(role, prompt), templated)
+    const { finish, pieces: answer } = Generate.outputPieces(text, Math.max(1, maxTokens - reasoning.length))
     const pieces = [...reasoning, ...answer]
     const split = (all: ReadonlyArray<string>) => ({
       reasoning: all.slice(0, reasoning.length).join(""),
@@ -68,45 +64,29 @@ export const chatHandler = (state: SimState) =>
     })
     const id = `chatcmpl-sim-${state.nextId++}`
     const created = Math.floor(Date.now() / 1000)
-    const model = modelOf(state, body.model)
+    const header = { id, created, model: Generate.modelOf(state, body.model) }
     const priority = body.priority ?? 0
-    const usage = usageOf(state, promptTokens, pieces.length, cachedTokens)
+    const usage = Generate.usageOf(state, promptTokens, pieces.length, cachedTokens)
 
     if (body.stream !== true) {
       if (fault === "malformed") {
-        countFault(state, fault)
+        Generate.countFault(state, fault)
         return HttpServerResponse.text(
           `{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"content":`,
           { contentType: "application/json" }
         )
       }
-      yield* generate(state, promptTokens, pieces, cachedTokens, priority)
-      return HttpServerResponse.unsafeJson({
-        id,
-        object: "chat.completion",
-        created,
-        model,
-        choices: [{
-          index: 0,
-          message: {
-            role: "assistant",
-            content: split(pieces).content,
-            ...(reasoning.length > 0 ? { reasoning_content: split(pieces).reasoning } : {})
-          },
-          finish_reason: finish
-        }],
-        usage
-      })
+      yield* Generate.generate(state, promptTokens, pieces, cachedTokens, priority)
+      const message = {
+        role: "assistant",
+        content: split(pieces).content,
+        ...(reasoning.length > 0 ? { reasoning_content: split(pieces).reasoning } : {})
+      }
+      return HttpServerResponse.unsafeJson(chatCompletionObject(header, message, finish, usage))
     }
 
     const chunk = (delta: Record<string, string>, finishReason: string | null) =>
-      JSON.stringify({
-        id,
-        object: "chat.completion.chunk",
-        created,
-        model,
-        choices: [{ index: 0, delta, finish_reason: finishReason }]
-      })
+      JSON.stringify(chatChunkObject(header, delta, finishReason))
     const queue = yield* Queue.unbounded<string | null>()
     const seq = {
       promptTokens,
@@ -122,16 +102,13 @@ export const chatHandler = (state: SimState) =>
       onDone: () => {
         Queue.unsafeOffer(queue, chunk({}, finish))
         if (body.stream_options?.include_usage === true) {
-          Queue.unsafeOffer(
-            queue,
-            JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })
-          )
+          Queue.unsafeOffer(queue, JSON.stringify(usageChunkObject(header, usage)))
         }
         Queue.unsafeOffer(queue, "[DONE]")
         Queue.unsafeOffer(queue, null)
       }
     }
-    if (fault === "malformed") countFault(state, fault)
+    if (fault === "malformed") Generate.countFault(state, fault)
     state.scheduler.unsafeSubmit(seq)
     const events = Stream.fromQueue(queue).pipe(
       Stream.takeWhile((x): x is string => x !== null),

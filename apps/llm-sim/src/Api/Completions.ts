@@ -4,19 +4,7 @@ import { Effect } from "effect"
 import { respond } from "../Content.js"
 import { drawFor } from "../Sampling.js"
 import type { SimState } from "../SimState.js"
-import {
-  admit,
-  cachedPrefix,
-  countFault,
-  decodeBody,
-  garbageReply,
-  generate,
-  jsonError,
-  modelOf,
-  noteRequest,
-  outputPieces,
-  usageOf
-} from "./Generate.js"
+import * as Generate from "./Generate.js"
 import { CompletionBody } from "./Wire.js"
 
 /** The instructions of a raw prompt: whatever precedes its first `### ` section. */
@@ -29,26 +17,26 @@ const instructionsOf = (prompt: string) => prompt.split(/\n### /)[0] ?? ""
 export const completionsHandler = (state: SimState) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const body = yield* decodeBody(CompletionBody, "completion")
+    const body = yield* Generate.decodeBody(CompletionBody, "completion")
     if (HttpServerResponse.isServerResponse(body)) return body
-    const role = noteRequest(state, request)
+    const role = Generate.noteRequest(state, request)
     const prompts = typeof body.prompt === "string" ? [body.prompt] : body.prompt
-    if (prompts.length === 0) return jsonError(400, "prompt must not be empty")
+    if (prompts.length === 0) return Generate.jsonError(400, "prompt must not be empty")
     const maxTokens = body.max_tokens ?? 16
     const promptTokens = prompts.map(countTokens)
-    const fault = yield* admit(state, request, body.model ?? undefined, promptTokens, maxTokens)
+    const fault = yield* Generate.admit(state, request, body.model ?? undefined, promptTokens, maxTokens)
     if (HttpServerResponse.isServerResponse(fault)) return fault
     if (fault === "malformed") {
-      countFault(state, fault)
+      Generate.countFault(state, fault)
       return HttpServerResponse.text(`{"object":"text_completion","choices":[{"index":0,"text":`, {
         contentType: "application/json"
       })
     }
-    if (fault === "garbage") countFault(state, fault)
+    if (fault === "garbage") Generate.countFault(state, fault)
     const outputs = prompts.map((p) => {
       const prompt = parsePrompt(p)
       const text = fault === "garbage"
-        ? garbageReply
+        ? Generate.garbageReply
         : respond(state.engine, {
           role,
           system: [prompt.task ?? "", instructionsOf(p)].join("\n"),
@@ -56,12 +44,12 @@ export const completionsHandler = (state: SimState) =>
           structured: undefined,
           draw: drawFor(body, state.options.defaultTemperature, p, state.unseeded)
         })
-      return outputPieces(text, maxTokens)
+      return Generate.outputPieces(text, maxTokens)
     })
-    const cached = prompts.map((p, i) => cachedPrefix(state, p, promptTokens[i]!))
+    const cached = prompts.map((p, i) => Generate.cachedPrefix(state, p, promptTokens[i]!))
     yield* Effect.forEach(
       outputs,
-      (o, i) => generate(state, promptTokens[i]!, o.pieces, cached[i], body.priority ?? 0),
+      (o, i) => Generate.generate(state, promptTokens[i]!, o.pieces, cached[i], body.priority ?? 0),
       {
         concurrency: "unbounded",
         discard: true
@@ -71,9 +59,9 @@ export const completionsHandler = (state: SimState) =>
       id: `cmpl-sim-${state.nextId++}`,
       object: "text_completion",
       created: Math.floor(Date.now() / 1000),
-      model: modelOf(state, body.model),
+      model: Generate.modelOf(state, body.model),
       choices: outputs.map((o, index) => ({ index, text: o.pieces.join(""), finish_reason: o.finish, logprobs: null })),
-      usage: usageOf(
+      usage: Generate.usageOf(
         state,
         promptTokens.reduce((n, t) => n + t, 0),
         outputs.reduce((n, o) => n + o.pieces.length, 0),

@@ -7,6 +7,7 @@ import {
   ValidationError
 } from "@deepnote-rag/api"
 import { Profile } from "@deepnote-rag/core"
+import { chatCompletionObject } from "@deepnote-rag/llm"
 import { Effect, Schema } from "effect"
 import type { AskAnswer } from "../Ask/Ask.js"
 import { usageByRole, usageOf } from "./Usage.js"
@@ -65,16 +66,12 @@ export const completionOf = (
   model: string,
   answer: AskAnswer
 ): ChatCompletion => ({
-  id,
-  object: "chat.completion",
-  created,
-  model,
-  choices: [{
-    index: 0,
-    message: { role: "assistant", content: answer.record.result.answer.text },
-    finish_reason: "stop"
-  }],
-  usage: usageOf(answer.usage),
+  ...chatCompletionObject(
+    { id, created, model },
+    { role: "assistant" as const, content: answer.record.result.answer.text },
+    "stop",
+    usageOf(answer.usage)
+  ),
   deepnote: extensionOf(answer)
 })
 

@@ -1,4 +1,5 @@
 import { describeEvent } from "@deepnote-rag/core"
+import { chatChunkObject, type ReplyHeader, usageChunkObject } from "@deepnote-rag/llm"
 import { Stream } from "effect"
 import type { AskStreamItem } from "../Ask/Ask.js"
 import type { SseItem } from "../Http/SseResponse.js"
@@ -6,10 +7,7 @@ import { encodeExtension, extensionOf } from "./ChatCompletions.js"
 import { openAiErrorOf } from "./OpenAiErrors.js"
 import { usageOf } from "./Usage.js"
 
-export interface ChunkContext {
-  readonly id: string
-  readonly created: number
-  readonly model: string
+export interface ChunkContext extends ReplyHeader {
   readonly includeUsage: boolean
 }
 
@@ -29,14 +27,7 @@ const data = (value: unknown): SseItem => ({
  */
 export const chatChunks = (ctx: ChunkContext, items: Stream.Stream<AskStreamItem>): Stream.Stream<SseItem> => {
   const chunk = (delta: Record<string, unknown>, finish: "stop" | null, extra: Record<string, unknown> = {}) =>
-    data({
-      id: ctx.id,
-      object: "chat.completion.chunk",
-      created: ctx.created,
-      model: ctx.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-      ...extra
-    })
+    data({ ...chatChunkObject(ctx, delta, finish), ...extra })
   const start = Stream.make(chunk({ role: "assistant", content: "" }, null))
   const body = Stream.map(items, (item): ReadonlyArray<SseItem> => {
     switch (item._tag) {
@@ -52,14 +43,7 @@ export const chatChunks = (ctx: ChunkContext, items: Stream.Stream<AskStreamItem
         return [
           chunk({}, "stop", { deepnote: encodeExtension(extensionOf(item)) }),
           ...(ctx.includeUsage
-            ? [data({
-              id: ctx.id,
-              object: "chat.completion.chunk",
-              created: ctx.created,
-              model: ctx.model,
-              choices: [],
-              usage: usageOf(item.usage)
-            })]
+            ? [data(usageChunkObject(ctx, usageOf(item.usage)))]
             : []),
           data("[DONE]")
         ]
