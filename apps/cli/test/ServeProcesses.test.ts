@@ -108,19 +108,33 @@ describe("deepnote serve --processes and ui (child processes)", () => {
     () =>
       Effect.gen(function*() {
         const home = yield* tempHome
+        const child = yield* spawnCliScoped(["serve", "--home", home, "--port", "0"])
+        const ready = yield* until(() => child.stderr().includes("Listening on") ? true : undefined, 60_000)
+        assert.isTrue(ready, output(child))
+        assert.strictEqual(child.stdout(), "", "serve writes nothing of its own to stdout")
+        const listening = child.stderr().split("\n").filter((line) => line.includes("Listening on"))
+        assert.strictEqual(listening.length, 1, `stderr: ${child.stderr()}`)
+        assert.strictEqual(JSON.parse(listening[0]!).level, "INFO", "stderr is not a terminal: JSON lines")
+      }),
+    { timeout: 90_000 }
+  )
+
+  it.scopedLive(
+    "ui prints the inspector's address and none of the server's start-up lines",
+    () =>
+      Effect.gen(function*() {
+        const home = yield* tempHome
         const child = yield* spawnCliScoped(["ui", "--home", home, "--port", "0"])
-        const ready = yield* until(
-          () =>
-            child.stdout().includes("run inspector: ") && child.stderr().includes("Listening on") ? true : undefined,
-          60_000
-        )
+        const ready = yield* until(() => child.stdout().includes("run inspector: ") ? true : undefined, 60_000)
         assert.isTrue(ready, output(child))
         const stdout = child.stdout().trim().split("\n")
         assert.strictEqual(stdout.length, 1, `stdout: ${child.stdout()}`)
         assert.match(stdout[0]!, /^run inspector: http:\/\/127\.0\.0\.1:\d+\/ui\/#\/runs /)
-        const listening = child.stderr().split("\n").filter((line) => line.includes("Listening on"))
-        assert.strictEqual(listening.length, 1, `stderr: ${child.stderr()}`)
-        assert.strictEqual(JSON.parse(listening[0]!).level, "INFO", "stderr is not a terminal: JSON lines")
+        // the page answers, so the server is up: its info lines (listening, answer slots) would have been written
+        const url = /^run inspector: (\S+)/.exec(stdout[0]!)![1]!
+        const page = yield* Effect.promise(() => fetch(url).then((r) => r.status))
+        assert.strictEqual(page, 200)
+        assert.strictEqual(child.stderr(), "", "ui writes only warnings and errors of the server's log")
       }),
     { timeout: 90_000 }
   )

@@ -1,7 +1,7 @@
 import { defaultRunConfig } from "@deepnote-rag/core"
 import { Args, Command, Options } from "@effect/cli"
 import { HttpServer } from "@effect/platform"
-import { Console, Effect, Option } from "effect"
+import { Console, Effect, Logger, LogLevel, Option } from "effect"
 import { llmSettingsLayer } from "../engine/LlmOptions.js"
 import { homeOption } from "./Common.js"
 import { homeServer } from "./Serve.js"
@@ -14,7 +14,7 @@ const runId = Args.text({ name: "RUN_ID" }).pipe(
 /**
  * `deepnote ui [RUN_ID]`: the run inspector over the home, as `deepnote serve --no-auth` serves it on 127.0.0.1, with
  * no queue workers (looking at runs never executes one). Prints the address (the run's page when given) and serves
- * until interrupted.
+ * until interrupted; of the server's own log, only warnings and errors.
  */
 export const uiCommand = Command.make(
   "ui",
@@ -49,7 +49,13 @@ export const uiCommand = Command.make(
         yield* Console.log(`run inspector: http://127.0.0.1:${port}/ui/${page} (home ${server.home}; Ctrl-C stops it)`)
         return yield* Effect.never
       })
-      return yield* open.pipe(Effect.provide(server.layer), Effect.catchAll(server.failure))
+      // the server's start-up and shutdown lines (listening, answer slots, draining) say nothing to someone looking at
+      // runs: the address above is the output; warnings and errors are still written
+      return yield* open.pipe(
+        Effect.provide(server.layer),
+        Effect.catchAll(server.failure),
+        Logger.withMinimumLogLevel(LogLevel.Warning)
+      )
     })
 ).pipe(
   Command.withDescription(
