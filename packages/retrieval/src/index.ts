@@ -19,7 +19,6 @@ export { DocumentRecord, HotpotRecord, IrcotRecord, MusiqueRecord } from "./Inge
 export * from "./Meilisearch/MeiliClient.js"
 export { type MeiliDocument, meiliKey, primaryKey as meiliPrimaryKey } from "./Meilisearch/MeiliDocuments.js"
 export * from "./Meilisearch/MeiliError.js"
-export { withoutCredentials } from "./Meilisearch/MeiliHttp.js"
 export * from "./Meilisearch/MeiliIngest.js"
 export * as MeiliRetriever from "./Meilisearch/MeiliRetriever.js"
 export * from "./Meilisearch/MeiliSettings.js"

@@ -105,8 +105,9 @@ describe("OTLP export", () => {
         metricsUrl: Option.none(),
         logsUrl: Option.none()
       })
-      // nothing listens on port 1: the export at close fails at once (@effect/opentelemetry said so at debug level only)
-      yield* question.pipe(Effect.provide(otlpLayer(tracesOnly("http://127.0.0.1:1"), report)))
+      // nothing listens on port 1: the export at close fails at once (@effect/opentelemetry said so at debug level only);
+      // the collector's user name and password stay out of the line
+      yield* question.pipe(Effect.provide(otlpLayer(tracesOnly("http://otel:s3cret@127.0.0.1:1"), report)))
       assert.strictEqual(reports.length, 1, reports.join("\n"))
       assert.match(
         reports[0]!,

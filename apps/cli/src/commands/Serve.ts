@@ -1,6 +1,13 @@
-import { describeConfigFailure, errorCode, errorMessage, Home, type RunConfig } from "@deepnote-rag/core"
+import {
+  describeConfigFailure,
+  errorCode,
+  errorMessage,
+  Home,
+  type RunConfig,
+  withoutCredentials
+} from "@deepnote-rag/core"
 import type { LlmSettings } from "@deepnote-rag/llm"
-import { type MeiliOptions, withoutCredentials } from "@deepnote-rag/retrieval"
+import type { MeiliOptions } from "@deepnote-rag/retrieval"
 import { serverLayer, ServerSettings, serverStoreLayer } from "@deepnote-rag/server"
 import { Command, Options } from "@effect/cli"
 import { NodeHttpServer } from "@effect/platform-node"

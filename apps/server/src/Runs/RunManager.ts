@@ -8,11 +8,11 @@ import {
   type Tenant,
   ValidationError
 } from "@deepnote-rag/api"
-import { profiles } from "@deepnote-rag/core"
+import { profiles, withoutCredentials } from "@deepnote-rag/core"
 import { promptSetHash } from "@deepnote-rag/engine"
 import type { DatasetFormat } from "@deepnote-rag/eval"
 import { LlmClient } from "@deepnote-rag/llm"
-import { Collections, withoutCredentials } from "@deepnote-rag/retrieval"
+import { Collections } from "@deepnote-rag/retrieval"
 import { checkResumable, createRun, engineFacts, enqueueRun, WorkQueue } from "@deepnote-rag/runs"
 import { type Run, RunOwners, RunStore, TenantQuotas, type TooManyRuns } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"

@@ -1,4 +1,5 @@
 import { type RunManifestView, RunView, type Tenant } from "@deepnote-rag/api"
+import { withoutCredentials } from "@deepnote-rag/core"
 import { collectionOf, runStateOf } from "@deepnote-rag/runs"
 import type { Run } from "@deepnote-rag/store"
 import { Option } from "effect"
@@ -6,18 +7,6 @@ import { Option } from "effect"
 /** Whether a run is queued or executing (its questions are jobs for workers on any replica or machine). */
 export const isActiveRun = (run: Run): boolean =>
   run.status === "running" || (run.status === "created" && run.execution === "queue")
-
-/** An endpoint URL without any user name or password in it. */
-const withoutCredentials = (endpoint: string): string => {
-  try {
-    const url = new URL(endpoint)
-    url.username = ""
-    url.password = ""
-    return url.href
-  } catch {
-    return endpoint
-  }
-}
 
 /** The manifest's reproduction details (the dataset's path on the server stays private). */
 const manifestView = (manifest: Run["manifest"]): RunManifestView => ({

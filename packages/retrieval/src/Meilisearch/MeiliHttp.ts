@@ -1,4 +1,4 @@
-import { causeCode, firstDecodeIssue } from "@deepnote-rag/core"
+import { causeCode, firstDecodeIssue, withoutCredentials } from "@deepnote-rag/core"
 import { HttpClient, HttpClientRequest, type HttpClientResponse, type HttpMethod } from "@effect/platform"
 import { Duration, Effect, Either, Redacted, Schedule, Schema } from "effect"
 import { isTransientStatus } from "../Rerank/RerankError.js"
@@ -23,17 +23,6 @@ export type MeiliCall = <A, I>(
   reply: Schema.Schema<A, I>,
   body?: unknown
 ) => Effect.Effect<A, MeiliError>
-
-/** The host as it may be shown and recorded: no user name or password, no trailing slash. */
-export const withoutCredentials = (host: string): string =>
-  Either.match(Either.try(() => new URL(host)), {
-    onLeft: () => host.replace(/\/+$/, ""),
-    onRight: (url) => {
-      url.username = ""
-      url.password = ""
-      return url.toString().replace(/\/+$/, "")
-    }
-  })
 
 /** What a refused request means for the operator, when Meilisearch's message alone does not say what to do. */
 const hints: Record<string, string> = {

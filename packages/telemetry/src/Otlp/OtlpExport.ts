@@ -1,3 +1,4 @@
+import { withoutCredentials } from "@deepnote-rag/core"
 import * as OtlpLogger from "@effect/opentelemetry/OtlpLogger"
 import * as OtlpMetrics from "@effect/opentelemetry/OtlpMetrics"
 import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
@@ -27,12 +28,16 @@ const reportingClient = (report: ExportReport): Layer.Layer<HttpClient.HttpClien
           if (failing.has(url)) return Effect.void
           failing.add(url)
           return report(
-            `telemetry: OTLP export to ${url} failed (${why}): tried again 3 times, a second apart; after that what ` +
+            `telemetry: OTLP export to ${
+              withoutCredentials(url)
+            } failed (${why}): tried again 3 times, a second apart; after that what ` +
               "it holds is dropped and the next try is a minute later"
           )
         })
       const worked = (url: string) =>
-        Effect.suspend(() => failing.delete(url) ? report(`telemetry: OTLP export to ${url} works again`) : Effect.void)
+        Effect.suspend(() =>
+          failing.delete(url) ? report(`telemetry: OTLP export to ${withoutCredentials(url)} works again`) : Effect.void
+        )
       return client.pipe(
         HttpClient.tap((response) =>
           response.status >= 200 && response.status < 300
