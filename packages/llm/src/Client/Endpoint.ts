@@ -1,3 +1,4 @@
+import { withoutCredentials } from "@deepnote-rag/core"
 import type { AdaptiveLimit } from "./AdaptiveLimit.js"
 
 /** Which way of asking for structured output an endpoint has accepted (or rejected) so far. */
@@ -47,6 +48,8 @@ export class EndpointState {
   sendPriority = true
   /** The next way to try structured outputs; moves down the chain on a 400 that names the parameter. */
   structured: StructuredSupport
+  /** The URL as logs, errors, metrics, spans and manifests show it: without a user name or password. */
+  readonly shown: string
 
   constructor(
     readonly index: number,
@@ -60,6 +63,7 @@ export class EndpointState {
   ) {
     this.cooldownMs = baseCooldownMs
     this.structured = structured
+    this.shown = withoutCredentials(url)
   }
 
   get condition(): EndpointCondition {
@@ -115,7 +119,7 @@ export interface EndpointStatus {
 }
 
 export const statusOf = (e: EndpointState): EndpointStatus => ({
-  url: e.url,
+  url: e.shown,
   health: e.health,
   condition: e.condition,
   since: new Date(e.conditionSince),

@@ -111,7 +111,7 @@ const make = Effect.gen(function*() {
     new LlmModelNotServed({
       model,
       message: `no LLM endpoint serves the model "${model}": ${
-        endpoints.map((e) => `${e.url} serves ${(e.models ?? []).map((m) => `"${m}"`).join(", ") || "nothing"}`)
+        endpoints.map((e) => `${e.shown} serves ${(e.models ?? []).map((m) => `"${m}"`).join(", ") || "nothing"}`)
           .join("; ")
       }`
     })
@@ -195,7 +195,7 @@ const make = Effect.gen(function*() {
     if (known !== undefined) return Effect.succeed(known)
     return Effect.flatMap(rediscover, () => {
       const found = firstModel()
-      const answers = endpoints.map((e) => `${e.url} (${discoveryFailures.get(e) ?? "no model listed"})`).join(", ")
+      const answers = endpoints.map((e) => `${e.shown} (${discoveryFailures.get(e) ?? "no model listed"})`).join(", ")
       return found !== undefined ? Effect.succeed(found) : Effect.fail(
         new LlmUnavailable({
           message: `no model configured and no endpoint answered /v1/models with a model id: ${answers}`

@@ -80,7 +80,7 @@ export const startLoadPolling = (
         e.limit = change.to
         log(
           "debug",
-          `LLM endpoint ${e.url}: limit ${change.from.toFixed(1)} → ${change.to.toFixed(1)} (${change.reason})`
+          `LLM endpoint ${e.shown}: limit ${change.from.toFixed(1)} → ${change.to.toFixed(1)} (${change.reason})`
         )
         if (change.to > change.from) waiters.dispatch(now)
       })),

@@ -7,6 +7,8 @@ import { withDeadline } from "./Deadline.js"
 /** What one non-streamed attempt needs sent: the endpoint's base URL, the path, the headers and the JSON body. */
 export interface Outgoing {
   readonly endpoint: string
+  /** The endpoint as errors show it (without credentials). */
+  readonly shown: string
   readonly path: string
   readonly headers: Record<string, string>
   readonly body: Record<string, unknown>
@@ -44,18 +46,18 @@ export const registerDispatcher = (
 
 const timeoutError = (out: Outgoing) =>
   new LlmTimeoutError({
-    endpoint: out.endpoint,
+    endpoint: out.shown,
     timeoutMs: out.timeoutMs,
-    message: `no reply from ${out.endpoint} within ${out.timeoutMs} ms`
+    message: `no reply from ${out.shown} within ${out.timeoutMs} ms`
   })
 
 const unreachable = (out: Outgoing, message: string, cause: unknown) =>
-  new LlmTransportError({ endpoint: out.endpoint, message: `cannot reach ${out.endpoint}: ${message}`, cause })
+  new LlmTransportError({ endpoint: out.shown, message: `cannot reach ${out.shown}: ${message}`, cause })
 
 const readFailed = (out: Outgoing, cause: unknown) =>
   new LlmTransportError({
-    endpoint: out.endpoint,
-    message: `connection to ${out.endpoint} failed while reading the reply`,
+    endpoint: out.shown,
+    message: `connection to ${out.shown} failed while reading the reply`,
     cause
   })
 
@@ -119,7 +121,7 @@ const viaDispatcher = (dispatcher: Undici.Dispatcher) => (out: Outgoing): Effect
       bodyTimeout: 0
     }, (error, res) => {
       if (error !== null) {
-        return done(Effect.fail(unreachable(out, `Transport error (POST ${out.endpoint}${out.path})`, error)))
+        return done(Effect.fail(unreachable(out, `Transport error (POST ${out.shown}${out.path})`, error)))
       }
       const ok = res.statusCode >= 200 && res.statusCode < 300
       const retryAfter = header(res.headers["retry-after"])
