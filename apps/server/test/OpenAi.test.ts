@@ -100,7 +100,8 @@ describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)
           [{ temperature: -0.1 }, "temperature"],
           [{ top_p: 1.5 }, "top_p"],
           [{ max_tokens: 0 }, "max_tokens"],
-          [{ max_completion_tokens: -3 }, "max_completion_tokens"]
+          [{ max_completion_tokens: -3 }, "max_completion_tokens"],
+          [{ messages: [] }, "messages"]
         ]
         for (const [extra, param] of refused) {
           const error = yield* Effect.promise(() =>
@@ -114,6 +115,7 @@ describe("OpenAI-compatible facade (official openai client, real 127.0.0.1 port)
           assert.strictEqual(bad.param, param)
           assert.strictEqual(bad.type, "invalid_request_error")
           assert.include(bad.message, param)
+          if (param === "messages") assert.include(bad.message, "messages: must hold at least one message")
         }
         // LangChain's structured output asks for a JSON schema: a clear 400 instead of a silently ignored format
         const structured = new ChatOpenAI({

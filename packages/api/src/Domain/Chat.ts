@@ -23,7 +23,7 @@ const Optional = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(sche
 
 export const ChatCompletionRequest = Schema.Struct({
   model: Schema.String,
-  messages: Schema.NonEmptyArray(ChatMessage),
+  messages: Schema.Array(ChatMessage).pipe(Schema.minItems(1, { message: () => "must hold at least one message" })),
   n: Optional(Schema.Int),
   tools: Optional(Schema.Array(Schema.Unknown)),
   tool_choice: Optional(Schema.Unknown),
