@@ -4,10 +4,10 @@ import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { helpText, runCli } from "./Cli.js"
-import { exitCodes } from "./Errors.js"
+import { exitCodes, UsageError } from "./Errors.js"
 import { hoistGlobalOptions } from "./GlobalOptions.js"
 import { asksForHelp, colourWhereWanted, helpFitted } from "./render/PlainConsole.js"
-import { usageErrorsInOneLine } from "./render/UsageErrorLine.js"
+import { optionWithoutValue, usageErrorsInOneLine } from "./render/UsageErrorLine.js"
 import { cliTelemetry } from "./telemetry/CliTelemetry.js"
 
 /**
@@ -43,7 +43,13 @@ const fitHelp = asksForHelp(args)
   ? helpFitted(process.stdout.isTTY === true ? process.stdout.columns : undefined)
   : <A, E, R>(effect: Effect.Effect<A, E, R>) => effect
 
-runCli([...process.argv.slice(0, 2), ...args]).pipe(
+// a line that ends in an option without its value is refused before @effect/cli misreads it
+const withoutValue = optionWithoutValue(args, helpText)
+const program = withoutValue === undefined
+  ? runCli([...process.argv.slice(0, 2), ...args])
+  : Effect.fail(new UsageError({ message: withoutValue }))
+
+program.pipe(
   fitHelp,
   usageErrorsInOneLine(args, helpText),
   colourWhereWanted(process.stdout.isTTY === true),

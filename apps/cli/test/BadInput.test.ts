@@ -95,6 +95,13 @@ const rows: ReadonlyArray<Row> = [
     only: true
   },
   {
+    name: "an option without its value at the end (it was read as the run id)",
+    argv: (c) => ["status", "--home", c.home, "--limit"],
+    code: 2,
+    stderr: /^deepnote: --limit needs a value \(`deepnote status --help` lists what it takes\)$/,
+    only: true
+  },
+  {
     name: "a flag of the wrong type",
     argv: (c) => run(c.home, "--limit", "many"),
     code: 2,

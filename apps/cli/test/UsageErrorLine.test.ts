@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { helpText } from "../src/Cli.js"
-import { choiceFlags, usageErrorLine } from "../src/render/UsageErrorLine.js"
+import { choiceFlags, optionWithoutValue, usageErrorLine } from "../src/render/UsageErrorLine.js"
 
 const help = helpText()
 const known = choiceFlags(help)
@@ -15,6 +15,42 @@ describe("@effect/cli's parse errors as one line naming the flag", () => {
       // one flag name, different lists in different commands (index's input formats, eval's report formats)
       const formats = known.filter((k) => k.flag === "--format").map((k) => k.choices.join("|"))
       assert.include(formats, "table|json|csv")
+    }))
+
+  it.effect("a line that ends in an option without its value: that option named, before @effect/cli misreads it", () =>
+    Effect.sync(() => {
+      const line = (args: ReadonlyArray<string>) => optionWithoutValue(args, () => help)
+      // @effect/cli took these for the run id ("unknown run id \"--home\"") or the question
+      assert.strictEqual(
+        line(["status", "--home"]),
+        "--home needs a value (`deepnote status --help` lists what it takes)"
+      )
+      assert.strictEqual(line(["ask", "-c"]), "-c needs a value (`deepnote ask --help` lists what it takes)")
+      assert.strictEqual(
+        line(["run", "--dataset", "q.jsonl", "--limit"]),
+        "--limit needs a value (`deepnote run --help` lists what it takes)"
+      )
+      assert.strictEqual(
+        line(["keys", "create", "--tenant"]),
+        "--tenant needs a value (`deepnote keys create --help` lists what it takes)"
+      )
+      // a choice flag, and one whose usage wraps onto the next line of the help
+      assert.strictEqual(
+        line(["eval", "r-1", "--format"]),
+        "--format needs a value (`deepnote eval --help` lists what it takes)"
+      )
+      assert.strictEqual(
+        line(["run", "--dataset", "q.jsonl", "--label"]),
+        "--label needs a value (`deepnote run --help` lists what it takes)"
+      )
+      // flags that take no value, given values, built-in options and unknown commands pass through
+      assert.isUndefined(line(["status", "--json"]))
+      assert.isUndefined(line(["status", "--home", "h"]))
+      assert.isUndefined(line(["status", "--home=h"]))
+      assert.isUndefined(line(["run", "--help"]))
+      assert.isUndefined(line(["--version"]))
+      assert.isUndefined(line(["nope", "--home"]))
+      assert.isUndefined(line(["status", "--bogus"]))
     }))
 
   it.effect("a value of the wrong type: the flag it was given to, in either spelling", () =>

@@ -88,6 +88,32 @@ const builtIn = new Set(["--help", "--log-level", "--completions", "--wizard", "
 const takesOption = (help: string, command: string, option: string): boolean =>
   option.startsWith("-") && (entryOf(help, command)?.split(/[\s[\]()]+/).includes(option) ?? false)
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** Whether the help's entry for `command` gives `option` (`--limit`, or an alias such as `-c`) a value. */
+const takesValue = (help: string, command: string, option: string): boolean => {
+  const entry = entryOf(help, command) ?? ""
+  const long = option.startsWith("--")
+    ? option
+    : Array.from(entry.matchAll(/\(\s*(-\w),\s+(--[\w-]+)/g)).find((alias) => alias[1] === option)?.[2]
+  // the usage wraps: `[--label\n      text]`
+  return long !== undefined && new RegExp(`(?:^|[\\s[(])${escaped(long)}\\s+[^\\s\\-[\\]()<|]`).test(entry)
+}
+
+/**
+ * A command line that ends in an option that takes a value (`deepnote status --home`, `run … --limit`): @effect/cli
+ * reads such an option as the command's positional argument ("unknown run id \"--home\"") or refuses it without
+ * saying why. Returns the line to write instead, or undefined when the line does not end so.
+ */
+export const optionWithoutValue = (args: ReadonlyArray<string>, help: () => string): string | undefined => {
+  const last = args.at(-1)
+  if (last === undefined || !/^--?[a-z]/.test(last) || last.includes("=") || builtIn.has(last)) return undefined
+  const text = help()
+  const command = commandOf(args, text)
+  if (command === undefined || !takesValue(text, command, last)) return undefined
+  return `${last} needs a value (\`deepnote ${command} --help\` lists what it takes)`
+}
+
 /** One line of @effect/cli's parse error, with the flag named where the command line shows which it was. */
 const rewrite = (line: string, args: ReadonlyArray<string>, known: ReadonlyArray<ChoiceFlag>, help: string) => {
   // @effect/cli does not say whose argument or option it is: the command is named (a shared option written before a
