@@ -166,7 +166,7 @@ describe("sweeps as objects and run comparison (child processes)", () => {
         )
         const before = yield* runCli(["status", sweepId, "--home", home])
         assert.include(before.stdout, "cell 2/3 {\"maxStep\":3}  not created")
-        assert.include(before.stdout, `2 cell(s) not created, 1 not completed: deepnote resume ${sweepId}`)
+        assert.include(before.stdout, `2 cells not created, 1 not completed: deepnote resume ${sweepId}`)
         assert.include((yield* runCli(["eval", sweepId, "--home", home])).stdout, "(not created)")
 
         const resumed = yield* runCli(["resume", sweepId, "--home", home, "--quiet"])

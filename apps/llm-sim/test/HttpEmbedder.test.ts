@@ -67,7 +67,7 @@ describe("HttpEmbedder against the simulator (real HTTP on 127.0.0.1)", () => {
       const unreadable = yield* Effect.flip(embedder.embed(["Mine A"], "passage"))
       assert.strictEqual(unreadable._tag, "EmbeddingError")
       assert.notInclude(unreadable.message, "\n")
-      assert.include(unreadable.message, "embeddings call gave up after 2 attempt(s)")
+      assert.include(unreadable.message, "embeddings call gave up after 2 attempts")
       assert.include(unreadable.message, `unreadable reply from ${sim.url}: not an embeddings list`)
       assert.strictEqual(sim.metrics.poolingRequests, 2)
 

@@ -95,6 +95,6 @@ describe("LLM roles: malformed replies are reported, never crash", () => {
         Context.get(ctx, NoteWriter).init({ question: "Who?", passages: [], context: context() })
       )
       assert.strictEqual(error.role, "init")
-      assert.include(error.message, "gave up after 2 attempt(s)")
+      assert.include(error.message, "gave up after 2 attempts")
     }))
 })

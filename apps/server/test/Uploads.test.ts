@@ -169,7 +169,7 @@ describe("uploads", () => {
           const refused = yield* finished(client, "docs", JSON.parse(bad.text).id)
           assert.strictEqual(refused.status, "failed")
           const message = refused.message ?? ""
-          assert.include(message, "3 invalid record(s), nothing was added")
+          assert.include(message, "3 invalid records, nothing was added")
           assert.include(message, "line 2: invalid JSON")
           assert.include(message, "line 3: text: text is empty")
           assert.include(message, "line 5: id: ")

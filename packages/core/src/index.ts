@@ -1,4 +1,5 @@
 export * from "./ConfigFailure.js"
+export * from "./Counted.js"
 export * from "./Domain/AlignResult.js"
 export * from "./Domain/AlignSpec.js"
 export * from "./Domain/Answer.js"

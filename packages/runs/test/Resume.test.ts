@@ -175,7 +175,7 @@ describe("runs: resume replays the journal", () => {
         "server said no"
       ])
       const run = yield* store.getRun(runId)
-      assert.include(run.message ?? "", "1 question(s) failed")
+      assert.include(run.message ?? "", "1 question failed")
     }).pipe(Effect.provide(memoryServices)))
 
   it.scopedLive("resume refuses a run made with other prompts", () =>

@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { SqlClient } from "@effect/sql"
 import { Clock, Context, Data, Effect, Layer, Schema } from "effect"
 import type { StoreError } from "./Domain/Errors.js"
@@ -11,7 +12,9 @@ export class TooManyRuns extends Data.TaggedError("TooManyRuns")<{
   readonly limit: number
 }> {
   override get message(): string {
-    return `tenant ${this.tenantId} already has ${this.active} run(s) executing or queued (limit ${this.limit})`
+    return `tenant ${this.tenantId} already has ${
+      counted(this.active, "run")
+    } executing or queued (limit ${this.limit})`
   }
 }
 

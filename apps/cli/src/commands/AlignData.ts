@@ -1,5 +1,5 @@
 import { alignPromptHashes } from "@deepnote-rag/align"
-import { AlignSpec, type RunConfig } from "@deepnote-rag/core"
+import { AlignSpec, counted, type RunConfig } from "@deepnote-rag/core"
 import { Collections } from "@deepnote-rag/retrieval"
 import { alignPromptSetHash, createRun, enqueueRun } from "@deepnote-rag/runs"
 import { Command } from "@effect/cli"
@@ -11,7 +11,6 @@ import { writeAndReport } from "../align/AlignOutputLines.js"
 import { llmEngineFacts } from "../engine/LlmFacts.js"
 import { resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { counted } from "../render/Counted.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
 import { queueServices, storeFailed, storeFailures } from "../runs/RunServices.js"
@@ -117,7 +116,9 @@ const newRun = (dataset: string, opts: AlignOptions) =>
           )
           yield* Console.log(run.id)
           return yield* Console.error(
-            `run ${run.id}: ${jobs} question(s) queued for workers; follow it with \`deepnote status ${run.id}\`, ` +
+            `run ${run.id}: ${
+              counted(jobs, "question")
+            } queued for workers; follow it with \`deepnote status ${run.id}\`, ` +
               `then write the pairs with \`deepnote align-data --from-run ${run.id} -o FILE\``
           )
         }

@@ -1,4 +1,4 @@
-import { profiles, type RetrieverKind, retrieverOf, RunConfig } from "@deepnote-rag/core"
+import { counted, profiles, type RetrieverKind, retrieverOf, RunConfig } from "@deepnote-rag/core"
 import { promptSetHash } from "@deepnote-rag/engine"
 import { Collections } from "@deepnote-rag/retrieval"
 import { createRun, enqueueRun, expandSweep } from "@deepnote-rag/runs"
@@ -12,7 +12,6 @@ import { llmOptions, resolveLlmSettings } from "../engine/LlmOptions.js"
 import { meiliFacts } from "../engine/MeiliFacts.js"
 import { meiliForConfig, meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { counted } from "../render/Counted.js"
 import { chooseConcurrency, describeConcurrency } from "../runs/DefaultConcurrency.js"
 import { executeWithProgress, failOnFailedQuestions } from "../runs/ExecuteWithProgress.js"
 import { runEngineLayer } from "../runs/RunEngine.js"
@@ -202,7 +201,7 @@ export const runCommand = Command.make(
               )
               yield* Console.log(run.id)
               yield* Console.error(
-                `run ${run.id}: ${jobs} question(s) queued for workers${
+                `run ${run.id}: ${counted(jobs, "question")} queued for workers${
                   sweep ? ` (sweep ${sweep.id} cell ${cell.index + 1}/${cells.length})` : ""
                 }; follow it with \`deepnote status ${run.id}\``
               )

@@ -1,4 +1,5 @@
 import { summaryLines } from "@deepnote-rag/align"
+import { counted } from "@deepnote-rag/core"
 import { alignSummary, describeRunState, runState, type RunStateView, type SweepState } from "@deepnote-rag/runs"
 import { Run, RunStore, Sweep } from "@deepnote-rag/store"
 import { Args, Command, Options } from "@effect/cli"
@@ -76,7 +77,7 @@ const showSweep = (sweep: SweepState, json: boolean) =>
     }
     if (missing + unfinished > 0) {
       yield* Console.log(
-        `  ${missing} cell(s) not created, ${unfinished} not completed: deepnote resume ${sweep.sweep.id}`
+        `  ${counted(missing, "cell")} not created, ${unfinished} not completed: deepnote resume ${sweep.sweep.id}`
       )
     }
   })

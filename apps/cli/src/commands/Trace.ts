@@ -1,4 +1,4 @@
-import { Home } from "@deepnote-rag/core"
+import { counted, Home } from "@deepnote-rag/core"
 import {
   buildForest,
   formatBadLine,
@@ -14,7 +14,6 @@ import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import { CommandFailed } from "../Errors.js"
-import { counted } from "../render/Counted.js"
 import { homeLayer, homeOption } from "./Common.js"
 
 const target = Args.text({ name: "file-or-run-id" }).pipe(
@@ -69,7 +68,7 @@ export const traceCommand = Command.make("trace", traceOptions, (opts) =>
       spans.push(...contents.spans)
       for (const bad of contents.badLines.slice(0, 5)) yield* Console.error(`deepnote: skipped ${formatBadLine(bad)}`)
       if (contents.badLines.length > 5) {
-        yield* Console.error(`deepnote: skipped ${contents.badLines.length - 5} more bad line(s) in ${file}`)
+        yield* Console.error(`deepnote: skipped ${counted(contents.badLines.length - 5, "more bad line")} in ${file}`)
       }
     }
     const forest = buildForest(spans)
@@ -81,7 +80,7 @@ export const traceCommand = Command.make("trace", traceOptions, (opts) =>
       ]
       return yield* new CommandFailed({
         message: itemId === undefined
-          ? `no question spans in ${files.join(", ")} (${spans.length} span(s) read)`
+          ? `no question spans in ${files.join(", ")} (${counted(spans.length, "span")} read)`
           : `no spans of question "${itemId}" in ${files.join(", ")}${
             known.length > 0 ? ` (questions: ${known.slice(0, 10).join(", ")}${known.length > 10 ? ", …" : ""})` : ""
           }`

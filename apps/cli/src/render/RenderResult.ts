@@ -1,5 +1,4 @@
-import type { PipelineResult } from "@deepnote-rag/core"
-import { counted } from "./Counted.js"
+import { counted, type PipelineResult } from "@deepnote-rag/core"
 import { quote, seconds, wrap } from "./Text.js"
 
 export interface RenderContext {

@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { type ExecutionSummary, failureGroups, processOwner, RunExecutor, showProgress } from "@deepnote-rag/runs"
 import type { EngineServices } from "@deepnote-rag/runs"
 import { RunStore } from "@deepnote-rag/store"
@@ -17,7 +18,7 @@ export const failOnFailedQuestions = (
   return Effect.fail(
     new QuestionsFailed({
       message: failing.map((r) =>
-        `run ${r.runId} completed with ${r.counts.failed} failed question(s) of ${r.counts.total}`
+        `run ${r.runId} completed with ${counted(r.counts.failed, "failed question")} of ${r.counts.total}`
       )
         .join("; ")
     })
@@ -96,7 +97,7 @@ export const executeWithProgress = (
     }
     if (after.counts.failed > 0 && summary.status === "completed") {
       const groups = yield* failureGroups(runId)
-      yield* Console.error(`${after.counts.failed} question(s) failed:`)
+      yield* Console.error(`${counted(after.counts.failed, "question")} failed:`)
       for (const group of groups) {
         yield* Console.error(`  ${group.count} × ${group.reason} (e.g. ${group.examples.join(", ")})`)
       }

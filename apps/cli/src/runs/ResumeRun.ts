@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import {
   checkResumable,
   collectionOf,
@@ -50,7 +51,7 @@ export const resumeRun = (run: Run, flags: ResumeFlags) =>
         jobs === 0
           ? `run ${run.id}: nothing to queue (${queued.counts.done} done, ${queued.counts.failed} failed, ` +
             `${queued.counts.running} running under workers)`
-          : `run ${run.id}: ${jobs} question(s) queued again for the workers (\`deepnote worker\`)`
+          : `run ${run.id}: ${counted(jobs, "question")} queued again for the workers (\`deepnote worker\`)`
       )
       return undefined
     }

@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { promptSetHash } from "@deepnote-rag/engine"
 import { createSweepCell, recordedLlmServers, sweepCellConfig, type SweepState } from "@deepnote-rag/runs"
 import type { Run } from "@deepnote-rag/store"
@@ -5,7 +6,6 @@ import { Console, Effect } from "effect"
 import { llmEngineFacts } from "../engine/LlmFacts.js"
 import { resolveLlmSettings } from "../engine/LlmOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
-import { counted } from "../render/Counted.js"
 import { type Resumed, type ResumeFlags, resumeRun } from "./ResumeRun.js"
 
 /**

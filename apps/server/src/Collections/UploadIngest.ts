@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { Collections } from "@deepnote-rag/retrieval"
 import { Effect, Stream } from "effect"
 import { IngestFailed, type IngestProgress, type IngestUpload } from "./IngestProtocol.js"
@@ -33,7 +34,7 @@ const validate = (request: IngestUpload) =>
 const refusal = (v: Validation) => {
   const more = v.invalid > v.problems.length ? `; … (${v.invalid - v.problems.length} more)` : ""
   return new IngestFailed({
-    message: `${v.invalid} invalid record(s), nothing was added: ${v.problems.join("; ")}${more}`
+    message: `${counted(v.invalid, "invalid record")}, nothing was added: ${v.problems.join("; ")}${more}`
   })
 }
 

@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { Context, Deferred, Duration, Effect, Layer, Ref } from "effect"
 
 /** No spans on `track` (it wraps every request, whose own span is the HTTP server's). */
@@ -37,14 +38,16 @@ export class Lifecycle extends Context.Tag("@deepnote-rag/server/Lifecycle")<Lif
         Effect.gen(function*() {
           yield* Ref.set(draining, true)
           yield* Deferred.succeed(stopping, undefined)
-          yield* Effect.logInfo(`draining: ${yield* Ref.get(inFlight)} request(s) in flight`)
+          yield* Effect.logInfo(`draining: ${counted(yield* Ref.get(inFlight), "request")} in flight`)
           // `drain` runs as the server's finalizer, where nothing is interruptible: the wait is made interruptible, or
           // the timeout could never cut it short (a request that never ends held the shutdown for good)
           yield* Effect.interruptible(waitIdle).pipe(
             Effect.timeout(Duration.decode(timeout)),
             Effect.catchTag("TimeoutException", () =>
               Ref.get(inFlight).pipe(
-                Effect.flatMap((n) => Effect.logWarning(`drain timed out: closing with ${n} request(s) in flight`))
+                Effect.flatMap((n) =>
+                  Effect.logWarning(`drain timed out: closing with ${counted(n, "request")} in flight`)
+                )
               ))
           )
         })

@@ -1,3 +1,4 @@
+import { counted } from "../Counted.js"
 import type { PipelineEvent } from "./PipelineEvent.js"
 
 const list = (items: ReadonlyArray<string>, max: number) =>
@@ -12,7 +13,7 @@ const list = (items: ReadonlyArray<string>, max: number) =>
 export const describeEvent = (event: PipelineEvent): string | undefined => {
   switch (event._tag) {
     case "Retrieved":
-      return `step ${event.step}: read ${event.passages.length} passage${event.passages.length === 1 ? "" : "s"}` +
+      return `step ${event.step}: read ${counted(event.passages.length, "passage")}` +
         (event.passages.length > 0 ? ` (${list(event.passages.map((p) => p.title || p.id), 5)})` : "") +
         ` for ${list(event.queries, 3)}`
     case "NoteInitialised":
@@ -25,7 +26,7 @@ export const describeEvent = (event: PipelineEvent): string | undefined => {
     case "Judged":
       return `step ${event.step}: verdict ${
         event.verdict.better ? "better: new best note" : "not better: note rejected"
-      } (${event.failures} failure${event.failures === 1 ? "" : "s"})`
+      } (${counted(event.failures, "failure")})`
     case "Stopped":
       return `stopped after step ${event.step}: ${event.reason}`
     case "Answered":

@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { Schema } from "effect"
 import { Comparison } from "./Comparison.js"
 import { align, csvCell } from "./Render.js"
@@ -50,7 +51,7 @@ export const renderComparisonTable = (runs: ComparedRuns, comparison: Comparison
   }
   lines.push(...listed(c, "regressed", limit), ...listed(c, "improved", limit))
   const same = c.items.filter((i) => i.change === "same").length
-  lines.push("", `${same} question(s) unchanged by ${c.primaryMetric}`)
+  lines.push("", `${counted(same, "question")} unchanged by ${c.primaryMetric}`)
   return lines.join("\n")
 }
 

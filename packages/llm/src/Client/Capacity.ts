@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import type { EndpointStatus } from "./Endpoint.js"
 import { fallbackConcurrency, withHeadroom } from "./EndpointPool.js"
 
@@ -32,7 +33,7 @@ const sourceOf = (e: EndpointStatus): { readonly source: CapacitySource; readonl
 
 const describe = (source: CapacitySource, count: number, sequences: ReadonlyArray<number>): string => {
   const same = sequences.every((n) => n === sequences[0])
-  const amount = same ? `${count} endpoint${count === 1 ? "" : "s"} × ` : `${count} endpoints, `
+  const amount = same ? `${counted(count, "endpoint")} × ` : `${count} endpoints, `
   const values = same ? String(sequences[0]) : sequences.join(" + ")
   switch (source) {
     case "configured":

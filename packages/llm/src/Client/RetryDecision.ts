@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { type LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
 import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
@@ -142,7 +143,9 @@ export const callFailure = (
         `(outage tolerance ${policy.outageToleranceMs / 1000} s, ${policy.workClass} work): ${endpoints}`
       : reason === "stream-interrupted"
       ? `${call.label} reply broke off after its first tokens (not retried): ${last.message}`
-      : `${call.label} call ${reason === "permanent" ? "failed" : "gave up"} after ${state.attempt} attempt(s): ` +
+      : `${call.label} call ${reason === "permanent" ? "failed" : "gave up"} after ${
+        counted(state.attempt, "attempt")
+      }: ` +
         last.message,
     attempts: state.attempt,
     reason,

@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import {
   EventLog,
   type ItemCounts,
@@ -172,7 +173,7 @@ export class RunExecutor extends Context.Tag("@deepnote-rag/runs/RunExecutor")<R
             const after = yield* store.itemCounts(runId)
             if (yield* Deferred.isDone(lease.lost)) return { status: "interrupted" as const, counts: after }
             const status = after.pending + after.running === 0 ? "completed" as const : "interrupted" as const
-            const failed = after.failed > 0 ? `${after.failed} question(s) failed` : undefined
+            const failed = after.failed > 0 ? `${counted(after.failed, "question")} failed` : undefined
             yield* store.setRunStatus(
               runId,
               status,

@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { type Run, type RunNotFound, RunStore, type StoreError } from "@deepnote-rag/store"
 import { Effect } from "effect"
 import { type QuestionJob, WorkQueue, type WorkQueueError } from "./WorkQueue.js"
@@ -34,7 +35,7 @@ export const enqueueRun = (
     // would drop the job and leave the question pending with none); if the jobs cannot be offered, the status returns
     const queued = items.length > 0 && before.status !== "running"
     const run = queued
-      ? yield* store.setRunStatus(runId, "created", `queued: ${jobs.length} question(s) for the workers`)
+      ? yield* store.setRunStatus(runId, "created", `queued: ${counted(jobs.length, "question")} for the workers`)
       : yield* store.getRun(runId)
     yield* queue.offer(jobs).pipe(
       Effect.tapError(() =>

@@ -1,4 +1,4 @@
-import { errorMessage } from "@deepnote-rag/core"
+import { counted, errorMessage } from "@deepnote-rag/core"
 import { EventLog, Journal, type PendingItem, type Run, RunStore, StoreError } from "@deepnote-rag/store"
 import {
   Cache,
@@ -168,7 +168,7 @@ export const runWorker = (
         yield* store.setRunStatus(
           runId,
           "completed",
-          counts.failed > 0 ? `${counts.failed} question(s) failed` : undefined
+          counts.failed > 0 ? `${counted(counts.failed, "question")} failed` : undefined
         )
         yield* hub.publish({ _tag: "RunFinished", runId, status: "completed" })
       })
@@ -371,7 +371,9 @@ export const runWorker = (
       if (yield* ended(interruptGrace)) return
       const running = (yield* Effect.forEach(takers, Fiber.poll)).filter(Option.isNone).length
       yield* Effect.logWarning(
-        `${running} question(s) did not stop within ${Duration.format(interruptGrace)} of being interrupted; ` +
+        `${counted(running, "question")} did not stop within ${
+          Duration.format(interruptGrace)
+        } of being interrupted; ` +
           "their jobs go back to the queue once this process has ended and their locks expire"
       )
     })

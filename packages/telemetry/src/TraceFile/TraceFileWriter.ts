@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Duration, Effect, Layer, Schedule } from "effect"
@@ -44,17 +45,19 @@ export const traceFileLayer = (
     }))
     const reportFailure = (when: string) => (error: PlatformError) =>
       Effect.logWarning(
-        `trace file ${path}: ${when} failed (${buffer.length} span(s) kept for the next try): ${error.message}`
+        `trace file ${path}: ${when} failed (${counted(buffer.length, "span")} kept for the next try): ${error.message}`
       )
     yield* Effect.addFinalizer(() =>
       flush.pipe(
         Effect.catchAll((error) =>
-          Effect.logError(`trace file ${path}: ${buffer.length} span(s) could not be written: ${error.message}`)
+          Effect.logError(
+            `trace file ${path}: ${counted(buffer.length, "span")} could not be written: ${error.message}`
+          )
         ),
         Effect.zipRight(
           Effect.suspend(() =>
             dropped > 0
-              ? Effect.logError(`trace file ${path}: ${dropped} span(s) dropped while writes were failing`)
+              ? Effect.logError(`trace file ${path}: ${counted(dropped, "span")} dropped while writes were failing`)
               : Effect.void
           )
         )
