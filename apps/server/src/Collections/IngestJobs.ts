@@ -1,5 +1,5 @@
 import { IngestJob, NotFound, type Tenant } from "@deepnote-rag/api"
-import { hasEndedHere, Home } from "@deepnote-rag/core"
+import { counted, hasEndedHere, Home } from "@deepnote-rag/core"
 import { processOwner } from "@deepnote-rag/runs"
 import { IngestJobLog, type IngestJobRecord } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
@@ -71,10 +71,12 @@ export class IngestJobs extends Context.Tag("@deepnote-rag/server/IngestJobs")<I
     const startedAt = yield* Clock.currentTimeMillis
     const interrupted = yield* Effect.orDie(log.interruptOrphaned((job) => isOrphaned(job, startedAt)))
     if (interrupted > 0) {
-      yield* Effect.logWarning(`${interrupted} document upload(s) were cut off by the last stop; marked interrupted`)
+      yield* Effect.logWarning(
+        `${counted(interrupted, "document upload")} cut off by the last stop: marked interrupted`
+      )
     }
     const swept = yield* Effect.orDie(sweepUploads(home.root, startedAt))
-    if (swept > 0) yield* Effect.logInfo(`removed ${swept} unfinished upload file(s) left by the last stop`)
+    if (swept > 0) yield* Effect.logInfo(`removed ${counted(swept, "unfinished upload file")} left by the last stop`)
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
     const removeUpload = (file: string) =>

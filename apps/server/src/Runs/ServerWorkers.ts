@@ -1,3 +1,4 @@
+import { counted } from "@deepnote-rag/core"
 import type { LlmSettings } from "@deepnote-rag/llm"
 import { makeWorkerEngines, runWorker } from "@deepnote-rag/runs"
 import { Effect, Layer } from "effect"
@@ -17,7 +18,7 @@ export const serverWorkersLayer = <E>(llmSettings: Layer.Layer<LlmSettings, E>) 
     if (workers === 0) return
     const engine = yield* ServerEngine
     const engines = yield* makeWorkerEngines(llmSettings, { shared: engine, meili })
-    yield* Effect.logInfo(`queue workers: ${workers} question(s) at a time`)
+    yield* Effect.logInfo(`queue workers: ${counted(workers, "question")} at a time`)
     yield* runWorker({
       concurrency: workers,
       ...engines,
