@@ -1,4 +1,5 @@
-import { CliConfig, Command, HelpDoc } from "@effect/cli"
+import { CliConfig, Command, CommandDescriptor, HelpDoc, Usage } from "@effect/cli"
+import { HashMap, Option } from "effect"
 import { alignDataCommand } from "./commands/AlignData.js"
 import { askCommand } from "./commands/Ask.js"
 import { compareCommand } from "./commands/Compare.js"
@@ -50,5 +51,35 @@ export const deepnote = Command.make("deepnote").pipe(
 
 /** The help of `deepnote` and its commands' usage, as plain text (`[--engine extractive | llm]` …). */
 export const helpText = (): string => HelpDoc.toAnsiText(Command.getHelp(deepnote, CliConfig.defaultConfig))
+
+/** The command a command line names and its usage (`status [--limit integer] … [<id>]`); undefined for none. */
+export interface CommandUsage {
+  /** `status`, `keys create`. */
+  readonly command: string
+  readonly usage: string
+}
+
+// each command's descriptor by name (a group's own for `keys`), and the group's commands (`keys create`, …)
+const topDescriptors = Command.getSubcommands(deepnote)
+const keysDescriptors = Command.getSubcommands(keysCommand)
+
+/**
+ * The command named by a command line's leading words and its usage line. Only that command's usage is rendered: the
+ * whole help (`helpText`) takes 0.2–0.5 s to render, too long for a check made before every command line.
+ */
+export const usageOf = (args: ReadonlyArray<string>): CommandUsage | undefined => {
+  const [first = "", second = ""] = args
+  const nested = first === "keys" ? HashMap.get(keysDescriptors, second) : Option.none()
+  const named = Option.isSome(nested)
+    ? Option.some({ command: `${first} ${second}`, descriptor: nested.value })
+    : Option.map(HashMap.get(topDescriptors, first), (descriptor) => ({ command: first, descriptor }))
+  return Option.match(named, {
+    onNone: () => undefined,
+    onSome: ({ command, descriptor }) => ({
+      command,
+      usage: HelpDoc.toAnsiText(Usage.getHelp(CommandDescriptor.getUsage(descriptor)))
+    })
+  })
+}
 
 export const runCli = Command.run(deepnote, { name: "deepnote", version })

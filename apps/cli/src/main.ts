@@ -3,7 +3,7 @@ import { printable } from "@deepnote-rag/retrieval"
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
-import { helpText, runCli } from "./Cli.js"
+import { helpText, runCli, usageOf } from "./Cli.js"
 import { exitCodes, UsageError } from "./Errors.js"
 import { hoistGlobalOptions } from "./GlobalOptions.js"
 import { asksForHelp, colourWhereWanted, helpFitted } from "./render/PlainConsole.js"
@@ -44,7 +44,7 @@ const fitHelp = asksForHelp(args)
   : <A, E, R>(effect: Effect.Effect<A, E, R>) => effect
 
 // a line that ends in an option without its value is refused before @effect/cli misreads it
-const withoutValue = optionWithoutValue(args, helpText)
+const withoutValue = optionWithoutValue(args, usageOf)
 const program = withoutValue === undefined
   ? runCli([...process.argv.slice(0, 2), ...args])
   : Effect.fail(new UsageError({ message: withoutValue }))

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { helpText } from "../src/Cli.js"
+import { helpText, usageOf } from "../src/Cli.js"
 import { choiceFlags, optionWithoutValue, usageErrorLine } from "../src/render/UsageErrorLine.js"
 
 const help = helpText()
@@ -19,7 +19,7 @@ describe("@effect/cli's parse errors as one line naming the flag", () => {
 
   it.effect("a line that ends in an option without its value: that option named, before @effect/cli misreads it", () =>
     Effect.sync(() => {
-      const line = (args: ReadonlyArray<string>) => optionWithoutValue(args, () => help)
+      const line = (args: ReadonlyArray<string>) => optionWithoutValue(args, usageOf)
       // @effect/cli took these for the run id ("unknown run id \"--home\"") or the question
       assert.strictEqual(
         line(["status", "--home"]),

@@ -90,28 +90,29 @@ const takesOption = (help: string, command: string, option: string): boolean =>
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
-/** Whether the help's entry for `command` gives `option` (`--limit`, or an alias such as `-c`) a value. */
-const takesValue = (help: string, command: string, option: string): boolean => {
-  const entry = entryOf(help, command) ?? ""
+/** Whether a command's usage line gives `option` (`--limit`, or an alias such as `-c`) a value. */
+const takesValue = (usage: string, option: string): boolean => {
   const long = option.startsWith("--")
     ? option
-    : Array.from(entry.matchAll(/\(\s*(-\w),\s+(--[\w-]+)/g)).find((alias) => alias[1] === option)?.[2]
-  // the usage wraps: `[--label\n      text]`
-  return long !== undefined && new RegExp(`(?:^|[\\s[(])${escaped(long)}\\s+[^\\s\\-[\\]()<|]`).test(entry)
+    : Array.from(usage.matchAll(/\(\s*(-\w),\s+(--[\w-]+)/g)).find((alias) => alias[1] === option)?.[2]
+  return long !== undefined && new RegExp(`(?:^|[\\s[(])${escaped(long)}\\s+[^\\s\\-[\\]()<|]`).test(usage)
 }
 
 /**
  * A command line that ends in an option that takes a value (`deepnote status --home`, `run … --limit`): @effect/cli
  * reads such an option as the command's positional argument ("unknown run id \"--home\"") or refuses it without
- * saying why. Returns the line to write instead, or undefined when the line does not end so.
+ * saying why. Returns the line to write instead, or undefined when the line does not end so. `usageOf` gives the
+ * command the line names and its usage line (`Cli.ts`).
  */
-export const optionWithoutValue = (args: ReadonlyArray<string>, help: () => string): string | undefined => {
+export const optionWithoutValue = (
+  args: ReadonlyArray<string>,
+  usageOf: (args: ReadonlyArray<string>) => { readonly command: string; readonly usage: string } | undefined
+): string | undefined => {
   const last = args.at(-1)
   if (last === undefined || !/^--?[a-z]/.test(last) || last.includes("=") || builtIn.has(last)) return undefined
-  const text = help()
-  const command = commandOf(args, text)
-  if (command === undefined || !takesValue(text, command, last)) return undefined
-  return `${last} needs a value (\`deepnote ${command} --help\` lists what it takes)`
+  const named = usageOf(args)
+  if (named === undefined || !takesValue(withoutColour(named.usage), last)) return undefined
+  return `${last} needs a value (\`deepnote ${named.command} --help\` lists what it takes)`
 }
 
 /** One line of @effect/cli's parse error, with the flag named where the command line shows which it was. */
