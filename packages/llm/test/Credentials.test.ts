@@ -5,7 +5,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { fakeServer } from "./FakeServer.js"
 
-// An endpoint configured with a user name and password in its URL: requests carry them, what is shown does not.
+// An endpoint configured with a user name and password in its URL: the request URL handed to the HttpClient holds them
+// (the transports do not make them an Authorization header), what is shown does not.
 const url = "http://deepnote:s3cret@fake:8000"
 
 const request = {
@@ -46,7 +47,7 @@ describe("an endpoint URL with credentials", () => {
       assert.deepStrictEqual(statuses.map((s) => s.url), ["http://fake:8000"])
     }).pipe(Effect.provide(clientOver(fakeServer("m")))))
 
-  it.scoped("a failed call's message names the server without them; the request still carried them", () => {
+  it.scoped("a failed call's message names the server without them; the request URL still held them", () => {
     const seen: Array<string> = []
     return Effect.gen(function*() {
       const client = yield* LlmClient
