@@ -125,6 +125,58 @@ describe("OTLP export", () => {
       ])
     }))
 
+  it.scopedLive("an export under way when the layer closes is finished, not cut off with the spans it holds", () =>
+    Effect.gen(function*() {
+      // a collector that answers 300 ms after a request has come in, and counts the requests left without their answer
+      const held = yield* Effect.acquireRelease(
+        Effect.async<{ server: Http.Server; url: string; names: Array<string>; cutOff: () => number }>((resume) => {
+          const names: Array<string> = []
+          let cutOff = 0
+          const server = Http.createServer((req, res) => {
+            let body = ""
+            req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+            req.on("end", () => {
+              const json = JSON.parse(body) as {
+                resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }>
+              }
+              const spans = json.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((x) => x.spans))
+              res.on("close", () => {
+                if (!res.writableFinished) cutOff++
+                else names.push(...spans.map((x) => x.name))
+              })
+              setTimeout(() => res.end("{}"), 300)
+            })
+          })
+          server.listen(0, "127.0.0.1", () => {
+            const address = server.address()
+            const port = typeof address === "object" && address !== null ? address.port : 0
+            resume(Effect.succeed({ server, url: `http://127.0.0.1:${port}`, names, cutOff: () => cutOff }))
+          })
+        }),
+        ({ server }) =>
+          Effect.async<void>((resume) => {
+            server.closeAllConnections()
+            server.close(() => resume(Effect.void))
+          })
+      )
+      const everyTwentyMs: OtlpSettings = {
+        ...settings(held.url),
+        metricsUrl: Option.none(),
+        logsUrl: Option.none(),
+        tracesExportInterval: Duration.millis(20)
+      }
+      // the root span ends, an interval's export takes it out of the buffer, and the layer closes while that export
+      // waits for its answer: the exporter interrupts its interval fiber before the final export (which finds an
+      // empty buffer), and the interrupted request took the root span with it
+      yield* question.pipe(
+        Effect.zipRight(Effect.sleep(Duration.millis(100))),
+        Effect.provide(otlpLayer(everyTwentyMs))
+      )
+      assert.strictEqual(held.cutOff(), 0, "no export was cut off")
+      assert.include(held.names, "deepnote.question")
+      assert.include(held.names, "NoteWriter.init")
+    }))
+
   it.scopedLive("the platform HttpClient sends traceparent (and b3) from the active span", () =>
     Effect.gen(function*() {
       const { port, seen } = yield* headerServer()
