@@ -31,7 +31,7 @@ export const adjust = (
     if (endpoint.sendPriority && /priority/i.test(error.message)) {
       endpoint.sendPriority = false
       yield* Effect.annotateCurrentSpan("deepnote.llm.retry.reason", "priority-rejected")
-      yield* Effect.logWarning(`${endpoint.shown} refused the priority field; sending none to it from now on`)
+      yield* Effect.logWarning(`${endpoint.url} refused the priority field; sending none to it from now on`)
       return retryAtOnce("priority-rejected")
     }
     if (structured && !isContextTooLong(error.message)) {
@@ -42,7 +42,7 @@ export const adjust = (
         "deepnote.llm.structured.next": endpoint.structured
       })
       yield* Effect.logWarning(
-        `${endpoint.shown} rejected structured outputs; continuing with "${endpoint.structured}"`
+        `${endpoint.url} rejected structured outputs; continuing with "${endpoint.structured}"`
       )
       return retryAtOnce("structured-outputs-rejected")
     }

@@ -27,10 +27,8 @@ export interface AttemptReply {
 }
 
 export interface AttemptRequest {
-  /** The base URL requests go to. */
+  /** The base URL requests go to, as errors show it: without credentials (those travel in `headers`). */
   readonly endpoint: string
-  /** The endpoint as errors show it (without credentials). */
-  readonly shown: string
   readonly path: "/v1/chat/completions" | "/v1/completions" | "/v1/embeddings"
   readonly body: Record<string, unknown>
   readonly headers: Record<string, string>
@@ -55,7 +53,7 @@ const httpError = (endpoint: string, status: number, retryAfter: string | undefi
   const message = status === 400 && isContextTooLong(detail)
     ? `the prompt does not fit the model's context (400 from ${endpoint}): ${detail}`
     : status === 401 || status === 403
-    ? `the LLM server refused the credentials (${status} from ${endpoint}); check DEEPNOTE_LLM_API_KEY: ${detail}`
+    ? `the LLM server refused the credentials (${status} from ${endpoint}); check DEEPNOTE_LLM_API_KEY, or the user and password in the server's URL: ${detail}`
     : status === 404
     ? `not found on ${endpoint} (404; is the model name right?): ${detail}`
     : `${status} from ${endpoint}: ${detail}`
@@ -72,7 +70,7 @@ const readFailed = (endpoint: string, cause: unknown): LlmAttemptError =>
 const decodeReply = (req: AttemptRequest, text: string): Effect.Effect<AttemptReply, LlmAttemptError> => {
   if (req.path === "/v1/embeddings") {
     return Either.match(decodeEmbeddings(text), {
-      onLeft: (e) => Effect.fail(malformed(req.shown, `not an embeddings list (${firstIssue(e)})`)),
+      onLeft: (e) => Effect.fail(malformed(req.endpoint, `not an embeddings list (${firstIssue(e)})`)),
       onRight: (list) =>
         Effect.succeed({
           texts: [],
@@ -86,7 +84,7 @@ const decodeReply = (req: AttemptRequest, text: string): Effect.Effect<AttemptRe
   if (req.path === "/v1/chat/completions") {
     return Either.match(decodeChat(text), {
       onLeft: (e) =>
-        Effect.fail(malformed(req.shown, `not a chat completion (${firstIssue(e)}); it began ${replyStart(text)}`)),
+        Effect.fail(malformed(req.endpoint, `not a chat completion (${firstIssue(e)}); it began ${replyStart(text)}`)),
       onRight: (c) =>
         Effect.succeed({
           texts: [c.choices[0].message.content ?? ""],
@@ -98,7 +96,7 @@ const decodeReply = (req: AttemptRequest, text: string): Effect.Effect<AttemptRe
   }
   return Either.match(decodeText(text), {
     onLeft: (e) =>
-      Effect.fail(malformed(req.shown, `not a text completion (${firstIssue(e)}); it began ${replyStart(text)}`)),
+      Effect.fail(malformed(req.endpoint, `not a text completion (${firstIssue(e)}); it began ${replyStart(text)}`)),
     onRight: (c) => {
       const sorted = [...c.choices].sort((a, b) => a.index - b.index)
       return Effect.succeed({
@@ -126,8 +124,8 @@ const streamed = (
     const res = yield* http.execute(request).pipe(
       Effect.mapError((cause) =>
         new LlmTransportError({
-          endpoint: req.shown,
-          message: `cannot reach ${req.shown}: ${cause.message}`,
+          endpoint: req.endpoint,
+          message: `cannot reach ${req.endpoint}: ${cause.message}`,
           cause
         })
       )
@@ -135,23 +133,23 @@ const streamed = (
     yield* Effect.annotateCurrentSpan("http.response.status_code", res.status)
     if (res.status < 200 || res.status >= 300) {
       const body = yield* res.text.pipe(Effect.orElseSucceed(() => ""))
-      return yield* Effect.fail(httpError(req.shown, res.status, res.headers["retry-after"], body, now()))
+      return yield* Effect.fail(httpError(req.endpoint, res.status, res.headers["retry-after"], body, now()))
     }
     const s = yield* foldChatStream(
-      Stream.mapError(res.stream, (cause) => readFailed(req.shown, cause)),
+      Stream.mapError(res.stream, (cause) => readFailed(req.endpoint, cause)),
       now,
-      (what) => malformed(req.shown, what),
+      (what) => malformed(req.endpoint, what),
       req.onDelta
     )
     return s.done || s.finishReason !== undefined
       ? { texts: [s.content], finishReason: s.finishReason, model: s.model, usage: s.usage }
-      : yield* Effect.fail(readFailed(req.shown, "the stream ended before [DONE]"))
+      : yield* Effect.fail(readFailed(req.endpoint, "the stream ended before [DONE]"))
   }).pipe((attempt) =>
     withDeadline(attempt, req.timeoutMs, () =>
       new LlmTimeoutError({
-        endpoint: req.shown,
+        endpoint: req.endpoint,
         timeoutMs: req.timeoutMs,
-        message: `no reply from ${req.shown} within ${req.timeoutMs} ms`
+        message: `no reply from ${req.endpoint} within ${req.timeoutMs} ms`
       }))
   )
 
@@ -171,7 +169,6 @@ export const runAttempt = (transport: Transport, req: AttemptRequest): Effect.Ef
     return Effect.flatMap(
       transport.exchange({
         endpoint: req.endpoint,
-        shown: req.shown,
         path: req.path,
         headers,
         body: req.body,
@@ -180,7 +177,7 @@ export const runAttempt = (transport: Transport, req: AttemptRequest): Effect.Ef
       (reply) => {
         span?.attribute("http.response.status_code", reply.status)
         return reply.status < 200 || reply.status >= 300
-          ? Effect.fail(httpError(req.shown, reply.status, reply.retryAfter, reply.text, now()))
+          ? Effect.fail(httpError(req.endpoint, reply.status, reply.retryAfter, reply.text, now()))
           : decodeReply(req, reply.text)
       }
     )

@@ -13,6 +13,18 @@ export type EndpointHealth = "healthy" | "ejected"
  */
 export type EndpointCondition = "up" | "overloaded" | "down"
 
+/**
+ * `Basic …` for a URL that names a user (`http://user:password@host`, percent-encoded as URLs have them), as curl and
+ * browsers send it; `undefined` for one that does not.
+ */
+export const basicAuthorization = (address: string): string | undefined => {
+  if (!URL.canParse(address)) return undefined
+  const { username, password } = new URL(address)
+  if (username === "" && password === "") return undefined
+  const plain = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`
+  return `Basic ${Buffer.from(plain, "utf8").toString("base64")}`
+}
+
 /** Live state of one server. Mutated only by the pool and the client, from the single JS thread. */
 export class EndpointState {
   inFlight = 0
@@ -48,12 +60,18 @@ export class EndpointState {
   sendPriority = true
   /** The next way to try structured outputs; moves down the chain on a 400 that names the parameter. */
   structured: StructuredSupport
-  /** The URL as logs, errors, metrics, spans and manifests show it: without a user name or password. */
-  readonly shown: string
+  /**
+   * The base URL requests go to, and as logs, errors, metrics, spans and manifests show it: without a user name or
+   * password.
+   */
+  readonly url: string
+  /** Headers every request to it carries: `authorization: Basic …` when its URL named a user (else none). */
+  readonly headers: Readonly<Record<string, string>>
 
   constructor(
     readonly index: number,
-    readonly url: string,
+    /** The configured URL, credentials included. */
+    address: string,
     public limit: number,
     readonly limitFixed: boolean,
     readonly baseCooldownMs: number,
@@ -63,7 +81,9 @@ export class EndpointState {
   ) {
     this.cooldownMs = baseCooldownMs
     this.structured = structured
-    this.shown = withoutCredentials(url)
+    this.url = withoutCredentials(address)
+    const authorization = basicAuthorization(address)
+    this.headers = authorization === undefined ? {} : { authorization }
   }
 
   get condition(): EndpointCondition {
@@ -119,7 +139,7 @@ export interface EndpointStatus {
 }
 
 export const statusOf = (e: EndpointState): EndpointStatus => ({
-  url: e.shown,
+  url: e.url,
   health: e.health,
   condition: e.condition,
   since: new Date(e.conditionSince),

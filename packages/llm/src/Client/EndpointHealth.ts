@@ -47,7 +47,7 @@ export const makeEndpointHealth = (
     e.health = "ejected"
     e.ejectedUntil = now + e.cooldownMs
     e.ejections++
-    log("warning", `LLM endpoint ${e.shown} ejected after ${e.consecutiveFailures} failures in a row: ${e.lastError}`)
+    log("warning", `LLM endpoint ${e.url} ejected after ${e.consecutiveFailures} failures in a row: ${e.lastError}`)
   }
 
   const record = (e: EndpointState, outcome: Outcome, now: number) => {
@@ -103,7 +103,7 @@ export const makeEndpointHealth = (
         e.pauseLevel = 0
         e.cooldownMs = e.baseCooldownMs
         e.nextProbeAt = now + settings.healthIntervalMs
-        log("info", `LLM endpoint ${e.shown} recovered`)
+        log("info", `LLM endpoint ${e.url} recovered`)
       } else {
         e.cooldownMs = Math.min(e.cooldownMs * 2, Math.max(e.baseCooldownMs, settings.cooldownMaxMs))
         e.ejectedUntil = now + e.cooldownMs

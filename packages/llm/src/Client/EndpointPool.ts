@@ -62,8 +62,11 @@ const waiterTickMs = 50
 const make = Effect.gen(function*() {
   const settings = yield* LlmSettings
   const http = (yield* HttpClient.HttpClient).pipe(
-    HttpClient.mapRequest(
-      settings.apiKey === undefined ? (r) => r : HttpClientRequest.bearerToken(Redacted.value(settings.apiKey))
+    // the API key's bearer, unless the request carries its endpoint's own credentials (a user in its URL)
+    HttpClient.mapRequest((r) =>
+      settings.apiKey === undefined || r.headers.authorization !== undefined
+        ? r
+        : HttpClientRequest.bearerToken(r, Redacted.value(settings.apiKey))
     ),
     HttpClient.withTracerDisabledWhen(() => true)
   )
@@ -111,7 +114,7 @@ const make = Effect.gen(function*() {
     new LlmModelNotServed({
       model,
       message: `no LLM endpoint serves the model "${model}": ${
-        endpoints.map((e) => `${e.shown} serves ${(e.models ?? []).map((m) => `"${m}"`).join(", ") || "nothing"}`)
+        endpoints.map((e) => `${e.url} serves ${(e.models ?? []).map((m) => `"${m}"`).join(", ") || "nothing"}`)
           .join("; ")
       }`
     })
@@ -195,7 +198,7 @@ const make = Effect.gen(function*() {
     if (known !== undefined) return Effect.succeed(known)
     return Effect.flatMap(rediscover, () => {
       const found = firstModel()
-      const answers = endpoints.map((e) => `${e.shown} (${discoveryFailures.get(e) ?? "no model listed"})`).join(", ")
+      const answers = endpoints.map((e) => `${e.url} (${discoveryFailures.get(e) ?? "no model listed"})`).join(", ")
       return found !== undefined ? Effect.succeed(found) : Effect.fail(
         new LlmUnavailable({
           message: `no model configured and no endpoint answered /v1/models with a model id: ${answers}`

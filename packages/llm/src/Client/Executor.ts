@@ -31,7 +31,7 @@ export interface Call<T extends ExecutorTags = ExecutorTags> {
   readonly onDelta?: ((delta: StreamDelta) => void) | undefined
   readonly build: (
     endpoint: EndpointState
-  ) => { readonly request: Omit<AttemptRequest, "endpoint" | "shown" | "timeoutMs">; readonly structured: boolean }
+  ) => { readonly request: Omit<AttemptRequest, "endpoint" | "timeoutMs">; readonly structured: boolean }
 }
 
 export interface Executed {
@@ -95,9 +95,9 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
           return runAttempt(transport, {
             ...built.request,
             endpoint: e.url,
-            shown: e.shown,
             timeoutMs: settings.attemptTimeoutMs,
-            headers: { ...deps.headers, ...built.request.headers },
+            // the endpoint's own credentials (a user in its URL) over the API key's bearer
+            headers: { ...deps.headers, ...e.headers, ...built.request.headers },
             onDelta: onDelta === undefined ? undefined : (delta) => {
               state.started = true
               onDelta(delta)
@@ -124,7 +124,7 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
                 },
                 onSuccess: (acquired) => {
                   state.waitedMs += acquired.outageWaitedMs
-                  const metrics = attemptStarted(acquired.endpoint.shown)
+                  const metrics = attemptStarted(acquired.endpoint.url)
                   return Effect.onExit(restore(send(acquired.endpoint)), (exit) => {
                     global.release()
                     attemptEnded(metrics, exit, clock.unsafeCurrentTimeMillis() - sentAt!)
@@ -145,7 +145,7 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
         const failed = (cause: Cause.Cause<LlmAttemptError>) =>
           Effect.gen(function*() {
             yield* Effect.annotateCurrentSpan({
-              "server.address": endpoint?.shown ?? "none",
+              "server.address": endpoint?.url ?? "none",
               "deepnote.llm.structured": structured
             })
             const found = Cause.failureOption(cause)
@@ -196,7 +196,7 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
           onSuccess: (reply) => {
             const span = fiber.currentSpan
             if (span?._tag === "Span") {
-              span.attribute("server.address", endpoint?.shown ?? "none")
+              span.attribute("server.address", endpoint?.url ?? "none")
               span.attribute("deepnote.llm.structured", structured)
               if (reply.usage) {
                 span.attribute("gen_ai.usage.input_tokens", reply.usage.prompt_tokens)

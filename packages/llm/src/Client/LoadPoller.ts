@@ -25,7 +25,7 @@ export const pollLoad = (
   changed: (change: LimitChange, now: number) => void
 ) => {
   let lastMissingTry = Number.NEGATIVE_INFINITY
-  const read = http.get(`${e.url}/metrics`).pipe(
+  const read = http.get(`${e.url}/metrics`, { headers: e.headers }).pipe(
     Effect.flatMap((r) =>
       r.status === 404
         ? Effect.as(r.text, undefined)
@@ -80,7 +80,7 @@ export const startLoadPolling = (
         e.limit = change.to
         log(
           "debug",
-          `LLM endpoint ${e.shown}: limit ${change.from.toFixed(1)} → ${change.to.toFixed(1)} (${change.reason})`
+          `LLM endpoint ${e.url}: limit ${change.from.toFixed(1)} → ${change.to.toFixed(1)} (${change.reason})`
         )
         if (change.to > change.from) waiters.dispatch(now)
       })),

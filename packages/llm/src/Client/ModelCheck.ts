@@ -46,13 +46,13 @@ export const checkModels = (
         requested: wanted,
         model,
         discovered: configured === undefined,
-        endpoints: found.map((e) => ({ url: e.shown, maxModelLen: e.maxModelLen }))
+        endpoints: found.map((e) => ({ url: e.url, maxModelLen: e.maxModelLen }))
       })
     }
     if (missing.length > 0) {
       const message = `no LLM endpoint serves the model${missing.length > 1 ? "s" : ""} ${
         missing.map((m) => `"${m}"`).join(", ")
-      }: ${pool.endpoints.map((e) => `${e.shown} ${quoted(e.models)}`).join("; ")}`
+      }: ${pool.endpoints.map((e) => `${e.url} ${quoted(e.models)}`).join("; ")}`
       return yield* new LlmCallError({
         message,
         attempts: 0,

@@ -21,7 +21,7 @@ export interface HealthChange {
 
 /** One line per endpoint that is not up: `http://a (down: connection refused)`. */
 export const describeEndpoints = (endpoints: ReadonlyArray<EndpointState>): string =>
-  endpoints.map((e) => `${e.shown} (${e.condition}${e.lastError === undefined ? "" : `: ${e.lastError}`})`).join(", ")
+  endpoints.map((e) => `${e.url} (${e.condition}${e.lastError === undefined ? "" : `: ${e.lastError}`})`).join(", ")
 
 /**
  * The pool's state and its outage clock. `clock(now)` is the total time the pool has spent in outage so far: a call

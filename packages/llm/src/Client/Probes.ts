@@ -7,8 +7,8 @@ import type { makeEndpointHealth } from "./EndpointHealth.js"
 import type { Waiters } from "./Waiters.js"
 
 /** GET with a short timeout: the body text of a 2xx reply, else a failure. */
-export const getText = (http: HttpClient.HttpClient, url: string) =>
-  http.get(url).pipe(
+export const getText = (http: HttpClient.HttpClient, url: string, headers: Readonly<Record<string, string>> = {}) =>
+  http.get(url, { headers }).pipe(
     Effect.flatMap(HttpClientResponse.filterStatusOk),
     Effect.flatMap((r) => r.text),
     Effect.timeout("5 seconds")
@@ -19,7 +19,7 @@ export const getText = (http: HttpClient.HttpClient, url: string) =>
  * failure, why in a few words (`connection refused`, `HTTP 404`, …) for the message of a call that needed a model.
  */
 export const discoverModels = (http: HttpClient.HttpClient, e: EndpointState) =>
-  getText(http, `${e.url}/v1/models`).pipe(
+  getText(http, `${e.url}/v1/models`, e.headers).pipe(
     Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(ModelList))),
     Effect.mapError(discoveryFailure),
     Effect.map((list): Discovered => {
@@ -49,12 +49,12 @@ const discoveryFailure = (error: unknown): string => {
  * `/health`). True when the server answered 2xx.
  */
 export const probeHealth = (http: HttpClient.HttpClient, e: EndpointState): Effect.Effect<boolean> =>
-  http.get(`${e.url}/health`).pipe(
+  http.get(`${e.url}/health`, { headers: e.headers }).pipe(
     // the body is read (and dropped) so that the connection goes back to the pool
     Effect.flatMap((r) => Effect.as(r.text, r.status)),
     Effect.flatMap((status) =>
       status === 404
-        ? getText(http, `${e.url}/v1/models`).pipe(Effect.as(true))
+        ? getText(http, `${e.url}/v1/models`, e.headers).pipe(Effect.as(true))
         : Effect.succeed(status >= 200 && status < 300)
     ),
     Effect.timeout("5 seconds"),

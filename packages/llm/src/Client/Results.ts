@@ -11,7 +11,7 @@ export const chatResult = (request: ChatRequest, model: string, done: Executed, 
     content,
     finishReason: done.reply.finishReason,
     model: done.reply.model ?? model,
-    endpoint: done.endpoint.shown,
+    endpoint: done.endpoint.url,
     usage: done.reply.usage
       ? usageFromWire(done.reply.usage)
       : { promptTokens: countChatTokens(request.messages), completionTokens: countTokens(content) },
@@ -30,7 +30,7 @@ export const completionResult = (
 ): CompletionResult => ({
   texts: done.reply.texts,
   model: done.reply.model ?? model,
-  endpoint: done.endpoint.shown,
+  endpoint: done.endpoint.url,
   usage: done.reply.usage
     ? usageFromWire(done.reply.usage)
     : {

@@ -6,9 +6,8 @@ import { withDeadline } from "./Deadline.js"
 
 /** What one non-streamed attempt needs sent: the endpoint's base URL, the path, the headers and the JSON body. */
 export interface Outgoing {
+  /** The base URL, without credentials (those travel in `headers`). */
   readonly endpoint: string
-  /** The endpoint as errors show it (without credentials). */
-  readonly shown: string
   readonly path: string
   readonly headers: Record<string, string>
   readonly body: Record<string, unknown>
@@ -46,18 +45,18 @@ export const registerDispatcher = (
 
 const timeoutError = (out: Outgoing) =>
   new LlmTimeoutError({
-    endpoint: out.shown,
+    endpoint: out.endpoint,
     timeoutMs: out.timeoutMs,
-    message: `no reply from ${out.shown} within ${out.timeoutMs} ms`
+    message: `no reply from ${out.endpoint} within ${out.timeoutMs} ms`
   })
 
 const unreachable = (out: Outgoing, message: string, cause: unknown) =>
-  new LlmTransportError({ endpoint: out.shown, message: `cannot reach ${out.shown}: ${message}`, cause })
+  new LlmTransportError({ endpoint: out.endpoint, message: `cannot reach ${out.endpoint}: ${message}`, cause })
 
 const readFailed = (out: Outgoing, cause: unknown) =>
   new LlmTransportError({
-    endpoint: out.shown,
-    message: `connection to ${out.shown} failed while reading the reply`,
+    endpoint: out.endpoint,
+    message: `connection to ${out.endpoint} failed while reading the reply`,
     cause
   })
 
@@ -121,7 +120,7 @@ const viaDispatcher = (dispatcher: Undici.Dispatcher) => (out: Outgoing): Effect
       bodyTimeout: 0
     }, (error, res) => {
       if (error !== null) {
-        return done(Effect.fail(unreachable(out, `Transport error (POST ${out.shown}${out.path})`, error)))
+        return done(Effect.fail(unreachable(out, `Transport error (POST ${out.endpoint}${out.path})`, error)))
       }
       const ok = res.statusCode >= 200 && res.statusCode < 300
       const retryAfter = header(res.headers["retry-after"])

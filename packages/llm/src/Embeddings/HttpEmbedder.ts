@@ -71,10 +71,10 @@ export const make = (
         "gen_ai.operation.name": "embeddings",
         "gen_ai.request.model": model,
         "gen_ai.usage.input_tokens": done.reply.usage?.prompt_tokens ?? 0,
-        "server.address": done.endpoint.shown,
+        "server.address": done.endpoint.url,
         "deepnote.llm.attempts": done.attempts
       })
-      return yield* toVectors(done.reply.embeddings ?? [], texts.length, settings.dimensions, done.endpoint.shown)
+      return yield* toVectors(done.reply.embeddings ?? [], texts.length, settings.dimensions, done.endpoint.url)
     })
 
     const embed = Effect.fnUntraced(function*(texts: ReadonlyArray<string>, purpose: EmbedPurpose) {
