@@ -6,6 +6,9 @@
 const withValue = new Set(["--home", "--store", "--config"])
 const flags = new Set(["--json"])
 
+/** The options accepted before the command, as messages name them. */
+export const sharedOptions: ReadonlyArray<string> = [...withValue, ...flags]
+
 /** `args` (without `node` and the script) with the shared options that come before the command moved after it. */
 export const hoistGlobalOptions = (args: ReadonlyArray<string>): Array<string> => {
   const hoisted: Array<string> = []

@@ -122,7 +122,20 @@ const rows: ReadonlyArray<Row> = [
     stderr: /^deepnote: run needs --dataset; --top-k: '1\.5' is not an integer$/,
     only: true
   },
-  { name: "an unknown command", argv: () => ["runn"], code: 2, stderr: /runn|unknown|invalid/i },
+  {
+    name: "an unknown command",
+    argv: () => ["runn"],
+    code: 2,
+    stderr: /^deepnote: unknown command 'runn' \(did you mean 'run'\?\): one of index, .*, keys$/,
+    only: true
+  },
+  {
+    name: "a command that needs a subcommand, without one",
+    argv: () => ["keys", "--tenant", "t1"],
+    code: 2,
+    stderr: /^deepnote: keys needs a subcommand first: one of create, list, revoke \(`deepnote keys --help`\)$/,
+    only: true
+  },
   {
     name: "export -o into a missing directory",
     argv: (c) => ["export", c.runId, "--home", c.home, "-o", Path.join(c.scratch, "missing/dir/x.jsonl")],

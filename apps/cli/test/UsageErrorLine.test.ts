@@ -53,6 +53,33 @@ describe("@effect/cli's parse errors as one line naming the flag", () => {
       assert.isUndefined(line(["status", "--bogus"]))
     }))
 
+  it.effect("an unknown command or subcommand, a missing subcommand, an option before the command: which, and what to write", () =>
+    Effect.sync(() => {
+      // @effect/cli says the same of all of these
+      const commands = ["index", "ask", "run", "resume", "status", "ui", "keys"]
+      const invalid = `Invalid subcommand for deepnote - use one of ${commands.map((c) => `'${c}'`).join(", ")}`
+      const line = (args: ReadonlyArray<string>) => usageErrorLine(invalid, args, help)
+      const list = commands.join(", ")
+      assert.strictEqual(line(["bogus"]), `deepnote: unknown command 'bogus': one of ${list}`)
+      assert.strictEqual(line(["runn"]), `deepnote: unknown command 'runn' (did you mean 'run'?): one of ${list}`)
+      // nearer to one than to any other, or no suggestion
+      assert.strictEqual(line(["ru"]), `deepnote: unknown command 'ru' (did you mean 'run'?): one of ${list}`)
+      assert.strictEqual(line(["rxxxxx"]), `deepnote: unknown command 'rxxxxx': one of ${list}`)
+      assert.strictEqual(
+        line(["keys", "--tenant", "t1"]),
+        "deepnote: keys needs a subcommand first: one of create, list, revoke (`deepnote keys --help`)"
+      )
+      assert.strictEqual(
+        line(["keys", "lst"]),
+        "deepnote: unknown keys subcommand 'lst' (did you mean 'list'?): one of create, list, revoke"
+      )
+      assert.strictEqual(
+        line(["--bogus", "status"]),
+        "deepnote: '--bogus' cannot come before the command (only --home, --store, --config, --json can): put it after 'status'"
+      )
+      assert.strictEqual(line(["--bogus"]), `deepnote: name a command first: one of ${list}`)
+    }))
+
   it.effect("a value of the wrong type: the flag it was given to, in either spelling", () =>
     Effect.sync(() => {
       assert.strictEqual(

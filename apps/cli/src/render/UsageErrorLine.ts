@@ -1,4 +1,5 @@
 import { Effect, FiberRef } from "effect"
+import { sharedOptions } from "../GlobalOptions.js"
 import { withoutColour } from "./PlainConsole.js"
 
 /**
@@ -115,8 +116,58 @@ export const optionWithoutValue = (
   return `${last} needs a value (\`deepnote ${named.command} --help\` lists what it takes)`
 }
 
+/** The subcommands the help lists under `command` (`keys`: create, list, revoke); none for a plain command. */
+const subcommandsOf = (help: string, command: string): Array<string> =>
+  Array.from(withoutColour(help).matchAll(new RegExp(`\\n {2}- ${escaped(command)} ([a-z][a-z-]*)`, "g")), (m) => m[1]!)
+
+/** Edits (insert, delete, replace) between two short words. */
+const editDistance = (a: string, b: string): number => {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+/** ` (did you mean 'run'?)` when one of `names` is nearest to `given`, within two edits. */
+const didYouMean = (given: string, names: ReadonlyArray<string>): string => {
+  const distances = names.map((name) => editDistance(given, name))
+  const nearest = Math.min(...distances)
+  const near = names.filter((_, i) => distances[i] === nearest)
+  return nearest <= 2 && near.length === 1 ? ` (did you mean '${near[0]}'?)` : ""
+}
+
+/**
+ * "Invalid subcommand for deepnote - use one of …", which @effect/cli writes for an unknown command, for an unknown or
+ * missing subcommand (`keys bogus`, `keys --tenant x`) and for a line that starts with an option it does not know:
+ * which of those it was, and what to write.
+ */
+const noSuchCommand = (names: ReadonlyArray<string>, args: ReadonlyArray<string>, help: string): string => {
+  const [first, second] = args
+  const list = names.join(", ")
+  if (first === undefined || first.startsWith("-")) {
+    // an option before the command that is not one of the shared ones the entry point moves after it
+    const command = args.find((arg) => names.includes(arg))
+    return first !== undefined && command !== undefined
+      ? `'${first}' cannot come before the command (only ${sharedOptions.join(", ")} can): put it after '${command}'`
+      : `name a command first: one of ${list}`
+  }
+  if (!names.includes(first)) return `unknown command '${first}'${didYouMean(first, names)}: one of ${list}`
+  const subcommands = subcommandsOf(help, first)
+  if (second === undefined || second.startsWith("-")) {
+    return `${first} needs a subcommand first: one of ${subcommands.join(", ")} (\`deepnote ${first} --help\`)`
+  }
+  return `unknown ${first} subcommand '${second}'${didYouMean(second, subcommands)}: one of ${subcommands.join(", ")}`
+}
+
 /** One line of @effect/cli's parse error, with the flag named where the command line shows which it was. */
 const rewrite = (line: string, args: ReadonlyArray<string>, known: ReadonlyArray<ChoiceFlag>, help: string) => {
+  const invalid = /^Invalid subcommand for \S+ - use one of (.*)$/.exec(line)
+  if (invalid !== null) return noSuchCommand(invalid[1]!.split(", ").map((name) => name.replace(/'/g, "")), args, help)
   // @effect/cli does not say whose argument or option it is: the command is named (a shared option written before a
   // command that lacks it, `deepnote --home X inspect f`, is moved after the command, which then refuses it)
   const unknown = /^Received unknown argument: '(.*)'$/.exec(line)
