@@ -181,9 +181,9 @@ describe("runs over HTTP", () => {
         }
         assert.strictEqual(view.status, "interrupted")
         assert.isBelow(view.counts.done, view.counts.total, "the cancel landed before the run's end")
-        yield* client.runs.resume({ path: { id: run.id } })
+        yield* client.runs.resume({ path: { id: run.id }, urlParams: {} })
         // resuming a run that is already queued again changes nothing (idempotent)
-        const again = yield* client.runs.resume({ path: { id: run.id } })
+        const again = yield* client.runs.resume({ path: { id: run.id }, urlParams: {} })
         assert.isTrue(again.active)
         do {
           yield* Effect.sleep("20 millis")
@@ -191,6 +191,23 @@ describe("runs over HTTP", () => {
         } while (view.active)
         assert.strictEqual(view.status, "completed")
         assert.strictEqual(view.counts.done, view.counts.total)
+        // a finished run: resume and cancel answer with it as it is
+        for (
+          const answer of [
+            yield* client.runs.resume({ path: { id: run.id }, urlParams: {} }),
+            yield* client.runs.cancel({ path: { id: run.id } })
+          ]
+        ) {
+          assert.strictEqual(answer.status, "completed")
+          assert.isFalse(answer.active)
+          assert.strictEqual(answer.message, view.message)
+        }
+        // retryFailed: its failed questions too (none here: it stays completed); a value other than true/false is a 400
+        const retried = yield* client.runs.resume({ path: { id: run.id }, urlParams: { retryFailed: "true" } })
+        assert.strictEqual(retried.status, "completed")
+        const badRetry = yield* raw(HttpClientRequest.post(`/v1/runs/${run.id}/resume?retryFailed=yes`), key)
+        assert.strictEqual(badRetry.status, 400, badRetry.text)
+        assert.strictEqual(JSON.parse(badRetry.text).error.field, "retryFailed")
       }).pipe(Effect.provide(testServer(home)))
     }))
 })

@@ -240,7 +240,8 @@ const make: Effect.Effect<
     function*(tenant: Tenant, runId: string, options?: { readonly retryFailed?: boolean }) {
       const run = yield* owned(tenant, runId)
       const retryFailed = options?.retryFailed ?? false
-      if (isActiveRun(run) && !retryFailed) return yield* view(run, tenant) // already queued or running
+      // already queued or running; or finished, with nothing left to queue: the run as it is, and nothing written
+      if ((isActiveRun(run) || run.status === "completed") && !retryFailed) return yield* view(run, tenant)
       const refused = yield* refusal(run)
       if (Option.isSome(refused)) return yield* Conflict.of(refused.value)
       const queued = yield* quotas.admit(

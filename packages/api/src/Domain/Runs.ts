@@ -172,6 +172,11 @@ export const ResultsParams = Schema.Struct({
   scores: Schema.optional(Schema.Literal("true", "false"))
 })
 
+/** `POST /v1/runs/{id}/resume`'s query: `retryFailed=true` queues the run's failed questions too. */
+export const ResumeParams = Schema.Struct({
+  retryFailed: Schema.optional(Schema.Literal("true", "false"))
+})
+
 /** A page of a run's items (every status, by `seq`) and the metric report over the whole run. */
 export const RunResults = Schema.Struct({
   run: RunView,

@@ -7,6 +7,7 @@ import {
   ItemDetail,
   ListRunsParams,
   ResultsParams,
+  ResumeParams,
   RunList,
   RunResults,
   RunView
@@ -43,7 +44,9 @@ export class RunsApi extends HttpApiGroup.make("runs")
   )
   .add(HttpApiEndpoint.get("get")`/v1/runs/${id}`.addSuccess(RunView))
   .add(
-    HttpApiEndpoint.post("resume")`/v1/runs/${id}/resume`.addSuccess(RunView, { status: 202 }).addError(Conflict)
+    HttpApiEndpoint.post("resume")`/v1/runs/${id}/resume`.setUrlParams(ResumeParams).addSuccess(RunView, {
+      status: 202
+    }).addError(Conflict)
       .addError(RateLimited)
   )
   .add(HttpApiEndpoint.post("cancel")`/v1/runs/${id}/cancel`.addSuccess(RunView, { status: 202 }))

@@ -35,7 +35,11 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
         }))
       .handle("list", ({ urlParams }) => Effect.flatMap(CurrentTenant, (tenant) => runs.list(tenant, urlParams)))
       .handle("get", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.get(tenant, path.id)))
-      .handle("resume", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.resume(tenant, path.id)))
+      .handle("resume", ({ path, urlParams }) =>
+        Effect.flatMap(
+          CurrentTenant,
+          (tenant) => runs.resume(tenant, path.id, { retryFailed: urlParams.retryFailed === "true" })
+        ))
       .handle("cancel", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => runs.cancel(tenant, path.id)))
       .handle("events", ({ path, request }) =>
         Effect.gen(function*() {
