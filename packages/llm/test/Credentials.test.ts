@@ -3,12 +3,10 @@ import { listenLocally } from "@deepnote-rag/core/testing"
 import {
   chatChunkObject,
   chatCompletionObject,
-  httpClientLayer,
-  LlmCache,
   LlmClient,
+  LlmEngine,
   LlmSettings,
-  type LlmSettingsInput,
-  UsageLedger
+  type LlmSettingsInput
 } from "@deepnote-rag/llm"
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Context, Effect, Layer, Stream } from "effect"
@@ -65,14 +63,11 @@ const guardedServer = (accepted: string) =>
     return { host: `127.0.0.1:${port}`, seen }
   })
 
-/** The client over real HTTP (the pooled undici Agent, as the CLI and the server build it). */
+/** The client over real HTTP: the startup check's client (the pooled undici Agent, no response cache). */
 const clientWith = (settings: LlmSettingsInput) =>
-  Layer.build(
-    LlmClient.layer.pipe(
-      Layer.provide(Layer.mergeAll(UsageLedger.layer, LlmCache.layerTest, httpClientLayer({ connections: 4 }))),
-      Layer.provide(LlmSettings.layer(settings))
-    )
-  ).pipe(Effect.map(Context.get(LlmClient)))
+  Layer.build(LlmEngine.clientLayer.pipe(Layer.provide(LlmSettings.layer(settings)))).pipe(
+    Effect.map(Context.get(LlmClient))
+  )
 
 describe("an endpoint URL with a user name and password", () => {
   it.scopedLive("they are sent as Authorization: Basic on calls (streamed or not), discovery, probes and load readings; shown nowhere", () =>
