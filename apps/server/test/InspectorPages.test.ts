@@ -157,6 +157,22 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           yield* openPage(watched, `${url}/ui`, "runs")
           const names = yield* text(watched, "table.runs td[data-label=run] a")
           assert.includeMembers(names, ["finished", "held"])
+          // a run's metric, once filled, stays when a header click sorts the table again
+          const finishedMetric = watched.page.locator("table.runs tr", { hasText: "finished" }).locator(".metric-cell")
+          yield* Effect.promise(() => finishedMetric.filter({ hasText: /^f1 / }).waitFor())
+          yield* Effect.promise(() => watched.page.locator("table.runs th", { hasText: "status" }).click())
+          assert.match(yield* Effect.promise(() => finishedMetric.innerText()), /^f1 /)
+          // paged: two runs at a time, newest first ("held", "renact"); "older runs" adds the next page
+          yield* openPage(watched, `${url}/ui/#/runs?limit=2`, "runs")
+          assert.deepStrictEqual(yield* text(watched, "table.runs td[data-label=run] a"), ["held", "renact"])
+          yield* Effect.promise(() => watched.page.locator("button.older-runs").click())
+          yield* Effect.promise(() => watched.page.locator("table.runs tbody tr").nth(3).waitFor())
+          assert.deepStrictEqual(yield* text(watched, "table.runs td[data-label=run] a"), [
+            "held",
+            "renact",
+            "other",
+            "finished"
+          ])
 
           yield* openPage(watched, `${url}/ui/#/runs/${done.id}`, "run")
           assert.strictEqual(yield* count(watched, "table.questions tbody tr"), 4)

@@ -46,19 +46,12 @@ export const getJson = async <A>(path: string): Promise<A> => {
 
 const q = encodeURIComponent
 
-/** Every run of the tenant, newest first: the list's pages (1,000 runs each) followed by their `nextBefore`. */
-export const listRuns = async (): Promise<ReadonlyArray<RunView>> => {
-  const runs: Array<RunView> = []
-  let before: string | undefined
-  do {
-    const page = await getJson<{ runs: ReadonlyArray<RunView>; nextBefore?: string }>(
-      `/v1/runs?limit=1000${before === undefined ? "" : `&before=${q(before)}`}`
-    )
-    runs.push(...page.runs)
-    before = page.nextBefore
-  } while (before !== undefined)
-  return runs
-}
+/** One page of the tenant's runs, newest first: `limit` runs before the run `before`, and the next page's cursor. */
+export const listRunsPage = (
+  limit: number,
+  before?: string
+): Promise<{ readonly runs: ReadonlyArray<RunView>; readonly nextBefore?: string }> =>
+  getJson(`/v1/runs?limit=${limit}${before === undefined ? "" : `&before=${q(before)}`}`)
 export const getRun = (id: string) => getJson<RunView>(`/v1/runs/${q(id)}`)
 export const listSweeps = () => getJson<{ sweeps: ReadonlyArray<SweepView> }>("/v1/sweeps").then((r) => r.sweeps)
 export const getSweep = (id: string) => getJson<SweepView>(`/v1/sweeps/${q(id)}`)

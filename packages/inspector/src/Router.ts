@@ -1,12 +1,16 @@
 /** The hash routes of the pages. */
 export type Route =
-  | { readonly page: "runs" }
+  /** `pageSize`: runs per page of the list (`#/runs?limit=N`, 1–1,000; default 100). */
+  | { readonly page: "runs"; readonly pageSize: number }
   | { readonly page: "run"; readonly runId: string }
   | { readonly page: "question"; readonly runId: string; readonly itemId: string }
   | { readonly page: "pair"; readonly base: string; readonly candidate: string; readonly itemId: string }
   | { readonly page: "compare"; readonly base: string; readonly candidate: string }
   | { readonly page: "sweep"; readonly sweepId: string }
   | { readonly page: "unknown"; readonly hash: string }
+
+/** Runs per page of the runs list unless `#/runs?limit=N` says. */
+export const runsPageSize = 100
 
 const e = encodeURIComponent
 
@@ -34,7 +38,10 @@ export const parseRoute = (hash: string): Route => {
   const [path = "", query = ""] = raw.split("?", 2)
   const params = new URLSearchParams(query)
   const parts = path.split("/").filter((p) => p !== "").map(decode)
-  if (parts.length === 0 || (parts.length === 1 && parts[0] === "runs")) return { page: "runs" }
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === "runs")) {
+    const limit = Number(params.get("limit") ?? Number.NaN)
+    return { page: "runs", pageSize: Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : runsPageSize }
+  }
   if (parts[0] === "runs" && parts.length === 2) return { page: "run", runId: parts[1]! }
   if (parts[0] === "runs" && parts.length === 4 && parts[2] === "items") {
     return { page: "question", runId: parts[1]!, itemId: parts[3]! }

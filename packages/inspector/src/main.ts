@@ -60,7 +60,7 @@ const show = (): void => {
     if (!controller.signal.aborted) show()
   }
   const page = route.page === "runs"
-    ? runsPage(target)
+    ? runsPage(target, route.pageSize)
     : route.page === "run"
     ? runPage(target, route.runId, controller.signal, reload)
     : route.page === "question"

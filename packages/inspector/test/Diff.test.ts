@@ -23,7 +23,12 @@ describe("wordDiff", () => {
 
 describe("parseRoute", () => {
   it("reads every page's hash, ids decoded", () => {
-    assert.deepStrictEqual(parseRoute(""), { page: "runs" })
+    assert.deepStrictEqual(parseRoute(""), { page: "runs", pageSize: 100 })
+    assert.deepStrictEqual(parseRoute("#/runs?limit=2"), { page: "runs", pageSize: 2 })
+    // out of range or not a whole number: the default
+    for (const limit of ["0", "1001", "1.5", "x"]) {
+      assert.deepStrictEqual(parseRoute(`#/runs?limit=${limit}`), { page: "runs", pageSize: 100 })
+    }
     assert.deepStrictEqual(parseRoute("#/runs/r%2F1"), { page: "run", runId: "r/1" })
     assert.deepStrictEqual(parseRoute("#/runs/r1/items/q%201"), { page: "question", runId: "r1", itemId: "q 1" })
     assert.deepStrictEqual(parseRoute("#/compare?base=a&candidate=b"), { page: "compare", base: "a", candidate: "b" })

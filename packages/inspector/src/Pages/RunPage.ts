@@ -1,4 +1,4 @@
-import { allResults, followEvents, listRuns } from "../Api.js"
+import { allResults, followEvents, listRunsPage } from "../Api.js"
 import { h, link, render } from "../Dom.js"
 import { badge, duration, progress, score, when } from "../Format.js"
 import { runName } from "../Knobs.js"
@@ -133,7 +133,8 @@ const liveProgress = (run: RunView, signal: AbortSignal, reload: () => void): HT
 export const runPage = async (main: HTMLElement, runId: string, signal: AbortSignal, reload: () => void) => {
   const [results, others] = await Promise.all([
     allResults(runId, { scores: true }),
-    listRuns().catch(() => [] as ReadonlyArray<RunView>)
+    // runs to compare with: among the newest thousand (the list is paged; a tenant may have many thousands)
+    listRunsPage(1000).then((page) => page.runs, () => [] as ReadonlyArray<RunView>)
   ])
   const run = results.run
   const rows = results.items.map((item): Row => ({ item, metrics: item.metrics ?? {} }))

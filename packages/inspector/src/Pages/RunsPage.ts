@@ -1,4 +1,4 @@
-import { getJson, listRuns, listSweeps } from "../Api.js"
+import { getJson, listRunsPage, listSweeps } from "../Api.js"
 import { h, link, render } from "../Dom.js"
 import { badge, pct, progress, when } from "../Format.js"
 import { cellSummary, knobSummary } from "../Knobs.js"
@@ -60,8 +60,14 @@ const runColumns = (metricCells: Map<string, HTMLElement>): ReadonlyArray<Column
   { label: "created", sort: (r) => r.createdAt, cell: (r) => when(r.createdAt) }
 ]
 
-/** A placeholder the metric filler replaces with the run's headline metric. */
+/**
+ * The run's metric cell: a placeholder the metric filler replaces with the run's headline metric. One element per run,
+ * moved into the new row when a header click sorts the table again (a new placeholder each time lost the filled
+ * metrics to "…" for good).
+ */
 const metricCell = (runId: string, metricCells: Map<string, HTMLElement>): HTMLElement => {
+  const known = metricCells.get(runId)
+  if (known !== undefined) return known
   const cell = h("span", { class: "metric-cell" }, "…")
   metricCells.set(runId, cell)
   return cell
@@ -113,28 +119,63 @@ const sweepSection = (
   )
 }
 
-/** `#/runs`: every run of the tenant, sweeps grouped with their cells. */
-export const runsPage = async (main: HTMLElement): Promise<void> => {
-  const [runs, sweeps] = await Promise.all([
-    listRuns(),
+/**
+ * `#/runs`: the tenant's sweeps with their cells, and its other runs newest first, `pageSize` at a time ("older runs"
+ * loads the next page). Each shown run's headline metric is filled from its report, so a page costs as many reports
+ * as it shows runs — not as many as the tenant has.
+ */
+export const runsPage = async (main: HTMLElement, pageSize: number): Promise<void> => {
+  const [first, sweeps] = await Promise.all([
+    listRunsPage(pageSize),
     listSweeps().catch(() => [] as ReadonlyArray<SweepView>)
   ])
-  const runsById = new Map(runs.map((r) => [r.id, r]))
-  const inSweep = new Set(sweeps.flatMap((s) => s.cells.flatMap((c) => c.runId ?? c.run?.id ?? [])))
-  const single = [...runs].filter((r) => !inSweep.has(r.id))
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
   const metricCells = new Map<string, HTMLElement>()
+  const inSweep = new Set(sweeps.flatMap((s) => s.cells.flatMap((c) => c.runId ?? c.run?.id ?? [])))
+  const singles = (runs: ReadonlyArray<RunView>) => runs.filter((r) => !inSweep.has(r.id))
+  const runsById = new Map(first.runs.map((r) => [r.id, r]))
+  let shown = singles(first.runs)
+  let next = first.nextBefore
+  const summary = h("p", { class: "sub" })
+  const table = h("div", { class: "runs-list" })
+  const more = h("button", { type: "button", class: "older-runs" }, "older runs")
+  const draw = () => {
+    render(
+      summary,
+      `${shown.length} runs${next === undefined ? "" : " shown (older ones below)"} · ${sweeps.length} sweeps`
+    )
+    render(
+      table,
+      sortableTable(runColumns(metricCells), shown, {
+        className: "runs",
+        empty: next === undefined ? "no runs yet: start one with `deepnote run` or POST /v1/runs" : "none on this page"
+      })
+    )
+    more.hidden = next === undefined
+  }
+  more.addEventListener("click", () => {
+    if (next === undefined) return
+    more.setAttribute("disabled", "")
+    listRunsPage(pageSize, next).then(
+      (page) => {
+        const added = singles(page.runs)
+        shown = [...shown, ...added]
+        next = page.nextBefore
+        draw()
+        void fillMetrics(added, metricCells)
+      },
+      () => undefined
+    ).finally(() => more.removeAttribute("disabled"))
+  })
+  draw()
   render(
     main,
     h("h1", {}, "Runs"),
-    h("p", { class: "sub" }, `${runs.length} runs · ${sweeps.length} sweeps`),
+    summary,
     sweeps.length === 0 ? "" : h("h2", {}, "Sweeps"),
     sweeps.map((s) => sweepSection(s, runsById, metricCells)),
     h("h2", {}, "Runs"),
-    sortableTable(runColumns(metricCells), single, {
-      className: "runs",
-      empty: "no runs yet: start one with `deepnote run` or POST /v1/runs"
-    })
+    table,
+    more
   )
   const cellRuns = sweeps.flatMap((s) =>
     s.cells.flatMap((c) => {
@@ -142,5 +183,5 @@ export const runsPage = async (main: HTMLElement): Promise<void> => {
       return view === undefined ? [] : [view]
     })
   )
-  void fillMetrics([...single, ...cellRuns], metricCells)
+  void fillMetrics([...shown, ...cellRuns], metricCells)
 }
