@@ -1,5 +1,5 @@
 import { HttpClient } from "@effect/platform"
-import { Clock, Context, Effect, FiberRef, Layer, Option, Redacted, type Scope, type Stream } from "effect"
+import { Clock, Context, Effect, FiberRef, Layer, Option, type Scope, type Stream } from "effect"
 import { cacheKey } from "./CacheKey.js"
 import { observeCall } from "./Client/CallTelemetry.js"
 import { streamOf } from "./Client/ChatStream.js"
@@ -60,15 +60,11 @@ const make = Effect.gen(function*() {
   const ledger = yield* UsageLedger
   // The attempt span (kind "client") is the HTTP span (`Client/Transport.ts`), with `traceparent` set from it.
   const http = yield* HttpClient.HttpClient
-  const headers: Record<string, string> = settings.apiKey === undefined
-    ? {}
-    : { authorization: `Bearer ${Redacted.value(settings.apiKey)}` }
   const execute = yield* makeExecutor<CallTags>({
     settings,
     http,
     pool,
-    structuredFallback: ledger.structuredFallback,
-    headers
+    structuredFallback: ledger.structuredFallback
   })
 
   const resolveModel = (configured: string | undefined) =>

@@ -14,13 +14,13 @@ export type EndpointHealth = "healthy" | "ejected"
 export type EndpointCondition = "up" | "overloaded" | "down"
 
 /**
- * `Basic …` for a URL that names a user (`http://user:password@host`, percent-encoded as URLs have them), as curl and
- * browsers send it; `undefined` for one that does not.
+ * What an endpoint's requests send as `Authorization`: `Basic …` for a URL that names a user
+ * (`http://user:password@host`, percent-encoded as URLs have them, sent as curl and browsers send it), else the API
+ * key's `Bearer …`, else nothing.
  */
-export const basicAuthorization = (address: string): string | undefined => {
-  if (!URL.canParse(address)) return undefined
-  const { username, password } = new URL(address)
-  if (username === "" && password === "") return undefined
+export const endpointAuthorization = (address: string, apiKey: string | undefined): string | undefined => {
+  const { username, password } = URL.canParse(address) ? new URL(address) : { username: "", password: "" }
+  if (username === "" && password === "") return apiKey === undefined ? undefined : `Bearer ${apiKey}`
   const plain = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`
   return `Basic ${Buffer.from(plain, "utf8").toString("base64")}`
 }
@@ -65,7 +65,7 @@ export class EndpointState {
    * password.
    */
   readonly url: string
-  /** Headers every request to it carries: `authorization: Basic …` when its URL named a user (else none). */
+  /** Headers every request to it carries (calls, discovery, probes, `/metrics`): its `endpointAuthorization`. */
   readonly headers: Readonly<Record<string, string>>
 
   constructor(
@@ -77,12 +77,14 @@ export class EndpointState {
     readonly baseCooldownMs: number,
     structured: StructuredSupport,
     /** Consecutive overload answers after which the endpoint counts as overloaded. */
-    readonly overloadAfter = 3
+    readonly overloadAfter = 3,
+    /** The API key, sent as a bearer token unless the URL names a user. */
+    apiKey?: string
   ) {
     this.cooldownMs = baseCooldownMs
     this.structured = structured
     this.url = withoutCredentials(address)
-    const authorization = basicAuthorization(address)
+    const authorization = endpointAuthorization(address, apiKey)
     this.headers = authorization === undefined ? {} : { authorization }
   }
 

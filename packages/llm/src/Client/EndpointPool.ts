@@ -1,4 +1,4 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient } from "@effect/platform"
 import { Clock, Context, Deferred, Effect, Layer, Redacted, Schedule, type Scope, type Stream } from "effect"
 import { LlmModelNotServed, LlmUnavailable } from "../Domain/LlmError.js"
 import { baseUrl, LlmSettings, type LlmSettingsData } from "../LlmSettings.js"
@@ -61,15 +61,8 @@ const waiterTickMs = 50
 
 const make = Effect.gen(function*() {
   const settings = yield* LlmSettings
-  const http = (yield* HttpClient.HttpClient).pipe(
-    // the API key's bearer, unless the request carries its endpoint's own credentials (a user in its URL)
-    HttpClient.mapRequest((r) =>
-      settings.apiKey === undefined || r.headers.authorization !== undefined
-        ? r
-        : HttpClientRequest.bearerToken(r, Redacted.value(settings.apiKey))
-    ),
-    HttpClient.withTracerDisabledWhen(() => true)
-  )
+  // probes and load readings send each endpoint's own headers (its credentials)
+  const http = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerDisabledWhen(() => true))
   const endpoints = settings.endpoints.map((spec, i) => {
     const fixed = spec.maxNumSeqs ?? settings.perEndpointConcurrency
     const e = new EndpointState(
@@ -79,7 +72,8 @@ const make = Effect.gen(function*() {
       fixed !== undefined,
       settings.cooldownMs,
       initialStructured(settings.structuredOutputs),
-      settings.ejectAfter
+      settings.ejectAfter,
+      settings.apiKey === undefined ? undefined : Redacted.value(settings.apiKey)
     )
     if (fixed === undefined && settings.adaptiveConcurrency) {
       e.adaptive = new AdaptiveLimit(

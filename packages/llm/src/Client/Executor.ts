@@ -54,7 +54,6 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
   readonly pool: EndpointPoolService
   /** Counts a request retried without its structured-output fields (the usage ledger's `structuredFallback`). */
   readonly structuredFallback: (tags: T) => Effect.Effect<void>
-  readonly headers: Record<string, string>
 }): Effect.Effect<(call: Call<T>) => Effect.Effect<Executed, LlmCallError>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const { pool, settings } = deps
@@ -96,8 +95,8 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
             ...built.request,
             endpoint: e.url,
             timeoutMs: settings.attemptTimeoutMs,
-            // the endpoint's own credentials (a user in its URL) over the API key's bearer
-            headers: { ...deps.headers, ...e.headers, ...built.request.headers },
+            // the endpoint's credentials (`endpointAuthorization`), then the call's own headers
+            headers: { ...e.headers, ...built.request.headers },
             onDelta: onDelta === undefined ? undefined : (delta) => {
               state.started = true
               onDelta(delta)

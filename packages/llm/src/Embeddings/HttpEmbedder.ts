@@ -12,7 +12,7 @@ import {
   type EmbedPurpose
 } from "@deepnote-rag/core"
 import { HttpClient } from "@effect/platform"
-import { Chunk, ConfigError, Effect, FiberRef, Layer, Option, Redacted, Schema, type Scope } from "effect"
+import { Chunk, ConfigError, Effect, FiberRef, Layer, Option, Schema, type Scope } from "effect"
 import { EndpointPool } from "../Client/EndpointPool.js"
 import { type ExecutorTags, makeExecutor } from "../Client/Executor.js"
 import { embeddingsRequest } from "../Client/Requests.js"
@@ -43,8 +43,7 @@ export const make = (
       settings: pooled,
       http,
       pool,
-      structuredFallback: () => Effect.void,
-      headers: settings.apiKey === undefined ? {} : { authorization: `Bearer ${Redacted.value(settings.apiKey)}` }
+      structuredFallback: () => Effect.void
     })
     const modelName = settings.model !== undefined
       ? Effect.succeed(settings.model)
