@@ -75,14 +75,9 @@ const metricCell = (runId: string, metricCells: Map<string, HTMLElement>): HTMLE
 
 const sweepSection = (
   sweep: SweepView,
-  runsById: Map<string, RunView>,
   metricCells: Map<string, HTMLElement>
 ): HTMLElement => {
-  const cells = sweep.cells.map((c) => ({
-    ...c,
-    view: c.run ?? (c.runId === undefined ? undefined : runsById.get(c.runId))
-  }))
-  const ids = cells.flatMap((c) => c.view === undefined ? [] : [c.view.id])
+  const ids = sweep.cells.flatMap((c) => c.run === undefined ? [] : [c.run.id])
   return h(
     "section",
     { class: "sweep card" },
@@ -96,22 +91,22 @@ const sweepSection = (
     h(
       "ul",
       { class: "cells" },
-      cells.map((c) =>
+      sweep.cells.map((c) =>
         h(
           "li",
           {},
           h("code", {}, cellSummary(c.cell)),
           " ",
-          c.view === undefined
+          c.run === undefined
             ? h("span", { class: "sub" }, "not started")
             : [
-              link(href.run(c.view.id), c.view.id),
+              link(href.run(c.run.id), c.run.id),
               " ",
-              badge(c.view.state),
+              badge(c.run.state),
               " ",
-              progress(c.view.counts.done, c.view.counts.failed, c.view.counts.total),
+              progress(c.run.counts.done, c.run.counts.failed, c.run.counts.total),
               " ",
-              metricCell(c.view.id, metricCells)
+              metricCell(c.run.id, metricCells)
             ]
         )
       )
@@ -132,7 +127,6 @@ export const runsPage = async (main: HTMLElement, pageSize: number): Promise<voi
   const metricCells = new Map<string, HTMLElement>()
   const inSweep = new Set(sweeps.flatMap((s) => s.cells.flatMap((c) => c.runId ?? c.run?.id ?? [])))
   const singles = (runs: ReadonlyArray<RunView>) => runs.filter((r) => !inSweep.has(r.id))
-  const runsById = new Map(first.runs.map((r) => [r.id, r]))
   let shown = singles(first.runs)
   let next = first.nextBefore
   const summary = h("p", { class: "sub" })
@@ -172,16 +166,11 @@ export const runsPage = async (main: HTMLElement, pageSize: number): Promise<voi
     h("h1", {}, "Runs"),
     summary,
     sweeps.length === 0 ? "" : h("h2", {}, "Sweeps"),
-    sweeps.map((s) => sweepSection(s, runsById, metricCells)),
+    sweeps.map((s) => sweepSection(s, metricCells)),
     h("h2", {}, "Runs"),
     table,
     more
   )
-  const cellRuns = sweeps.flatMap((s) =>
-    s.cells.flatMap((c) => {
-      const view = c.run ?? (c.runId === undefined ? undefined : runsById.get(c.runId))
-      return view === undefined ? [] : [view]
-    })
-  )
+  const cellRuns = sweeps.flatMap((s) => s.cells.flatMap((c) => c.run === undefined ? [] : [c.run]))
   void fillMetrics([...shown, ...cellRuns], metricCells)
 }
