@@ -1,4 +1,5 @@
 import { PipelineMetrics, withTags } from "@deepnote-rag/core"
+import { listenLocally } from "@deepnote-rag/core/testing"
 import { FileSystem, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeContext, NodeHttpClient } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -128,39 +129,26 @@ describe("OTLP export", () => {
   it.scopedLive("an export under way when the layer closes is finished, not cut off with the spans it holds", () =>
     Effect.gen(function*() {
       // a collector that answers 300 ms after a request has come in, and counts the requests left without their answer
-      const held = yield* Effect.acquireRelease(
-        Effect.async<{ server: Http.Server; url: string; names: Array<string>; cutOff: () => number }>((resume) => {
-          const names: Array<string> = []
-          let cutOff = 0
-          const server = Http.createServer((req, res) => {
-            let body = ""
-            req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
-            req.on("end", () => {
-              const json = JSON.parse(body) as {
-                resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }>
-              }
-              const spans = json.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((x) => x.spans))
-              res.on("close", () => {
-                if (!res.writableFinished) cutOff++
-                else names.push(...spans.map((x) => x.name))
-              })
-              setTimeout(() => res.end("{}"), 300)
-            })
+      const names: Array<string> = []
+      let cutOff = 0
+      const server = Http.createServer((req, res) => {
+        let body = ""
+        req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+        req.on("end", () => {
+          const json = JSON.parse(body) as {
+            resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }>
+          }
+          const spans = json.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((x) => x.spans))
+          res.on("close", () => {
+            if (!res.writableFinished) cutOff++
+            else names.push(...spans.map((x) => x.name))
           })
-          server.listen(0, "127.0.0.1", () => {
-            const address = server.address()
-            const port = typeof address === "object" && address !== null ? address.port : 0
-            resume(Effect.succeed({ server, url: `http://127.0.0.1:${port}`, names, cutOff: () => cutOff }))
-          })
-        }),
-        ({ server }) =>
-          Effect.async<void>((resume) => {
-            server.closeAllConnections()
-            server.close(() => resume(Effect.void))
-          })
-      )
+          setTimeout(() => res.end("{}"), 300)
+        })
+      })
+      const port = yield* listenLocally(server)
       const everyTwentyMs: OtlpSettings = {
-        ...settings(held.url),
+        ...settings(`http://127.0.0.1:${port}`),
         metricsUrl: Option.none(),
         logsUrl: Option.none(),
         tracesExportInterval: Duration.millis(20)
@@ -172,9 +160,9 @@ describe("OTLP export", () => {
         Effect.zipRight(Effect.sleep(Duration.millis(100))),
         Effect.provide(otlpLayer(everyTwentyMs))
       )
-      assert.strictEqual(held.cutOff(), 0, "no export was cut off")
-      assert.include(held.names, "deepnote.question")
-      assert.include(held.names, "NoteWriter.init")
+      assert.strictEqual(cutOff, 0, "no export was cut off")
+      assert.include(names, "deepnote.question")
+      assert.include(names, "NoteWriter.init")
     }))
 
   it.scopedLive("the platform HttpClient sends traceparent (and b3) from the active span", () =>
