@@ -1,11 +1,11 @@
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, Statement } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Fiber, Layer, Option, Ref } from "effect"
 import * as Path from "node:path"
-import { type QuestionJob, queueTable, WorkQueue } from "../src/Queue/WorkQueue.js"
+import { jobId, type QuestionJob, queueTable, WorkQueue } from "../src/Queue/WorkQueue.js"
 
 const QueueLive = WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
   Layer.provide(SqliteClient.layer({ filename: ":memory:" }))
@@ -122,6 +122,45 @@ describe("WorkQueue over SqlPersistedQueue (SQLite)", () => {
         assert.strictEqual(yield* Fiber.join(taker), "long")
         assert.isFalse(heldAfter, "the first worker still believed it held a job the second worker had taken over")
       }).pipe(Effect.provide(NodeContext.layer)),
+    { timeout: 30_000 }
+  )
+
+  it.scopedLive(
+    "a job taken over before its worker first looked at it: not held, and the other worker's lock is not renewed",
+    () =>
+      Effect.gen(function*() {
+        const queue = yield* WorkQueue
+        const sql = yield* SqlClient.SqlClient
+        const other = "00000000-0000-4000-8000-000000000000"
+        yield* queue.offer([job("early")])
+        const id = jobId(job("early"))
+        // the lock passes to another worker (an outage longer than the lock's expiry) between the poll that took the
+        // job and the first statement about it that this worker makes: a worker that learned whose lock is its own
+        // from that job would take the other worker's id for its own, for this job and every later one
+        let stolen = false
+        const stealFirst: Statement.Statement.Transformer = (statement, _sql, _refs, _span) =>
+          stolen || !statement.compile()[1].includes(id)
+            ? Effect.succeed(statement)
+            : Effect.as(
+              Statement.withTransformerDisabled(
+                sql`UPDATE ${sql(queueTable)} SET acquired_by = ${other}, acquired_at = CURRENT_TIMESTAMP
+                  WHERE id = ${id}`
+              ).pipe(Effect.orDie, Effect.tap(() => (stolen = true))),
+              statement
+            )
+        const held = yield* queue.take((_, meta) => meta.stillHeld).pipe(Statement.withTransformer(stealFirst))
+        assert.isTrue(stolen, "the test never took the job over")
+        assert.isFalse(held, "the worker believed it held a job another worker had taken over")
+        const rows = yield* sql<{ readonly acquired_by: string | null }>`
+          SELECT acquired_by FROM ${sql(queueTable)} WHERE id = ${id}`
+        assert.deepStrictEqual(rows.map((row) => row.acquired_by), [other])
+      }).pipe(
+        Effect.provide(
+          WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
+            Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))
+          )
+        )
+      ),
     { timeout: 30_000 }
   )
 

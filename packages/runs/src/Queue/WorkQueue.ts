@@ -11,10 +11,10 @@ import {
   Option,
   type ParseResult,
   Predicate,
-  Ref,
-  Schema
+  Schema,
+  SynchronizedRef
 } from "effect"
-import { createHash } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { beatEvery } from "../Heartbeat.js"
 
 /** One question of one run: the unit of work a queue worker takes. */
@@ -82,6 +82,39 @@ export const queueTable = "deepnote_queue"
 const maxHandlerFailures = 100
 
 /**
+ * The id this process's queue locks its jobs with (`acquired_by`). `SqlPersistedQueue` keeps it to itself, so it is
+ * read from a job of a queue of this process's own, which no other worker polls: reading it from a question job
+ * instead would take another worker's id for this one's whenever that job had been taken over before it was first
+ * looked at (a store outage longer than the lock's expiry) — and every later renewal would then be the other's. The
+ * probe's row is deleted once read.
+ */
+const ownWorkerId: Effect.Effect<
+  string,
+  WorkQueueError,
+  PersistedQueue.PersistedQueueFactory | SqlClient.SqlClient
+> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const probe = yield* PersistedQueue.make({ name: `worker-id-${randomUUID()}`, schema: Schema.Struct({}) })
+  const probeId = randomUUID()
+  yield* probe.offer({}, { id: probeId })
+  return yield* probe.take((_, meta) =>
+    sql<{ readonly acquired_by: string | null }>`SELECT acquired_by FROM ${sql(queueTable)} WHERE id = ${meta.id}`.pipe(
+      Effect.flatMap((rows) => {
+        const worker = rows[0]?.acquired_by
+        return typeof worker === "string"
+          ? Effect.as(sql`DELETE FROM ${sql(queueTable)} WHERE id = ${meta.id}`, worker)
+          : Effect.dieMessage(`the queue's probe job ${meta.id} was not locked by its worker`)
+      })
+    )
+  )
+}).pipe(
+  Effect.mapError((e) =>
+    new WorkQueueError({ message: `learning this worker's queue id failed: ${e.message}`, cause: e })
+  ),
+  Effect.withSpan("WorkQueue.ownWorkerId")
+)
+
+/**
  * The work queue of question jobs, over `@effect/sql`'s `SqlPersistedQueue` (a pull queue in the run store's own
  * database: `FOR UPDATE SKIP LOCKED` on Postgres, a single writer on SQLite). It is wrapped here so that another
  * queue (pg-boss) could replace it behind the same two methods; docs/scale-out.md gives the choice and its measurements.
@@ -101,31 +134,19 @@ export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQ
       // in a set that nothing adds to (fixed upstream only in Effect 4: effect-smol #2606 / #2609). Without this
       // heartbeat, a question that runs longer than the lock expiration would be taken by a second worker while the
       // first still runs it. The heartbeat renews the job's lock, in the queue's own time format, while its handler runs
-      // — only while the lock is still this process's (its queue's worker id, read from its first job): after a store
-      // outage longer than the expiration another worker may hold it, and its lock is not ours to renew.
-      const owner = yield* Ref.make(Option.none<string>())
-      const ownerOf = (id: string) =>
-        Effect.flatMap(
-          Ref.get(owner),
-          (known) =>
-            Option.isSome(known) ? Effect.succeed(known) : sql<{ readonly acquired_by: string | null }>`
-            SELECT acquired_by FROM ${sql(queueTable)} WHERE id = ${id}`.pipe(
-              Effect.map((rows) => Option.fromNullable(rows[0]?.acquired_by)),
-              Effect.tap((found) => Ref.set(owner, found)),
-              Effect.mapError((e) =>
-                new WorkQueueError({ message: `reading a question job failed: ${e.message}`, cause: e })
-              )
-            )
-        )
-      const renew = (id: string, by: Option.Option<string>) =>
-        Option.match(by, {
-          onNone: () =>
-            sql`UPDATE ${sql(queueTable)} SET acquired_at = ${now}
-              WHERE id = ${id} AND acquired_by IS NOT NULL RETURNING id`,
-          onSome: (worker) =>
-            sql`UPDATE ${sql(queueTable)} SET acquired_at = ${now}
-              WHERE id = ${id} AND acquired_by = ${worker} RETURNING id`
-        }).pipe(
+      // — only while the lock is still this process's: after a store outage longer than the expiration another worker
+      // may hold it, and its lock is not ours to renew.
+      // learned at the first take (a failure is not kept: the next take tries again)
+      const known = yield* SynchronizedRef.make(Option.none<string>())
+      const probeContext = yield* Effect.context<PersistedQueue.PersistedQueueFactory | SqlClient.SqlClient>()
+      const workerId = SynchronizedRef.modifyEffect(known, (current) =>
+        Option.match(current, {
+          onSome: (id) => Effect.succeed([id, current] as const),
+          onNone: () => Effect.map(Effect.provide(ownWorkerId, probeContext), (id) => [id, Option.some(id)] as const)
+        }))
+      const renew = (id: string, worker: string) =>
+        sql`UPDATE ${sql(queueTable)} SET acquired_at = ${now}
+          WHERE id = ${id} AND acquired_by = ${worker} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.mapError((e) =>
             new WorkQueueError({ message: `renewing the lock of question job ${id} failed: ${e.message}`, cause: e })
@@ -152,7 +173,7 @@ export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQ
           return queue.take(
             (job, meta) =>
               Effect.scoped(Effect.gen(function*() {
-                const stillHeld = renew(meta.id, yield* ownerOf(meta.id))
+                const stillHeld = renew(meta.id, yield* workerId)
                 yield* Effect.forkScoped(heartbeat(meta.id, stillHeld))
                 const result = yield* handle(job, { attempts: meta.attempts, stillHeld })
                 handled = Option.some(result)
