@@ -2,7 +2,7 @@ import type { RunView } from "@deepnote-rag/api"
 import { defaultRunConfig, Home, RunConfig } from "@deepnote-rag/core"
 import { promptSetHash } from "@deepnote-rag/engine"
 import { createRun } from "@deepnote-rag/runs"
-import { Sweeps } from "@deepnote-rag/store"
+import { RunOwners, Sweeps } from "@deepnote-rag/store"
 import { HttpClientRequest } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -128,6 +128,77 @@ describe("the inspector's HTTP API: compare, one question, sweeps", () => {
           assert.strictEqual((json(response.text).error as { code: string }).code, "not_found")
         }
         assert.deepStrictEqual((yield* Harness.raw(HttpClientRequest.get("/v1/sweeps"), other)).text, `{"sweeps":[]}`)
+      }).pipe(Effect.provide(Harness.testServer(home)))
+    }))
+
+  it.scopedLive("sweeps are listed a page at a time; a keyed tenant's pages hold only the sweeps all of whose runs it owns", () =>
+    Effect.gen(function*() {
+      const home = yield* Harness.makeHome
+      yield* Harness.seedCollection(home, "sample")
+      const key = yield* Harness.createKey(home, "acme")
+      // five sweeps, one run per cell, oldest first: the tenant owns every run of "a", "c" and "e"; "b" is the CLI's,
+      // "d" has one run of the tenant's and one of the CLI's
+      const owners: ReadonlyArray<readonly [string, ReadonlyArray<boolean>]> = [
+        ["a", [true]],
+        ["b", [false]],
+        ["c", [true, true]],
+        ["d", [true, false]],
+        ["e", [true]]
+      ]
+      const made = yield* Effect.forEach(owners, ([label, cells]) =>
+        Effect.gen(function*() {
+          yield* Effect.sleep("5 millis") // a created_at of its own: newest first is e, d, c, b, a
+          const sweep = yield* (yield* Sweeps).create({ grid: { maxStep: cells.map((_, i) => i + 2) }, label })
+          for (const [index, owned] of cells.entries()) {
+            const config = Schema.decodeUnknownSync(RunConfig)({
+              ...Schema.encodeSync(RunConfig)(defaultRunConfig),
+              maxStep: index + 2
+            })
+            const { run } = yield* createRun({
+              dataset: Harness.sampleQuestions,
+              limit: 1,
+              config,
+              collection: "sample",
+              promptSetHash: promptSetHash(config),
+              sweep: { sweepId: sweep.id, index, cell: { maxStep: index + 2 } }
+            })
+            if (owned) yield* (yield* RunOwners).record(run.id, "acme")
+          }
+          return sweep.id
+        })).pipe(
+          Effect.provide(
+            Layer.mergeAll(serverStoreLayer(undefined), NodeContext.layer).pipe(Layer.provide(Home.layer(home)))
+          )
+        )
+      const idOf = new Map(owners.map(([label], i) => [label, made[i]!]))
+      const pages = (apiKey: string | undefined) =>
+        Effect.gen(function*() {
+          const seen: Array<ReadonlyArray<string>> = []
+          let before: string | undefined
+          for (let i = 0; i < 5; i++) {
+            const url = `/v1/sweeps?limit=2${before === undefined ? "" : `&before=${before}`}`
+            const response = yield* Harness.raw(HttpClientRequest.get(url), apiKey)
+            assert.strictEqual(response.status, 200, response.text)
+            const page = json(response.text) as { sweeps: Array<{ label: string }>; nextBefore?: string }
+            seen.push(page.sweeps.map((s) => s.label))
+            if (page.nextBefore === undefined) break
+            before = page.nextBefore
+          }
+          return seen
+        })
+
+      yield* Effect.gen(function*() {
+        assert.deepStrictEqual(yield* pages(undefined), [["e", "d"], ["c", "b"], ["a"]])
+        const unknown = yield* Harness.raw(HttpClientRequest.get("/v1/sweeps?before=s-nope"))
+        assert.strictEqual(unknown.status, 404, unknown.text)
+        assert.strictEqual((yield* Harness.raw(HttpClientRequest.get("/v1/sweeps?limit=0"))).status, 400)
+      }).pipe(Effect.provide(Harness.testServer(home, Harness.settings({ auth: false }))))
+
+      yield* Effect.gen(function*() {
+        // the tenant's candidates are e, d, c, a ("b" has no run of its own); "d" is dropped from its page
+        assert.deepStrictEqual(yield* pages(key), [["e"], ["c", "a"]])
+        const unseen = yield* Harness.raw(HttpClientRequest.get(`/v1/sweeps?before=${idOf.get("b")}`), key)
+        assert.strictEqual(unseen.status, 404, "a sweep the tenant does not see is no cursor")
       }).pipe(Effect.provide(Harness.testServer(home)))
     }))
 

@@ -276,6 +276,21 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           const cellMetrics = watched.page.locator("section.sweep .metric-cell", { hasText: /^f1 / })
           yield* Effect.promise(() => cellMetrics.nth(1).waitFor())
           assert.strictEqual(yield* Effect.promise(() => cellMetrics.count()), 2)
+          // sweeps are paged too: a newer sweep (no cell started) first, "older sweeps" adds the executed one
+          yield* Effect.flatMap(Sweeps, (sweeps) => sweeps.create({ grid: { topK: [2, 4] }, label: "later" })).pipe(
+            Effect.provide(
+              Layer.mergeAll(serverStoreLayer(undefined), NodeContext.layer).pipe(Layer.provide(Home.layer(home)))
+            )
+          )
+          yield* openPage(watched, `${url}/ui/#/runs?limit=1`, "runs")
+          assert.deepStrictEqual(yield* text(watched, "section.sweep h3 > a:first-child"), ["sweep later"])
+          yield* Effect.promise(() => watched.page.locator("button.older-sweeps").click())
+          yield* Effect.promise(() => watched.page.locator("section.sweep").nth(1).waitFor())
+          assert.deepStrictEqual(yield* text(watched, "section.sweep h3 > a:first-child"), [
+            "sweep later",
+            "sweep steps"
+          ])
+          assert.isTrue(yield* Effect.promise(() => watched.page.locator("button.older-sweeps").isHidden()))
 
           noLeaks(watched)
           noLeaks(phone)

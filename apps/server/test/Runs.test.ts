@@ -74,17 +74,21 @@ describe("runs over HTTP", () => {
       return yield* Effect.gen(function*() {
         const alice = yield* clientWith(a)
         const bob = yield* clientWith(b)
-        const run = yield* alice.runs.create({
+        const create = alice.runs.create({
           payload: { collection: "wiki", jsonl: questions.split("\n").slice(0, 2).join("\n") },
           urlParams: {}
         })
+        const older = yield* create
+        yield* Effect.sleep("5 millis") // a creation time of its own: the newer run lists first
+        const run = yield* create
         assert.deepStrictEqual((yield* bob.runs.list({ urlParams: {} })).runs, [])
-        // a page at a time: a full page names the next page's cursor; another tenant's run is no cursor (404)
-        const full = yield* alice.runs.list({ urlParams: { limit: 1 } })
-        assert.deepStrictEqual(full.runs.map((r) => r.id), [run.id])
-        assert.strictEqual(full.nextBefore, run.id)
+        // a page at a time: a page with older runs after it names the next page's cursor, the last page none; another
+        // tenant's run is no cursor (404)
+        const first = yield* alice.runs.list({ urlParams: { limit: 1 } })
+        assert.deepStrictEqual(first.runs.map((r) => r.id), [run.id])
+        assert.strictEqual(first.nextBefore, run.id)
         const rest = yield* alice.runs.list({ urlParams: { limit: 1, before: run.id } })
-        assert.deepStrictEqual(rest, { runs: [] })
+        assert.deepStrictEqual([rest.runs.map((r) => r.id), rest.nextBefore], [[older.id], undefined])
         assert.strictEqual((yield* raw(HttpClientRequest.get(`/v1/runs?before=${run.id}`), b)).status, 404)
         const badLimit = yield* raw(HttpClientRequest.get("/v1/runs?limit=0"), a)
         assert.strictEqual(badLimit.status, 400)

@@ -53,7 +53,12 @@ export const listRunsPage = (
 ): Promise<{ readonly runs: ReadonlyArray<RunView>; readonly nextBefore?: string }> =>
   getJson(`/v1/runs?limit=${limit}${before === undefined ? "" : `&before=${q(before)}`}`)
 export const getRun = (id: string) => getJson<RunView>(`/v1/runs/${q(id)}`)
-export const listSweeps = () => getJson<{ sweeps: ReadonlyArray<SweepView> }>("/v1/sweeps").then((r) => r.sweeps)
+/** One page of the sweeps the tenant sees, newest first (as `listRunsPage`). */
+export const listSweepsPage = (
+  limit: number,
+  before?: string
+): Promise<{ readonly sweeps: ReadonlyArray<SweepView>; readonly nextBefore?: string }> =>
+  getJson(`/v1/sweeps?limit=${limit}${before === undefined ? "" : `&before=${q(before)}`}`)
 export const getSweep = (id: string) => getJson<SweepView>(`/v1/sweeps/${q(id)}`)
 export const getItem = (runId: string, itemId: string) => getJson<ItemDetail>(`/v1/runs/${q(runId)}/items/${q(itemId)}`)
 export const compareRuns = (base: string, candidate: string) =>

@@ -8,6 +8,16 @@ import { makeSweepId } from "./RunIds.js"
 
 const Grid = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
+/** A page of `Sweeps.list`. */
+export interface SweepsPage {
+  /** Only the sweeps listed after this one (the last sweep of the previous page). */
+  readonly before?: string | undefined
+  /** Default 100. */
+  readonly limit?: number | undefined
+  /** Only the sweeps with at least one run this tenant started over HTTP (`run_owners`). */
+  readonly withRunsOf?: string | undefined
+}
+
 /** Sweeps: named grids of runs (`RunManifest.sweep` names a run's cell). */
 export interface SweepsService {
   readonly create: (input: {
@@ -17,8 +27,8 @@ export interface SweepsService {
     readonly id?: string | undefined
   }) => Effect.Effect<Sweep, StoreError>
   readonly get: (sweepId: string) => Effect.Effect<Sweep, SweepNotFound | StoreError>
-  /** Newest first. */
-  readonly list: Effect.Effect<ReadonlyArray<Sweep>, StoreError>
+  /** Newest first, a page at a time (keyset: an unknown `before` lists nothing). */
+  readonly list: (page?: SweepsPage) => Effect.Effect<ReadonlyArray<Sweep>, StoreError>
 }
 
 const SweepRow = Schema.Struct({
@@ -42,14 +52,29 @@ export class Sweeps extends Context.Tag("@deepnote-rag/store/Sweeps")<Sweeps, Sw
       Result: SweepRow,
       execute: (sweepId) => sql`SELECT id, label, grid, created_at FROM sweeps WHERE id = ${sweepId}`
     })
-    const selectAll = findAll({
+    const text = byteOrder(sql)
+    const selectPage = findAll({
       table: "sweeps",
       action: "listing sweeps",
-      Request: Schema.Void,
+      Request: Schema.Struct({
+        before: Schema.optional(Schema.String),
+        limit: Schema.Int,
+        withRunsOf: Schema.optional(Schema.String)
+      }),
       Result: SweepRow,
-      execute: () =>
-        sql`SELECT id, label, grid, created_at FROM sweeps
-          ORDER BY created_at${byteOrder(sql)} DESC, id${byteOrder(sql)} DESC`
+      execute: (page) =>
+        sql`SELECT s.id, s.label, s.grid, s.created_at FROM sweeps s WHERE ${
+          sql.and([
+            ...(page.withRunsOf === undefined ? [] : [
+              sql`EXISTS (SELECT 1 FROM runs r JOIN run_owners o ON o.run_id = r.id
+                WHERE r.sweep_id = s.id AND o.tenant_id = ${page.withRunsOf})`
+            ]),
+            ...(page.before === undefined ? [] : [
+              sql`(s.created_at${text}, s.id${text}) < (
+                SELECT b.created_at${text}, b.id${text} FROM sweeps b WHERE b.id = ${page.before})`
+            ])
+          ])
+        } ORDER BY s.created_at${text} DESC, s.id${text} DESC LIMIT ${page.limit}`
     })
     const insert = execute({
       table: "sweeps",
@@ -70,10 +95,10 @@ export class Sweeps extends Context.Tag("@deepnote-rag/store/Sweeps")<Sweeps, Sw
       yield* insert({ id, label: input.label ?? null, grid: input.grid, created_at: createdAt })
       return new Sweep({ id, label: input.label, grid: input.grid, createdAt })
     })
-    const list = selectAll(undefined).pipe(
-      Effect.map((rows) => rows.map(toSweep)),
-      Effect.withSpan("Sweeps.list")
-    )
+    const list = Effect.fn("Sweeps.list")(function*(page: SweepsPage = {}) {
+      const rows = yield* selectPage({ before: page.before, limit: page.limit ?? 100, withRunsOf: page.withRunsOf })
+      return rows.map(toSweep)
+    })
     return Sweeps.of({ create, get, list })
   })
 

@@ -57,7 +57,10 @@ describe("concurrent writers (SQLite)", () => {
         const totals = yield* (yield* Journal).totals(run.id)
         assert.strictEqual(totals.length, 120)
         assert.isTrue(totals.every((t) => t.calls === 2 && t.llmCalls === 1))
-        assert.strictEqual((yield* (yield* Sweeps).list).filter((s) => s.label === "other").length, 300)
+        assert.strictEqual(
+          (yield* (yield* Sweeps).list({ limit: 1000 })).filter((s) => s.label === "other").length,
+          300
+        )
       }).pipe(Effect.provide(Store.layer({ url: filename })))
     }))
 })

@@ -23,6 +23,7 @@ import { requireEmbeddings, resolveRequestConfig } from "../Engine/RequestConfig
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { type StoreFailure, storeFailure } from "../Http/StoreFailure.js"
 import { ServerSettings } from "../ServerSettings.js"
+import { defaultListLimit, type ListPage, pageOf } from "./ListPage.js"
 import { isActiveRun, toRunView } from "./RunView.js"
 
 export interface NewRunInput {
@@ -44,10 +45,10 @@ export interface RunManagerService {
     tenant: Tenant,
     input: NewRunInput
   ) => Effect.Effect<RunView, StoreFailure | NotFound | ValidationError | RateLimited | BadGateway>
-  /** A page of the tenant's runs, newest first; `nextBefore` when the page is full (404 for an unseen `before`). */
+  /** A page of the tenant's runs, newest first; `nextBefore` when older ones exist (404 for an unseen `before`). */
   readonly list: (
     tenant: Tenant,
-    page?: RunsPage
+    page?: ListPage
   ) => Effect.Effect<{ readonly runs: ReadonlyArray<RunView>; readonly nextBefore?: string }, StoreFailure | NotFound>
   readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, StoreFailure | NotFound>
   /** Whether the tenant sees the run: it started it, or it is the `--no-auth` tenant (every run of the home). */
@@ -65,15 +66,6 @@ export interface RunManagerService {
   /** Runs queued or executing, over every tenant. */
   readonly activeCount: Effect.Effect<number>
 }
-
-/** Which runs `GET /v1/runs` lists, newest first: those after `before`, `limit` of them. */
-export interface RunsPage {
-  readonly before?: string | undefined
-  /** Default 100. */
-  readonly limit?: number | undefined
-}
-
-const defaultListLimit = 100
 
 const tooMany = (e: TooManyRuns) => RateLimited.of(e.message, 30, "too_many_runs")
 
@@ -208,28 +200,30 @@ const make: Effect.Effect<
     return yield* view(run, tenant)
   })
 
-  const list = Effect.fn("RunManager.list")(function*(tenant: Tenant, page: RunsPage = {}) {
+  const list = Effect.fn("RunManager.list")(function*(tenant: Tenant, page: ListPage = {}) {
     const limit = page.limit ?? defaultListLimit
     // an unknown cursor would read as "no older runs": refused instead, like every run id the tenant does not see
     if (page.before !== undefined) yield* owned(tenant, page.before)
-    // `--no-auth`: the home's newest runs as listed; a keyed tenant: its own run ids, each read once
+    // `--no-auth`: the home's newest runs as listed; a keyed tenant: its own run ids, each read once (one more than
+    // the page: whether older runs exist)
     const listed = tenant.wholeHome === true
-      ? yield* store.listRuns({ limit, before: page.before }).pipe(
+      ? yield* store.listRuns({ limit: limit + 1, before: page.before }).pipe(
         Effect.mapError(storeFailure),
-        Effect.map((runs) => ({ runs, ids: runs.map((run) => run.id) }))
+        Effect.map((runs) => pageOf(runs, limit, (run) => run.id)),
+        Effect.map(({ entries, nextBefore }) => ({ runs: entries, nextBefore }))
       )
-      : yield* owners.runsOf(tenant.id, { limit, before: page.before }).pipe(
+      : yield* owners.runsOf(tenant.id, { limit: limit + 1, before: page.before }).pipe(
         Effect.mapError(storeFailure),
-        Effect.flatMap((ids) =>
-          Effect.forEach(ids, (id) => store.getRun(id).pipe(Effect.option)).pipe(
-            Effect.map((found) => ({ runs: found.flatMap((r) => Option.isSome(r) ? [r.value] : []), ids }))
+        Effect.map((ids) => pageOf(ids, limit, (id) => id)),
+        // the cursor is the page's last listed id (a keyed tenant's run whose row is gone still moves the page on)
+        Effect.flatMap(({ entries, nextBefore }) =>
+          Effect.forEach(entries, (id) => store.getRun(id).pipe(Effect.option)).pipe(
+            Effect.map((found) => ({ runs: found.flatMap((r) => Option.isSome(r) ? [r.value] : []), nextBefore }))
           )
         )
       )
     const runs = yield* Effect.forEach(listed.runs, (run) => view(run, tenant))
-    // the cursor is the page's last listed id (a keyed tenant's run whose row is gone still moves the page on)
-    const last = listed.ids.at(-1)
-    return listed.ids.length === limit && last !== undefined ? { runs, nextBefore: last } : { runs }
+    return listed.nextBefore === undefined ? { runs } : { runs, nextBefore: listed.nextBefore }
   })
 
   const get = Effect.fn("RunManager.get")(function*(tenant: Tenant, runId: string) {

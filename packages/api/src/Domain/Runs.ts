@@ -3,6 +3,7 @@ import { Report } from "@deepnote-rag/eval"
 import { Schema } from "effect"
 import { ConfigPatch } from "../ConfigPatch.js"
 import { CollectionName, IntParam } from "./Names.js"
+import { PageParams } from "./Paging.js"
 
 export const DatasetFormatName = Schema.Literal("auto", "ircot", "hotpotqa", "musique", "2wiki", "cmrc2018", "plain")
 
@@ -116,16 +117,11 @@ export class RunView extends Schema.Class<RunView>("RunView")({
 }) {}
 
 /** `GET /v1/runs`: the runs newest first, a page at a time. */
-export const ListRunsParams = Schema.Struct({
-  /** Runs listed after this one (the previous page's `nextBefore`). */
-  before: Schema.optional(Schema.String),
-  /** Default 100. */
-  limit: Schema.optional(IntParam(1, 1000))
-})
+export const ListRunsParams = PageParams
 
 export const RunList = Schema.Struct({
   runs: Schema.Array(RunView),
-  /** Present when the page is full: pass it as `before` for the next (older) page. */
+  /** Present when older entries exist: pass it as `before` for the next page. */
   nextBefore: Schema.optional(Schema.String)
 })
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PageParams } from "./Paging.js"
 import { RunView } from "./Runs.js"
 
 /** One cell of a sweep: its knob values, and its run once created (`runId` absent: not created yet). */
@@ -20,4 +21,11 @@ export class SweepView extends Schema.Class<SweepView>("SweepView")({
   cells: Schema.Array(SweepCellView)
 }) {}
 
-export const SweepList = Schema.Struct({ sweeps: Schema.Array(SweepView) })
+/** `GET /v1/sweeps`: the sweeps newest first, a page at a time. */
+export const ListSweepsParams = PageParams
+
+export const SweepList = Schema.Struct({
+  sweeps: Schema.Array(SweepView),
+  /** Present when older entries exist: pass it as `before` for the next page. */
+  nextBefore: Schema.optional(Schema.String)
+})

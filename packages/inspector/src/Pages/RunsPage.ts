@@ -1,4 +1,4 @@
-import { getJson, listRunsPage, listSweeps } from "../Api.js"
+import { getJson, listRunsPage, listSweepsPage } from "../Api.js"
 import { h, link, render } from "../Dom.js"
 import { badge, pct, progress, when } from "../Format.js"
 import { cellSummary, knobSummary } from "../Knobs.js"
@@ -115,62 +115,87 @@ const sweepSection = (
 }
 
 /**
- * `#/runs`: the tenant's sweeps with their cells, and its other runs newest first, `pageSize` at a time ("older runs"
- * loads the next page). Each shown run's headline metric is filled from its report, so a page costs as many reports
- * as it shows runs — not as many as the tenant has.
+ * `#/runs`: the tenant's sweeps with their cells, and its other runs, both newest first and `pageSize` at a time ("older
+ * sweeps", "older runs" load the next page). Each shown run's headline metric is filled from its report, so a page
+ * costs as many reports as it shows runs — not as many as the tenant has. A run of a sweep not loaded yet is listed
+ * with the runs until its sweep is.
  */
 export const runsPage = async (main: HTMLElement, pageSize: number): Promise<void> => {
-  const [first, sweeps] = await Promise.all([
+  const [firstRuns, firstSweeps] = await Promise.all([
     listRunsPage(pageSize),
-    listSweeps().catch(() => [] as ReadonlyArray<SweepView>)
+    listSweepsPage(pageSize).catch((): Awaited<ReturnType<typeof listSweepsPage>> => ({ sweeps: [] }))
   ])
   const metricCells = new Map<string, HTMLElement>()
-  const inSweep = new Set(sweeps.flatMap((s) => s.cells.flatMap((c) => c.runId ?? c.run?.id ?? [])))
-  const singles = (runs: ReadonlyArray<RunView>) => runs.filter((r) => !inSweep.has(r.id))
-  let shown = singles(first.runs)
-  let next = first.nextBefore
+  let sweeps = firstSweeps.sweeps
+  let nextSweeps = firstSweeps.nextBefore
+  let runs = firstRuns.runs
+  let nextRuns = firstRuns.nextBefore
+  const sweepRuns = (list: ReadonlyArray<SweepView>) =>
+    list.flatMap((s) => s.cells.flatMap((c) => c.run === undefined ? [] : [c.run]))
+  const singles = () => {
+    const inSweep = new Set(sweepRuns(sweeps).map((r) => r.id))
+    return runs.filter((r) => !inSweep.has(r.id))
+  }
   const summary = h("p", { class: "sub" })
+  const sweepList = h("div", { class: "sweeps-list" })
   const table = h("div", { class: "runs-list" })
-  const more = h("button", { type: "button", class: "older-runs" }, "older runs")
+  const olderSweeps = h("button", { type: "button", class: "older-sweeps" }, "older sweeps")
+  const olderRuns = h("button", { type: "button", class: "older-runs" }, "older runs")
   const draw = () => {
+    const shown = singles()
     render(
       summary,
-      `${shown.length} runs${next === undefined ? "" : " shown (older ones below)"} · ${sweeps.length} sweeps`
+      `${shown.length} runs${nextRuns === undefined ? "" : " shown (older ones below)"} · ${sweeps.length} sweeps${
+        nextSweeps === undefined ? "" : " shown (older ones below them)"
+      }`
+    )
+    render(
+      sweepList,
+      sweeps.length === 0 ? "" : h("h2", {}, "Sweeps"),
+      sweeps.map((s) => sweepSection(s, metricCells))
     )
     render(
       table,
       sortableTable(runColumns(metricCells), shown, {
         className: "runs",
-        empty: next === undefined ? "no runs yet: start one with `deepnote run` or POST /v1/runs" : "none on this page"
+        empty: nextRuns === undefined
+          ? "no runs yet: start one with `deepnote run` or POST /v1/runs"
+          : "none on this page"
       })
     )
-    more.hidden = next === undefined
+    olderSweeps.hidden = nextSweeps === undefined
+    olderRuns.hidden = nextRuns === undefined
   }
-  more.addEventListener("click", () => {
-    if (next === undefined) return
-    more.setAttribute("disabled", "")
-    listRunsPage(pageSize, next).then(
-      (page) => {
-        const added = singles(page.runs)
-        shown = [...shown, ...added]
-        next = page.nextBefore
+  /** Loads the next page with `load` when `button` is clicked (one request at a time), then draws again. */
+  const pager = <A>(button: HTMLElement, load: () => Promise<A> | undefined, loaded: (page: A) => void) =>
+    button.addEventListener("click", () => {
+      const request = load()
+      if (request === undefined) return
+      button.setAttribute("disabled", "")
+      request.then((page) => {
+        loaded(page)
         draw()
-        void fillMetrics(added, metricCells)
-      },
-      () => undefined
-    ).finally(() => more.removeAttribute("disabled"))
-  })
-  draw()
-  render(
-    main,
-    h("h1", {}, "Runs"),
-    summary,
-    sweeps.length === 0 ? "" : h("h2", {}, "Sweeps"),
-    sweeps.map((s) => sweepSection(s, metricCells)),
-    h("h2", {}, "Runs"),
-    table,
-    more
+      }, () => undefined).finally(() => button.removeAttribute("disabled"))
+    })
+  pager(
+    olderSweeps,
+    () => nextSweeps === undefined ? undefined : listSweepsPage(pageSize, nextSweeps),
+    (page) => {
+      sweeps = [...sweeps, ...page.sweeps]
+      nextSweeps = page.nextBefore
+      void fillMetrics(sweepRuns(page.sweeps), metricCells)
+    }
   )
-  const cellRuns = sweeps.flatMap((s) => s.cells.flatMap((c) => c.run === undefined ? [] : [c.run]))
-  void fillMetrics([...shown, ...cellRuns], metricCells)
+  pager(
+    olderRuns,
+    () => nextRuns === undefined ? undefined : listRunsPage(pageSize, nextRuns),
+    (page) => {
+      runs = [...runs, ...page.runs]
+      nextRuns = page.nextBefore
+      void fillMetrics(page.runs, metricCells)
+    }
+  )
+  draw()
+  render(main, h("h1", {}, "Runs"), summary, sweepList, olderSweeps, h("h2", {}, "Runs"), table, olderRuns)
+  void fillMetrics([...runs, ...sweepRuns(sweeps)], metricCells)
 }

@@ -1,6 +1,6 @@
 import { assert, describe } from "@effect/vitest"
 import { Effect, Exit, Random, TestClock } from "effect"
-import { Journal, makeRunId, RunStore, Sweeps } from "../../src/index.js"
+import { Journal, makeRunId, RunOwners, RunStore, Sweeps } from "../../src/index.js"
 import { manifest, question, result, unique } from "../fixtures.js"
 import type { SuiteIt } from "../layers.js"
 
@@ -151,6 +151,39 @@ export const runStoreSuite = (it: SuiteIt) =>
         assert.deepStrictEqual(yield* store.listRuns({ sweepId: sweep.id, before: "r-none" }), [])
       }))
 
+    it.effect("sweeps are listed a page at a time, newest first, ties by id; or only those with a tenant's runs", () =>
+      Effect.gen(function*() {
+        const store = yield* RunStore
+        const sweeps = yield* Sweeps
+        const owners = yield* RunOwners
+        // a tenant of this test's own keeps the listing to its sweeps; the test clock stands still (one created_at)
+        const tenant = unique("t-sweeps")
+        const made: Array<string> = []
+        for (const index of [0, 1, 2, 3, 4]) {
+          const sweep = yield* sweeps.create({ grid: { topK: [index] } })
+          const run = yield* store.createRun({
+            manifest: manifest({ sweep: { sweepId: sweep.id, index: 0, cell: {} } })
+          })
+          // the third sweep's run is the CLI's (no owner): not one of the tenant's sweeps
+          if (index !== 2) yield* owners.record(run.id, tenant)
+          made.push(sweep.id)
+        }
+        const whole = (yield* sweeps.list({ withRunsOf: tenant })).map((s) => s.id)
+        assert.deepStrictEqual(whole, made.filter((_, i) => i !== 2).sort().reverse())
+        const paged: Array<string> = []
+        let before: string | undefined
+        for (;;) {
+          const page = yield* sweeps.list({ withRunsOf: tenant, limit: 2, before })
+          paged.push(...page.map((s) => s.id))
+          if (page.length < 2) break
+          before = page.at(-1)!.id
+        }
+        assert.deepStrictEqual(paged, whole, "the pages, in order, are the whole listing once")
+        const home = (yield* sweeps.list({ limit: 1000 })).map((s) => s.id)
+        assert.includeMembers(home, made, "without a tenant: every sweep of the home")
+        assert.deepStrictEqual(yield* sweeps.list({ before: "s-none" }), [])
+      }))
+
     it.effect("runs of a sweep are listed by sweep; an unknown sweep is refused", () =>
       Effect.gen(function*() {
         const store = yield* RunStore
@@ -163,7 +196,7 @@ export const runStoreSuite = (it: SuiteIt) =>
         yield* store.createRun({ manifest: manifest() })
         assert.strictEqual((yield* store.listRuns({ sweepId: sweep.id })).length, 2)
         assert.deepStrictEqual((yield* sweeps.get(sweep.id)).grid, { topK: [3, 5] })
-        assert.isTrue((yield* sweeps.list).some((s) => s.id === sweep.id && s.label === "k"))
+        assert.isTrue((yield* sweeps.list()).some((s) => s.id === sweep.id && s.label === "k"))
         const error = yield* Effect.flip(
           store.createRun({ manifest: manifest({ sweep: { sweepId: "s-x", index: 0, cell: {} } }) })
         )

@@ -7,6 +7,6 @@ export const SweepsHandlers = HttpApiBuilder.group(Api, "sweeps", (handlers) =>
   Effect.gen(function*() {
     const sweeps = yield* TenantSweeps
     return handlers
-      .handle("list", () => Effect.flatMap(CurrentTenant, sweeps.list).pipe(Effect.map((list) => ({ sweeps: list }))))
+      .handle("list", ({ urlParams }) => Effect.flatMap(CurrentTenant, (tenant) => sweeps.list(tenant, urlParams)))
       .handle("get", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => sweeps.get(tenant, path.id)))
   }))
