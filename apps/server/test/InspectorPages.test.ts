@@ -175,6 +175,8 @@ describe.skipIf(!browserAvailable())("run inspector pages in Chromium", () => {
           ])
 
           yield* openPage(watched, `${url}/ui/#/runs/${done.id}`, "run")
+          // runs to compare with: the others over the same dataset, newest first (the server filters by its hash)
+          assert.deepStrictEqual(yield* text(watched, "p.compare-with a"), ["held", "renact", "other"])
           assert.strictEqual(yield* count(watched, "table.questions tbody tr"), 4)
           assert.isAbove(yield* count(watched, "table.metrics tbody tr"), 0)
           // the manifest: engine, models (none for the extractive engine), prompt-set and collection hashes

@@ -90,6 +90,11 @@ describe("runs over HTTP", () => {
         const rest = yield* alice.runs.list({ urlParams: { limit: 1, before: run.id } })
         assert.deepStrictEqual([rest.runs.map((r) => r.id), rest.nextBefore], [[older.id], undefined])
         assert.strictEqual((yield* raw(HttpClientRequest.get(`/v1/runs?before=${run.id}`), b)).status, 404)
+        // by dataset: the runs over one dataset (a RunView's dataset.hash), the tenant's only
+        const sameData = yield* alice.runs.list({ urlParams: { dataset: run.dataset.hash } })
+        assert.deepStrictEqual(sameData.runs.map((r) => r.id), [run.id, older.id])
+        assert.deepStrictEqual((yield* alice.runs.list({ urlParams: { dataset: "0".repeat(64) } })).runs, [])
+        assert.deepStrictEqual((yield* bob.runs.list({ urlParams: { dataset: run.dataset.hash } })).runs, [])
         const badLimit = yield* raw(HttpClientRequest.get("/v1/runs?limit=0"), a)
         assert.strictEqual(badLimit.status, 400)
         assert.include(badLimit.text, "between 1 and 1000")

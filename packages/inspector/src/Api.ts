@@ -46,12 +46,20 @@ export const getJson = async <A>(path: string): Promise<A> => {
 
 const q = encodeURIComponent
 
-/** One page of the tenant's runs, newest first: `limit` runs before the run `before`, and the next page's cursor. */
+/**
+ * One page of the tenant's runs, newest first: `limit` runs before the run `before` (of those over the dataset with
+ * the hash `dataset`, when given), and the next page's cursor.
+ */
 export const listRunsPage = (
   limit: number,
-  before?: string
+  before?: string,
+  filter: { readonly dataset?: string } = {}
 ): Promise<{ readonly runs: ReadonlyArray<RunView>; readonly nextBefore?: string }> =>
-  getJson(`/v1/runs?limit=${limit}${before === undefined ? "" : `&before=${q(before)}`}`)
+  getJson(
+    `/v1/runs?limit=${limit}${before === undefined ? "" : `&before=${q(before)}`}${
+      filter.dataset === undefined ? "" : `&dataset=${q(filter.dataset)}`
+    }`
+  )
 export const getRun = (id: string) => getJson<RunView>(`/v1/runs/${q(id)}`)
 /** One page of the sweeps the tenant sees, newest first (as `listRunsPage`). */
 export const listSweepsPage = (

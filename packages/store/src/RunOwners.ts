@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { StoreError } from "./Domain/Errors.js"
 import { makeQueries } from "./internal/query.js"
-import { byteOrder, DbFlag, nowIso } from "./internal/sql.js"
+import { byteOrder, DbFlag, jsonTextField, nowIso } from "./internal/sql.js"
 
 /** Who started a run through the HTTP app, and whether the server resumes it when it starts. */
 export interface RunOwner {
@@ -16,6 +16,8 @@ export interface RunsOfOptions {
   readonly limit?: number | undefined
   /** Only the runs listed after this one of the tenant's (the last run of the previous page). */
   readonly before?: string | undefined
+  /** Only the runs over the dataset with this hash (the manifest's `dataset.hash`). */
+  readonly datasetHash?: string | undefined
 }
 
 export interface RunOwnersService {
@@ -55,18 +57,28 @@ export class RunOwners extends Context.Tag("@deepnote-rag/store/RunOwners")<RunO
       Result: OwnerRow,
       execute: (runId) => sql`SELECT run_id, tenant_id, auto_resume FROM run_owners WHERE run_id = ${runId}`
     })
+    const datasetHash = jsonTextField(sql, "r.manifest", ["dataset", "hash"])
     const selectOfTenant = findAll({
       table: "run_owners",
       action: "listing a tenant's runs",
-      Request: Schema.Struct({ tenantId: Schema.String, before: Schema.optional(Schema.String), limit: Schema.Int }),
+      Request: Schema.Struct({
+        tenantId: Schema.String,
+        before: Schema.optional(Schema.String),
+        datasetHash: Schema.optional(Schema.String),
+        limit: Schema.Int
+      }),
       Result: Schema.Struct({ run_id: Schema.String }),
       execute: (r) =>
-        sql`SELECT run_id FROM run_owners WHERE tenant_id = ${r.tenantId}${
-          r.before === undefined ? sql`` : sql` AND (created_at${text}, run_id${text}) < (
+        sql`SELECT o.run_id FROM run_owners o${
+          r.datasetHash === undefined
+            ? sql``
+            : sql` JOIN runs r ON r.id = o.run_id AND ${datasetHash} = ${r.datasetHash}`
+        } WHERE o.tenant_id = ${r.tenantId}${
+          r.before === undefined ? sql`` : sql` AND (o.created_at${text}, o.run_id${text}) < (
             SELECT b.created_at${text}, b.run_id${text} FROM run_owners b
             WHERE b.run_id = ${r.before} AND b.tenant_id = ${r.tenantId})`
         }
-          ORDER BY created_at${text} DESC, run_id${text} DESC LIMIT ${r.limit}`
+          ORDER BY o.created_at${text} DESC, o.run_id${text} DESC LIMIT ${r.limit}`
     })
     const update = execute({
       table: "run_owners",
@@ -95,9 +107,13 @@ export class RunOwners extends Context.Tag("@deepnote-rag/store/RunOwners")<RunO
       }),
       runsOf: Effect.fn("RunOwners.runsOf")(function*(tenantId: string, options?: RunsOfOptions) {
         yield* Effect.annotateCurrentSpan({ "deepnote.tenant.id": tenantId })
-        return (yield* selectOfTenant({ tenantId, before: options?.before, limit: options?.limit ?? 100 })).map((r) =>
-          r.run_id
-        )
+        const rows = yield* selectOfTenant({
+          tenantId,
+          before: options?.before,
+          datasetHash: options?.datasetHash,
+          limit: options?.limit ?? 100
+        })
+        return rows.map((r) => r.run_id)
       }),
       setAutoResume: Effect.fn("RunOwners.setAutoResume")(function*(runId: string, autoResume: boolean) {
         yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId })

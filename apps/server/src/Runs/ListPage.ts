@@ -5,6 +5,11 @@ export interface ListPage {
   readonly limit?: number | undefined
 }
 
+/** Which runs `GET /v1/runs` lists: a page, of the runs over one dataset when `dataset` (its hash) is given. */
+export interface RunsPage extends ListPage {
+  readonly dataset?: string | undefined
+}
+
 export const defaultListLimit = 100
 
 /**

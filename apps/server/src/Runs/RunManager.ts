@@ -23,7 +23,7 @@ import { requireEmbeddings, resolveRequestConfig } from "../Engine/RequestConfig
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { type StoreFailure, storeFailure } from "../Http/StoreFailure.js"
 import { ServerSettings } from "../ServerSettings.js"
-import { defaultListLimit, type ListPage, pageOf } from "./ListPage.js"
+import { defaultListLimit, pageOf, type RunsPage } from "./ListPage.js"
 import { isActiveRun, toRunView } from "./RunView.js"
 
 export interface NewRunInput {
@@ -48,7 +48,7 @@ export interface RunManagerService {
   /** A page of the tenant's runs, newest first; `nextBefore` when older ones exist (404 for an unseen `before`). */
   readonly list: (
     tenant: Tenant,
-    page?: ListPage
+    page?: RunsPage
   ) => Effect.Effect<{ readonly runs: ReadonlyArray<RunView>; readonly nextBefore?: string }, StoreFailure | NotFound>
   readonly get: (tenant: Tenant, runId: string) => Effect.Effect<RunView, StoreFailure | NotFound>
   /** Whether the tenant sees the run: it started it, or it is the `--no-auth` tenant (every run of the home). */
@@ -200,19 +200,19 @@ const make: Effect.Effect<
     return yield* view(run, tenant)
   })
 
-  const list = Effect.fn("RunManager.list")(function*(tenant: Tenant, page: ListPage = {}) {
+  const list = Effect.fn("RunManager.list")(function*(tenant: Tenant, page: RunsPage = {}) {
     const limit = page.limit ?? defaultListLimit
     // an unknown cursor would read as "no older runs": refused instead, like every run id the tenant does not see
     if (page.before !== undefined) yield* owned(tenant, page.before)
     // `--no-auth`: the home's newest runs as listed; a keyed tenant: its own run ids, each read once (one more than
     // the page: whether older runs exist)
     const listed = tenant.wholeHome === true
-      ? yield* store.listRuns({ limit: limit + 1, before: page.before }).pipe(
+      ? yield* store.listRuns({ limit: limit + 1, before: page.before, datasetHash: page.dataset }).pipe(
         Effect.mapError(storeFailure),
         Effect.map((runs) => pageOf(runs, limit, (run) => run.id)),
         Effect.map(({ entries, nextBefore }) => ({ runs: entries, nextBefore }))
       )
-      : yield* owners.runsOf(tenant.id, { limit: limit + 1, before: page.before }).pipe(
+      : yield* owners.runsOf(tenant.id, { limit: limit + 1, before: page.before, datasetHash: page.dataset }).pipe(
         Effect.mapError(storeFailure),
         Effect.map((ids) => pageOf(ids, limit, (id) => id)),
         // the cursor is the page's last listed id (a keyed tenant's run whose row is gone still moves the page on)

@@ -116,8 +116,12 @@ export class RunView extends Schema.Class<RunView>("RunView")({
   manifest: Schema.optional(RunManifestView)
 }) {}
 
-/** `GET /v1/runs`: the runs newest first, a page at a time. */
-export const ListRunsParams = PageParams
+/** `GET /v1/runs`: the runs newest first, a page at a time; `dataset` keeps those over one dataset. */
+export const ListRunsParams = Schema.Struct({
+  ...PageParams.fields,
+  /** Only the runs over the dataset with this hash (a `RunView`'s `dataset.hash`). */
+  dataset: Schema.optional(Schema.String)
+})
 
 export const RunList = Schema.Struct({
   runs: Schema.Array(RunView),

@@ -39,7 +39,8 @@ export class RunsApi extends HttpApiGroup.make("runs")
       .annotate(
         OpenApi.Description,
         "The tenant's runs, newest first, `limit` (default 100, at most 1,000) at a time: `nextBefore`, when present, " +
-          "is the `before` of the next page. 404 when `before` is not a run the tenant sees."
+          "is the `before` of the next page. 404 when `before` is not a run the tenant sees. `dataset` (a run's " +
+          "`dataset.hash`) lists only the runs over that dataset."
       )
   )
   .add(HttpApiEndpoint.get("get")`/v1/runs/${id}`.addSuccess(RunView))

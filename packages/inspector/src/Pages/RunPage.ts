@@ -129,17 +129,21 @@ const liveProgress = (run: RunView, signal: AbortSignal, reload: () => void): HT
   return box
 }
 
+/** How many runs over the same dataset a run's page offers to compare with. */
+const compareChoices = 6
+
 /** `#/runs/{id}`: a run's metrics, cost, manifest, questions, and its live progress while it runs. */
 export const runPage = async (main: HTMLElement, runId: string, signal: AbortSignal, reload: () => void) => {
-  const [results, others] = await Promise.all([
-    allResults(runId, { scores: true }),
-    // runs to compare with: among the newest thousand (the list is paged; a tenant may have many thousands)
-    listRunsPage(1000).then((page) => page.runs, () => [] as ReadonlyArray<RunView>)
-  ])
+  const results = await allResults(runId, { scores: true })
   const run = results.run
+  // runs to compare with: the newest few over the same dataset (the server filters by its hash)
+  const others = await listRunsPage(compareChoices + 1, undefined, { dataset: run.dataset.hash }).then(
+    (page) => page.runs,
+    () => [] as ReadonlyArray<RunView>
+  )
   const rows = results.items.map((item): Row => ({ item, metrics: item.metrics ?? {} }))
   const report = results.report
-  const compareWith = others.filter((o) => o.id !== run.id && o.dataset.hash === run.dataset.hash)
+  const compareWith = others.filter((o) => o.id !== run.id).slice(0, compareChoices)
   render(
     main,
     h("p", { class: "crumbs" }, link(href.runs(), "runs"), " / ", run.id),
@@ -159,7 +163,7 @@ export const runPage = async (main: HTMLElement, runId: string, signal: AbortSig
       "p",
       { class: "compare-with" },
       "compare with: ",
-      compareWith.slice(0, 6).map((o) => [link(href.compare(run.id, o.id), runName(o)), " "])
+      compareWith.map((o) => [link(href.compare(run.id, o.id), runName(o)), " "])
     ),
     h(
       "div",

@@ -5,7 +5,7 @@ import { RunNotFound, StoreError, SweepNotFound } from "../Domain/Errors.js"
 import { Run, RunExecution, RunManifest, RunStatus } from "../Domain/Run.js"
 import { makeRunId } from "../RunIds.js"
 import { makeQueries } from "./query.js"
-import { byteOrder, DbInt, nowIso, orUndefined } from "./sql.js"
+import { byteOrder, DbInt, jsonTextField, nowIso, orUndefined } from "./sql.js"
 
 const RunRow = Schema.Struct({
   id: Schema.String,
@@ -46,6 +46,8 @@ const RunFilter = Schema.Struct({
   runId: Schema.optional(Schema.String),
   status: Schema.optional(RunStatus),
   sweepId: Schema.optional(Schema.String),
+  /** Only runs over the dataset with this hash (the manifest's `dataset.hash`). */
+  datasetHash: Schema.optional(Schema.String),
   /** Only runs older than this run (newest-first order: created, then id). */
   before: Schema.optional(Schema.String),
   limit: Schema.Int
@@ -75,6 +77,8 @@ const Id = Schema.Struct({ id: Schema.String })
 export interface ListRunsOptions {
   readonly status?: RunStatus | undefined
   readonly sweepId?: string | undefined
+  /** Only runs over the dataset with this hash (the manifest's `dataset.hash`). */
+  readonly datasetHash?: string | undefined
   /** Newest first; default 100. */
   readonly limit?: number | undefined
   /** Only the runs listed after this one (the last run of the previous page); none when it does not exist. */
@@ -102,6 +106,7 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
       ? sql`(SELECT count(*) FROM items i WHERE i.run_id = r.id)`
       : sql`(SELECT count(*) FROM items i WHERE i.run_id = r.id AND i.status = ${status})`
   const text = byteOrder(sql)
+  const datasetHash = jsonTextField(sql, "r.manifest", ["dataset", "hash"])
 
   const selectRuns = findAll({
     table: "runs",
@@ -119,6 +124,7 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
           ...(filter.runId === undefined ? [] : [sql`r.id = ${filter.runId}`]),
           ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`]),
           ...(filter.sweepId === undefined ? [] : [sql`r.sweep_id = ${filter.sweepId}`]),
+          ...(filter.datasetHash === undefined ? [] : [sql`${datasetHash} = ${filter.datasetHash}`]),
           ...(filter.before === undefined ? [] : [
             sql`(r.created_at${text}, r.id${text}) < (
               SELECT b.created_at${text}, b.id${text} FROM runs b WHERE b.id = ${filter.before})`
@@ -191,6 +197,7 @@ export const makeRunOps = (sql: SqlClient.SqlClient) => {
       selectRuns({
         status: options.status,
         sweepId: options.sweepId,
+        datasetHash: options.datasetHash,
         before: options.before,
         limit: options.limit ?? 100
       }),

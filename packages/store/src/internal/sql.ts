@@ -67,3 +67,14 @@ export const chunks = <A>(rows: ReadonlyArray<A>, size: number = insertChunk): R
  */
 export const byteOrder = (sql: SqlClient.SqlClient) =>
   sql.onDialectOrElse({ pg: () => sql.literal(" COLLATE \"C\""), orElse: () => sql.literal("") })
+
+/**
+ * A text field inside a JSON column (`column` as written in the query, a constant of the code; `path` its keys), for a
+ * filter: `json_extract` on SQLite, `#>>` on Postgres. Not indexed: a filter over the rows another condition (a
+ * tenant, a page) has already narrowed, or over a table of thousands of rows (the runs).
+ */
+export const jsonTextField = (sql: SqlClient.SqlClient, column: string, path: ReadonlyArray<string>) =>
+  sql.onDialectOrElse({
+    pg: () => sql.literal(`(CAST(${column} AS JSON) #>> '{${path.join(",")}}')`),
+    orElse: () => sql.literal(`json_extract(${column}, '$.${path.join(".")}')`)
+  })

@@ -72,6 +72,20 @@ export const tenantsSuite = (it: SuiteIt) =>
         assert.deepStrictEqual([...first, ...second], whole)
         assert.deepStrictEqual(yield* owners.runsOf(t1, { before: second[0] }), [])
         assert.deepStrictEqual(yield* owners.runsOf(t1, { before: b.id }), [], "another tenant's run is no cursor")
+        // by dataset: the tenant's runs over one dataset (the manifest's hash), paged as before
+        const dataset = unique("data")
+        const d = yield* store.createRun({ manifest: manifest({ dataset: { path: "other.jsonl", hash: dataset } }) })
+        yield* owners.record(d.id, t1)
+        const e = yield* store.createRun({ manifest: manifest({ dataset: { path: "other.jsonl", hash: dataset } }) })
+        yield* owners.record(e.id, t2)
+        assert.deepStrictEqual(yield* owners.runsOf(t1, { datasetHash: dataset }), [d.id])
+        assert.deepStrictEqual(yield* owners.runsOf(t1, { datasetHash: dataset, before: d.id }), [])
+        assert.deepStrictEqual([...(yield* owners.runsOf(t1, { datasetHash: "data-hash" }))].sort(), [...whole].sort())
+        assert.sameMembers(
+          (yield* store.listRuns({ datasetHash: dataset })).map((r) => r.id),
+          [d.id, e.id],
+          "the home's runs over that dataset"
+        )
         assert.deepStrictEqual(yield* owners.get(b.id), Option.some({ runId: b.id, tenantId: t2, autoResume: true }))
         assert.isTrue(Option.isNone(yield* owners.get("r-none")))
         const ours = (list: ReadonlyArray<{ readonly runId: string }>) =>
