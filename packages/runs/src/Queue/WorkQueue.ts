@@ -86,7 +86,7 @@ const maxHandlerFailures = 100
  * read from a job of a queue of this process's own, which no other worker polls: reading it from a question job
  * instead would take another worker's id for this one's whenever that job had been taken over before it was first
  * looked at (a store outage longer than the lock's expiry) — and every later renewal would then be the other's. The
- * probe's row is deleted once read.
+ * probe's row is deleted whatever becomes of it.
  */
 const ownWorkerId: Effect.Effect<
   string,
@@ -102,10 +102,13 @@ const ownWorkerId: Effect.Effect<
       Effect.flatMap((rows) => {
         const worker = rows[0]?.acquired_by
         return typeof worker === "string"
-          ? Effect.as(sql`DELETE FROM ${sql(queueTable)} WHERE id = ${meta.id}`, worker)
+          ? Effect.succeed(worker)
           : Effect.dieMessage(`the queue's probe job ${meta.id} was not locked by its worker`)
       })
     )
+  ).pipe(
+    // read, failed or interrupted (a worker stopped as it started), the probe's row goes: no queue ever takes it
+    Effect.ensuring(Effect.ignore(sql`DELETE FROM ${sql(queueTable)} WHERE id = ${probeId}`))
   )
 }).pipe(
   Effect.mapError((e) =>
