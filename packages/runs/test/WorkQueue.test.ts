@@ -11,6 +11,11 @@ const QueueLive = WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "
   Layer.provide(SqliteClient.layer({ filename: ":memory:" }))
 )
 
+/** The queue with its database, for tests that also read and write the queue's table. */
+const QueueAndDatabase = WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
+  Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))
+)
+
 const job = (itemId: string, generation = 0): QuestionJob => ({ runId: "r-1", itemId, generation })
 
 describe("WorkQueue over SqlPersistedQueue (SQLite)", () => {
@@ -154,13 +159,7 @@ describe("WorkQueue over SqlPersistedQueue (SQLite)", () => {
         const rows = yield* sql<{ readonly acquired_by: string | null }>`
           SELECT acquired_by FROM ${sql(queueTable)} WHERE id = ${id}`
         assert.deepStrictEqual(rows.map((row) => row.acquired_by), [other])
-      }).pipe(
-        Effect.provide(
-          WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
-            Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))
-          )
-        )
-      ),
+      }).pipe(Effect.provide(QueueAndDatabase)),
     { timeout: 30_000 }
   )
 
@@ -181,13 +180,7 @@ describe("WorkQueue over SqlPersistedQueue (SQLite)", () => {
           SELECT completed, acquired_by IS NOT NULL AS locked FROM ${sql(queueTable)}`
         // not marked done, still locked: taken again when its lock expires, its question then found done
         assert.deepStrictEqual(rows.map((row) => [row.completed, row.locked]), [[0, 1]])
-      }).pipe(
-        Effect.provide(
-          WorkQueue.layer({ pollInterval: "20 millis", lockExpiration: "5 seconds" }).pipe(
-            Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))
-          )
-        )
-      ),
+      }).pipe(Effect.provide(QueueAndDatabase)),
     { timeout: 30_000 }
   )
 })
