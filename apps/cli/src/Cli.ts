@@ -59,9 +59,10 @@ export interface CommandUsage {
   readonly usage: string
 }
 
-// each command's descriptor by name (a group's own for `keys`), and the group's commands (`keys create`, …)
+// each command's descriptor by name; for a command group (its commands come after its name: `keys create`), @effect/cli
+// lists the group's own descriptor here, and its commands only under the group
 const topDescriptors = Command.getSubcommands(deepnote)
-const keysDescriptors = Command.getSubcommands(keysCommand)
+const groups = HashMap.make(["keys", Command.getSubcommands(keysCommand)])
 
 /**
  * The command named by a command line's leading words and its usage line. Only that command's usage is rendered: the
@@ -69,7 +70,7 @@ const keysDescriptors = Command.getSubcommands(keysCommand)
  */
 export const usageOf = (args: ReadonlyArray<string>): CommandUsage | undefined => {
   const [first = "", second = ""] = args
-  const nested = first === "keys" ? HashMap.get(keysDescriptors, second) : Option.none()
+  const nested = Option.flatMap(HashMap.get(groups, first), (commands) => HashMap.get(commands, second))
   const named = Option.isSome(nested)
     ? Option.some({ command: `${first} ${second}`, descriptor: nested.value })
     : Option.map(HashMap.get(topDescriptors, first), (descriptor) => ({ command: first, descriptor }))

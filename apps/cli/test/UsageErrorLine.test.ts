@@ -34,6 +34,11 @@ describe("@effect/cli's parse errors as one line naming the flag", () => {
         line(["keys", "create", "--tenant"]),
         "--tenant needs a value (`deepnote keys create --help` lists what it takes)"
       )
+      // a plain command whose argument is its own name is no group (@effect/cli lists a plain command under itself)
+      assert.strictEqual(
+        line(["status", "status", "--limit"]),
+        "--limit needs a value (`deepnote status --help` lists what it takes)"
+      )
       // a choice flag, and one whose usage wraps onto the next line of the help
       assert.strictEqual(
         line(["eval", "r-1", "--format"]),
