@@ -46,6 +46,10 @@ export const getJson = async <A>(path: string): Promise<A> => {
 
 const q = encodeURIComponent
 
+/** The query of a page of a listing (`GET /v1/runs`, `GET /v1/sweeps`): `limit` entries after the entry `before`. */
+const pageQuery = (limit: number, before: string | undefined) =>
+  `limit=${limit}${before === undefined ? "" : `&before=${q(before)}`}`
+
 /**
  * One page of the tenant's runs, newest first: `limit` runs before the run `before` (of those over the dataset with
  * the hash `dataset`, when given), and the next page's cursor.
@@ -55,18 +59,14 @@ export const listRunsPage = (
   before?: string,
   filter: { readonly dataset?: string } = {}
 ): Promise<{ readonly runs: ReadonlyArray<RunView>; readonly nextBefore?: string }> =>
-  getJson(
-    `/v1/runs?limit=${limit}${before === undefined ? "" : `&before=${q(before)}`}${
-      filter.dataset === undefined ? "" : `&dataset=${q(filter.dataset)}`
-    }`
-  )
+  getJson(`/v1/runs?${pageQuery(limit, before)}${filter.dataset === undefined ? "" : `&dataset=${q(filter.dataset)}`}`)
 export const getRun = (id: string) => getJson<RunView>(`/v1/runs/${q(id)}`)
 /** One page of the sweeps the tenant sees, newest first (as `listRunsPage`). */
 export const listSweepsPage = (
   limit: number,
   before?: string
 ): Promise<{ readonly sweeps: ReadonlyArray<SweepView>; readonly nextBefore?: string }> =>
-  getJson(`/v1/sweeps?limit=${limit}${before === undefined ? "" : `&before=${q(before)}`}`)
+  getJson(`/v1/sweeps?${pageQuery(limit, before)}`)
 export const getSweep = (id: string) => getJson<SweepView>(`/v1/sweeps/${q(id)}`)
 export const getItem = (runId: string, itemId: string) => getJson<ItemDetail>(`/v1/runs/${q(runId)}/items/${q(itemId)}`)
 export const compareRuns = (base: string, candidate: string) =>

@@ -209,8 +209,10 @@ const make: Effect.Effect<
     const listed = tenant.wholeHome === true
       ? yield* store.listRuns({ limit: limit + 1, before: page.before, datasetHash: page.dataset }).pipe(
         Effect.mapError(storeFailure),
-        Effect.map((runs) => pageOf(runs, limit, (run) => run.id)),
-        Effect.map(({ entries, nextBefore }) => ({ runs: entries, nextBefore }))
+        Effect.map((runs) => {
+          const { entries, nextBefore } = pageOf(runs, limit, (run) => run.id)
+          return { runs: entries, nextBefore }
+        })
       )
       : yield* owners.runsOf(tenant.id, { limit: limit + 1, before: page.before, datasetHash: page.dataset }).pipe(
         Effect.mapError(storeFailure),

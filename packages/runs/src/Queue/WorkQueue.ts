@@ -138,8 +138,8 @@ export class WorkQueue extends Context.Tag("@deepnote-rag/runs/WorkQueue")<WorkQ
       // heartbeat, a question that runs longer than the lock expiration would be taken by a second worker while the
       // first still runs it. The heartbeat renews the job's lock, in the queue's own time format, while its handler runs
       // — only while the lock is still this process's: after a store outage longer than the expiration another worker
-      // may hold it, and its lock is not ours to renew.
-      // learned at the first take (a failure is not kept: the next take tries again)
+      // may hold it, and its lock is not ours to renew. The worker's own id is learned at its first take (`ownWorkerId`;
+      // a failure is not kept: the next take tries again).
       const known = yield* SynchronizedRef.make(Option.none<string>())
       const probeContext = yield* Effect.context<PersistedQueue.PersistedQueueFactory | SqlClient.SqlClient>()
       const workerId = SynchronizedRef.modifyEffect(known, (current) =>
