@@ -1,6 +1,6 @@
 import { packageProject } from "../../vitest.shared.ts"
 
-// Three files at once: these tests mostly wait on child processes and on the simulator's decode steps, not on a core
+// Three files at once: these tests wait on the simulator's decode steps and on child processes as much as on a core
 // (Vitest's default on a 2-core machine is one file at a time). A table of ten child processes took over 60 s beside
 // three other suites at load 9. Each file in a fresh process (`isolate`, Vitest's default): without it, one or two of
 // the 20 files never report (ServeCliRuns.test.ts in the last try), the pool ends with "Terminating worker thread", and

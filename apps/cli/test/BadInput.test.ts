@@ -5,7 +5,7 @@ import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
-import { indexedHome, llmArgs, main, runCli, sampleQuestions, tempHome } from "./RunCli.js"
+import { indexedHome, llmArgs, main, runCli, runCliProcess, sampleQuestions, tempHome } from "./RunCli.js"
 
 /** What a row may use: a home with the collection `sample` and one finished run, a scratch directory, a simulator. */
 interface Context {
@@ -243,6 +243,15 @@ const busyPort = Effect.acquireRelease(
   (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
 )
 
+/** Rows run a second time as child processes (see the table's test). */
+const byProcess = [
+  "a misspelled flag",
+  "an unknown run",
+  "a setting from the environment that does not decode",
+  "inspect a file that is not JSON (the parser quotes its lines)",
+  "a corrupt llm-cache.sqlite"
+]
+
 const lastLine = (stderr: string) => stderr.trim().split("\n").filter((l) => !l.startsWith("{")).pop() ?? ""
 
 describe("bad input to the CLI: one clear line on stderr, the documented exit code, no stack trace", () => {
@@ -263,8 +272,8 @@ describe("bad input to the CLI: one clear line on stderr, the documented exit co
         llmUrl: sim.url,
         busyPort: typeof address === "object" && address !== null ? address.port : 0
       }
-      // every row's files first (copies of the home are made before any process runs), then three rows at a time:
-      // one after another, the table took 116 s beside a CPU hog (its limit: 180 s)
+      // every row's files first (copies of the home are made before any command runs), then three rows at a time, in
+      // this process (InProcessCli.ts)
       const prepared = rows.map((row) => ({ row, argv: row.argv(context) }))
       const results = yield* Effect.forEach(prepared, ({ argv, row }) => runCli(argv, row.env, 60_000), {
         concurrency: 3
@@ -277,6 +286,17 @@ describe("bad input to the CLI: one clear line on stderr, the documented exit co
         assert.notMatch(result.stderr, /^\s+at /m, `${row.name}: no stack trace`)
         assert.notInclude(result.stderr, "internal error", row.name)
       }
+      // the verdicts are the command's own: a few rows of each kind again as the built command, as users run it, give
+      // the same exit code and the same line
+      const asProcesses = prepared.filter(({ row }) => byProcess.includes(row.name))
+      assert.lengthOf(asProcesses, byProcess.length)
+      yield* Effect.forEach(asProcesses, ({ argv, row }) =>
+        Effect.map(runCliProcess(argv, row.env, 60_000), (result) => {
+          const inProcess = results[prepared.findIndex((p) => p.row === row)]!
+          assert.strictEqual(result.code, inProcess.code, `${row.name} (process): ${result.stderr}`)
+          assert.strictEqual(lastLine(result.stderr), lastLine(inProcess.stderr), `${row.name} (process)`)
+          assert.notMatch(result.stderr, /^\s+at /m, `${row.name} (process): no stack trace`)
+        }), { concurrency: 2 })
     }), 180_000)
 
   it.scopedLive(

@@ -18,7 +18,7 @@ const assertCleanError = (stderr: string, needle: string) => {
   assert.notInclude(stderr, "Expected undefined")
 }
 
-describe("deepnote CLI (child process over the bundled sample)", () => {
+describe("deepnote CLI (over the bundled sample)", () => {
   it.scopedLive("index builds a collection, is resumable, and reports a summary", () =>
     Effect.gen(function*() {
       const home = yield* tempHome

@@ -9,7 +9,7 @@ interface Shown {
   readonly manifest: { readonly concurrency?: number; readonly concurrencyReason?: string }
 }
 
-describe("questions in flight follow the LLM endpoints' capacity (child processes, two simulators)", () => {
+describe("questions in flight follow the LLM endpoints' capacity (two simulators)", () => {
   it.scopedLive(
     "the default is the servers' max_num_seqs + headroom, printed and recorded; --concurrency wins",
     () =>

@@ -25,7 +25,7 @@ const waitFor = (condition: () => boolean, timeoutMs: number) =>
     }
   })
 
-describe("deepnote index --embed, embed, ask --retriever (child processes, the simulator's /v1/embeddings)", () => {
+describe("deepnote index --embed, embed, ask --retriever (the simulator's /v1/embeddings)", () => {
   it.scopedLive("index --embed, then ask --retriever hybrid and dense; without an embeddings server, one line", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite" })

@@ -78,7 +78,7 @@ const runIdOf = (stdout: string) => /run (r-[^\s:]+)/.exec(stdout)?.[1] ?? ""
 /** `(this execution: N LLM calls and retrievals made, …)` of a finished execution. */
 const callsMade = (stdout: string) => Number(/(\d+) LLM calls and retrievals made/.exec(stdout)?.[1] ?? "0")
 
-describe("fault injection (the CLI in a child process, the LLM simulator faulted)", () => {
+describe("fault injection (the LLM simulator faulted)", () => {
   it.scopedLive(
     "an LLM outage of ~15 s mid-run: the run waits, says so, and ends with every question done",
     () =>

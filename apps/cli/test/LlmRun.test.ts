@@ -10,7 +10,7 @@ const ExportLine = Schema.Struct({
   })
 })
 
-describe("an LLM run records the models and servers it used (child process, two simulators)", () => {
+describe("an LLM run records the models and servers it used (two simulators)", () => {
   it.scopedLive(
     "judge calls go to the one server with the judge's model; eval and export name models and servers",
     () =>

@@ -70,7 +70,7 @@ describe("LLM settings of the CLI: flags > config file > environment > defaults"
   })
 })
 
-describe("LLM settings of the deepnote binary (child process)", () => {
+describe("LLM settings of the deepnote command", () => {
   it.scopedLive("--llm-url with DEEPNOTE_LLM_ATTEMPT_TIMEOUT: the timeout applies", () =>
     Effect.gen(function*() {
       const sim = yield* start({ content: "lite", faultRate: 1, faults: ["stall"] })

@@ -27,7 +27,7 @@ const indexArgs = (url: string, ...more: ReadonlyArray<string>) => [
   ...more
 ]
 
-describe("deepnote with Meilisearch (child processes against a replay of Meilisearch v1's recorded replies)", () => {
+describe("deepnote with Meilisearch (against a replay of Meilisearch v1's recorded replies)", () => {
   it.scopedLive("index --backend meilisearch, re-run (same ids replace), then ask and run --retriever meilisearch", () =>
     Effect.gen(function*() {
       const meili = yield* meiliReplay({ masterKey: "master-key-0123456789" })

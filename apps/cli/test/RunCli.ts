@@ -5,18 +5,19 @@ import { Effect } from "effect"
 import { execFile } from "node:child_process"
 import { cpSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
+import type { CliOutput } from "./InProcessCli.js"
 import { main, repoRoot, sampleQuestions } from "./SamplePaths.js"
 
 export { main, repoRoot, sampleCorpus, sampleQuestions } from "./SamplePaths.js"
 
-export interface CliOutput {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
+export { type CliOutput, runCliInProcess as runCli } from "./InProcessCli.js"
 
-/** Runs the built `deepnote` binary as a child process (the way users run it). */
-export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, timeoutMs = 60_000) =>
+/**
+ * Runs the built `deepnote` command as a child process (the way users run it): for what only a process has (signals,
+ * its exit on a crash, the entry point, two processes on one run). Everything else runs in the test's own process
+ * (`runCli`, InProcessCli.ts): a start of the command costs about a second of CPU, ~200 of them half the suite's.
+ */
+export const runCliProcess = (args: ReadonlyArray<string>, env: Record<string, string> = {}, timeoutMs = 60_000) =>
   Effect.async<CliOutput>((resume) => {
     const child = execFile(
       process.execPath,

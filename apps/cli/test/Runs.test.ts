@@ -18,7 +18,7 @@ const withClosedReader = (args: ReadonlyArray<string>) =>
 
 const runIdOf = (stdout: string) => /run (r-[0-9a-z-]+)/.exec(stdout)?.[1] ?? ""
 
-describe("deepnote run / status / eval / export / resume (child processes)", () => {
+describe("deepnote run / status / eval / export / resume", () => {
   it.scopedLive("a run is scored with the paper's metrics; resuming a finished run is a no-op", () =>
     Effect.gen(function*() {
       const home = yield* indexedHome

@@ -27,7 +27,7 @@ const until = (condition: () => boolean, timeoutMs: number) =>
     return condition()
   })
 
-describe("observability of the deepnote CLI (child process, simulator, in-process OTLP receiver)", () => {
+describe("observability of the deepnote CLI (simulator, in-process OTLP receiver)", () => {
   it.scopedLive("ask: one span tree from the question to each LLM attempt over OTLP and in --trace-file, traceparent sent, metrics exported", () =>
     Effect.gen(function*() {
       const home = yield* indexedHome

@@ -13,6 +13,8 @@ export interface TelemetryOptions {
   readonly serviceVersion: string
   /** Whether stderr is a terminal (pretty logs) or not (JSON lines), unless DEEPNOTE_LOG_FORMAT says otherwise. */
   readonly stderrIsTty: boolean
+  /** Where the JSON log lines go (stderr unless said). */
+  readonly writeLog?: (line: string) => void
 }
 
 /**
@@ -22,7 +24,7 @@ export interface TelemetryOptions {
  */
 export const telemetryLayer = (options: TelemetryOptions): Layer.Layer<never, ConfigError.ConfigError> =>
   Layer.unwrapEffect(Effect.map(logFormatConfig(options.stderrIsTty), (format) => {
-    const logs = logLayer(format)
+    const logs = logLayer(format, options.writeLog)
     // the exporters run in fibers forked before this logger is in place: their reports are logged through it
     const report = (message: string) => Effect.logWarning(message).pipe(Effect.provide(logs))
     return Layer.mergeAll(logs, Layer.unwrapEffect(Effect.map(traceContentConfig, traceContentLayer))).pipe(

@@ -9,6 +9,7 @@ import { meiliForConfig, meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed } from "../Errors.js"
 import { liveAskLayer } from "../render/LiveAsk.js"
 import { renderResult } from "../render/RenderResult.js"
+import { StandardStreams } from "../render/StandardStreams.js"
 import { tracedAsk } from "../telemetry/Traced.js"
 import { askTraceOptions } from "../telemetry/TraceOptions.js"
 import { askOnce, resolveConfigAndCollection } from "./AskSupport.js"
@@ -47,7 +48,7 @@ export const askCommand = Command.make(
         Option.getOrUndefined(opts.configFile)
       )
       // without --json, the steps and the answer's tokens show on stderr as they happen; stdout keeps the final block
-      const live = opts.json ? undefined : liveAskLayer((text) => void process.stderr.write(text))
+      const live = opts.json ? undefined : liveAskLayer((yield* StandardStreams).writeStderr)
       const record = yield* askOnce({
         text: opts.question,
         config,

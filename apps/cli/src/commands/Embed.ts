@@ -4,6 +4,7 @@ import { Collections, type EmbedProgress, type EmbedSummary } from "@deepnote-ra
 import { Args, Command, Options } from "@effect/cli"
 import { Clock, Config, Console, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { StandardStreams } from "../render/StandardStreams.js"
 import { homeLayer, homeOption, jsonOption } from "./Common.js"
 
 /** Refused when no embeddings server is configured. */
@@ -17,7 +18,7 @@ export const renderEmbedSummary = (s: EmbedSummary): string =>
 
 /** One line per committed batch at most every `intervalMs` (stderr), so a long embedding is never silent. */
 const progressLines = (intervalMs: number) =>
-  Effect.map(Clock.currentTimeMillis, (started) => {
+  Effect.map(Effect.zip(Clock.currentTimeMillis, StandardStreams), ([started, streams]) => {
     let last = started
     return (p: EmbedProgress) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
@@ -25,7 +26,7 @@ const progressLines = (intervalMs: number) =>
         last = now
         const rate = p.embedded / Math.max((now - started) / 1000, 0.001)
         return Effect.sync(() =>
-          void process.stderr.write(
+          streams.writeStderr(
             `embedding ${p.collection}: ${p.embedded}/${p.pending} passages · ${Math.round(rate)} passages/s\n`
           )
         )

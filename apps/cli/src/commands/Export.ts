@@ -2,9 +2,9 @@ import { writeLinesAtomically } from "@deepnote-rag/align"
 import { causeCode, counted, errorMessage } from "@deepnote-rag/core"
 import { exportRun } from "@deepnote-rag/runs"
 import { Command, Options } from "@effect/cli"
-import { NodeSink } from "@effect/platform-node"
 import { Console, Effect, Option, Stream } from "effect"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { StandardStreams } from "../render/StandardStreams.js"
 import { leanHeap } from "../runs/LeanHeap.js"
 import { runServices, storeFailures } from "../runs/RunServices.js"
 import { homeOption, storeOption } from "./Common.js"
@@ -48,8 +48,9 @@ export const exportCommand = Command.make(
       const lines = yield* exportRun(opts.runId)
       if (Option.isNone(opts.output)) {
         let written = 0
-        // NodeSink.stdout waits for "drain" when the pipe is full: the export goes at the reader's pace
-        return yield* Stream.run(lines.pipe(Stream.map((line) => (written++, `${line}\n`))), NodeSink.stdout).pipe(
+        // the process's stdout sink (NodeSink.stdout) waits for "drain" when the pipe is full: the reader's pace
+        const stdout = (yield* StandardStreams).stdoutSink
+        return yield* Stream.run(lines.pipe(Stream.map((line) => (written++, `${line}\n`))), stdout).pipe(
           // the reader went away (`deepnote export … | head`): stop with one line, no stack trace, status 0
           Effect.catchIf(isBrokenPipe, () =>
             Console.error(

@@ -4,6 +4,7 @@ import { Config, Console, Duration, Effect, Layer, Option } from "effect"
 import { meiliOptions } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
 import { indexProgress } from "../render/IndexProgress.js"
+import { StandardStreams } from "../render/StandardStreams.js"
 import { configFileOption, homeLayer, homeOption, jsonOption } from "./Common.js"
 import { embedCollection, renderEmbedSummary } from "./Embed.js"
 import { indexIntoMeili } from "./IndexMeili.js"
@@ -98,10 +99,11 @@ const indexIntoCollection = (opts: {
     }
     const collections = yield* Collections
     // progress goes to stderr (stdout keeps the summary or --json): a live bar on a terminal, else periodic lines
+    const streams = yield* StandardStreams
     const progress = yield* indexProgress({
-      tty: process.stderr.isTTY === true,
+      tty: streams.stderrIsTty,
       intervalMs: yield* progressInterval,
-      write: (text) => void process.stderr.write(text)
+      write: streams.writeStderr
     })
     const summary = yield* collections.index(opts.collection.value, opts.files, {
       format: opts.format,

@@ -5,6 +5,7 @@ import { readConfigFile } from "../config/ConfigFile.js"
 import { type MeiliFlagValues, resolveMeiliSettings } from "../engine/MeiliOptions.js"
 import { CommandFailed } from "../Errors.js"
 import { indexProgress } from "../render/IndexProgress.js"
+import { StandardStreams } from "../render/StandardStreams.js"
 
 export interface MeiliIndexInput {
   readonly files: ReadonlyArray<string>
@@ -38,10 +39,11 @@ export const indexIntoMeili = (input: MeiliIndexInput) =>
   Effect.gen(function*() {
     const file = Option.isSome(input.configFile) ? yield* readConfigFile(input.configFile.value) : undefined
     const { options } = yield* resolveMeiliSettings(input.meili, file?.meili, Option.getOrUndefined(input.configFile))
+    const streams = yield* StandardStreams
     const progress = yield* indexProgress({
-      tty: process.stderr.isTTY === true,
+      tty: streams.stderrIsTty,
       intervalMs: input.progressIntervalMs,
-      write: (text) => void process.stderr.write(text)
+      write: streams.writeStderr
     })
     const summary = yield* indexIntoMeilisearch(input.files, {
       format: input.format,

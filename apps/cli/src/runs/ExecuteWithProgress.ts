@@ -5,6 +5,7 @@ import { RunStore } from "@deepnote-rag/store"
 import type { Layer } from "effect"
 import { Console, Effect, Ref } from "effect"
 import { CommandFailed, QuestionsFailed, RunIsBusy } from "../Errors.js"
+import { StandardStreams } from "../render/StandardStreams.js"
 import { watchLlmHealth } from "./LlmWaitNote.js"
 import { storeFailed, unknownRun } from "./RunServices.js"
 import { noteStoreOutage } from "./StoreWaitNote.js"
@@ -48,20 +49,19 @@ export const executeWithProgress = (
     const summary: ExecutionSummary = yield* Effect.scoped(Effect.gen(function*() {
       const llmNote = yield* Ref.make<string | undefined>(undefined)
       const storeNote = yield* Ref.make<string | undefined>(undefined)
+      const streams = yield* StandardStreams
       const writeLine = (line: string) =>
         flags.quiet ?
           Effect.void :
-          Effect.sync(() =>
-            void process.stderr.write(`${process.stderr.isTTY === true ? "\r\x1b[2K" : ""}${runId}: ${line}\n`)
-          )
+          Effect.sync(() => streams.writeStderr(`${streams.stderrIsTty ? "\r\x1b[2K" : ""}${runId}: ${line}\n`))
       const remaining = run.counts.pending + run.counts.running + (flags.retryFailed ? run.counts.failed : 0)
       if (!flags.quiet && remaining > 0) {
         yield* showProgress({
           runId,
           total: run.counts.total,
           alreadyDone: run.counts.done + (flags.retryFailed ? 0 : run.counts.failed),
-          tty: process.stderr.isTTY === true,
-          write: (text) => Effect.sync(() => void process.stderr.write(text)),
+          tty: streams.stderrIsTty,
+          write: (text) => Effect.sync(() => streams.writeStderr(text)),
           note: Effect.map(
             Effect.all([Ref.get(storeNote), Ref.get(llmNote)]),
             (notes) => notes.filter((n) => n !== undefined).join(" · ") || undefined
