@@ -18,6 +18,7 @@ import { resolveRunConfig } from "../config/ResolveConfig.js"
 import { llmOptions, llmSettingsLayer } from "../engine/LlmOptions.js"
 import { meiliOptions, resolveMeiliSettings } from "../engine/MeiliOptions.js"
 import { CommandFailed, UsageError } from "../Errors.js"
+import { StandardStreams } from "../render/StandardStreams.js"
 import {
   announceReady,
   checkListen,
@@ -194,12 +195,13 @@ export const serveCommand = Command.make(
         )
         const runtime = yield* Effect.runtime<never>()
         // the processes drain for up to the drain timeout; the rest is their shutdown
-        return yield* superviseProcesses(processes.value, server.drainMs + 10_000, (pids) =>
-          Runtime.runFork(runtime)(
-            Effect.logInfo(
-              `serving with ${pids.length} processes (pids ${pids.join(", ")})`
-            )
-          ))
+        return yield* superviseProcesses(
+          processes.value,
+          server.drainMs + 10_000,
+          (pids) =>
+            Runtime.runFork(runtime)(Effect.logInfo(`serving with ${pids.length} processes (pids ${pids.join(", ")})`)),
+          (yield* StandardStreams).writeStderr
+        )
       }
       if (opts.noAuth) yield* Effect.logWarning("API keys are off (--no-auth): every request acts as the local tenant")
       yield* Effect.logInfo(

@@ -91,13 +91,14 @@ const exited = (worker: Worker): Promise<void> =>
  * store is migrated once, then the others. A process that dies after it served is replaced; one that fails before
  * it serves (a busy port, a bad store) stops them all with exit 1. Interrupted (SIGINT/SIGTERM), it sends SIGTERM to
  * each — they drain their requests as a single server does — waits up to `graceMs`, then kills what is left (it runs
- * until interrupted; `onReady` is told the pids each time all N serve). If the
+ * until interrupted; `onReady` is told the pids each time all N serve; a replacement is said on `writeStderr`). If the
  * supervisor itself is killed, Node's cluster ends each worker when its IPC channel closes.
  */
 export const superviseProcesses = (
   count: number,
   graceMs: number,
-  onReady: (pids: ReadonlyArray<number>) => void
+  onReady: (pids: ReadonlyArray<number>) => void,
+  writeStderr: (text: string) => void
 ): Effect.Effect<never, CommandFailed> =>
   Effect.async<never, CommandFailed>((resume) => {
     const live = new Set<Worker>()
@@ -125,7 +126,7 @@ export const superviseProcesses = (
         if (stopping) return
         const how = signal === null ? `exit code ${code}` : `signal ${signal}`
         if (!served) return fail(`a server process (pid ${worker.process.pid}) stopped before it served (${how})`)
-        process.stderr.write(`server process ${worker.process.pid} stopped (${how}); starting another\n`)
+        writeStderr(`server process ${worker.process.pid} stopped (${how}); starting another\n`)
         ready--
         served = false
         start()
