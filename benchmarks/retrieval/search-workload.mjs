@@ -24,7 +24,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { arg, codeCommit, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
 
 const dataset = Path.resolve(arg("data", Path.join(root, "../shared/data")), "hotpotqa/dev-300.ircot.jsonl")
@@ -79,9 +79,17 @@ const cpuMs = (since) => {
 }
 
 const home = tempDir("deepnote-search-workload-")
+// Each build's service from a layer of its own: both tags have the same key, so one context holding both would give
+// the same service to both (a merged layer made every comparison before 2026-11-30 an A/A run of one build)
+const serviceOf = (build) =>
+  Effect.map(
+    Layer.build(build.Collections.layer.pipe(Layer.provide(Home.layer(home)))),
+    (context) => Context.get(context, build.Collections)
+  )
 const program = Effect.gen(function*() {
-  const fresh = yield* New.Collections
-  const old = yield* Old.Collections
+  const fresh = yield* serviceOf(New)
+  const old = yield* serviceOf(Old)
+  if (fresh === old) throw new Error("one service for both builds")
   // the floor: the same statement on a prepared better-sqlite3 statement, no Effect (MATCH built as the service does)
   const db = new Database(Path.join(home, "collections/hotpot.sqlite"), { readonly: true })
   db.pragma("cache_size = -65536")
@@ -144,8 +152,7 @@ await Effect.runPromise(Effect.scoped(Effect.provide(
   Effect.flatMap(New.Collections, (c) => c.index("hotpot", [dataset])),
   New.Collections.layer.pipe(Layer.provide(Home.layer(home)))
 )))
-const layer = Layer.merge(New.Collections.layer, Old.Collections.layer).pipe(Layer.provide(Home.layer(home)))
-const measured = await Effect.runPromise(Effect.scoped(Effect.provide(program, layer)))
+const measured = await Effect.runPromise(Effect.scoped(program))
 Fs.rmSync(home, { recursive: true, force: true })
 
 const round3 = (x) => Math.round(x * 1000) / 1000

@@ -10,7 +10,7 @@ import { openCollection } from "./Index/CollectionDatabase.js"
 import type { FtsIndex } from "./Index/FtsIndex.js"
 import { indexFailure } from "./Index/IndexFailure.js"
 import { MetaKey } from "./Index/IndexSchema.js"
-import { buildMatch } from "./Index/MatchQuery.js"
+import { matchQuery } from "./Index/MatchQuery.js"
 
 export type { CollectionInfo, CollectionsService, SearchOptions } from "./Collections/CollectionsService.js"
 
@@ -87,7 +87,7 @@ export class Collections extends Context.Tag("@deepnote-rag/retrieval/Collection
       }),
       search: Effect.fn("Collections.search")(function*(name, query, options) {
         yield* annotate(name)
-        const match = buildMatch(query)
+        const match = matchQuery(query)
         if (match === undefined) return []
         const index = yield* existing(name)
         const weights = { title: options.titleWeight ?? 5, text: options.textWeight ?? 1, cjk: options.cjkWeight ?? 1 }

@@ -11,7 +11,7 @@ export {
   latestMigration as collectionSchemaVersion
 } from "./Index/CollectionMigrations.js"
 export { type ColumnWeights, type FileProgress, type FtsIndex, type ScoredDocument } from "./Index/FtsIndex.js"
-export { buildMatch, quoteTerm } from "./Index/MatchQuery.js"
+export { buildMatch, type MatchQuery, matchQuery, quoteTerm } from "./Index/MatchQuery.js"
 export { checkCorpusFile } from "./Ingest/CorpusFile.js"
 export { type DocumentBatch, readCorpus, resolveFormat } from "./Ingest/CorpusReader.js"
 export { type Line, type LineBatch, readLineBatches } from "./Ingest/LineReader.js"

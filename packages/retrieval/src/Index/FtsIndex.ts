@@ -12,6 +12,8 @@ import type { ScoredDocument } from "./FtsQueries.js"
 import { indexFailure } from "./IndexFailure.js"
 import { MetaKey } from "./IndexSchema.js"
 import { openIngestFastPath } from "./IngestFastPath.js"
+import type { MatchQuery } from "./MatchQuery.js"
+import { type ColumnWeightList, openTermScores } from "./TermScores.js"
 import { makeWriteGuard } from "./WriteGuard.js"
 
 export type { ScoredDocument } from "./FtsQueries.js"
@@ -48,9 +50,12 @@ export interface FtsIndex {
   ) => Effect.Effect<{ readonly added: number; readonly skipped: number }, IndexError>
   /** Deletes passages by id (from the documents and the FTS index); returns how many existed. */
   readonly delete: (ids: ReadonlyArray<string>) => Effect.Effect<number, IndexError>
-  /** The best `limit` passages for a MATCH expression (see `buildMatch`), by weighted BM25. */
+  /**
+   * The best `limit` passages for a query (see `matchQuery`), by weighted BM25: added up from the phrases' kept scores
+   * (`TermScores`) when it can, else FTS5's query; the same passages, order and scores either way.
+   */
   readonly search: (
-    match: string,
+    query: MatchQuery,
     limit: number,
     weights: ColumnWeights
   ) => Effect.Effect<ReadonlyArray<ScoredDocument>, IndexError>
@@ -102,6 +107,7 @@ export const makeFtsIndex = (
     const q = makeFtsQueries(sql)
     const scope = yield* Effect.scope
     const fastPath = yield* Effect.cached(Scope.extend(openIngestFastPath(file), scope))
+    const termScores = yield* Effect.cached(Scope.extend(openTermScores(file), scope))
     const read = <A, E>(operation: string, effect: Effect.Effect<A, E>) =>
       Effect.mapError(effect, indexFailure(file, operation))
 
@@ -162,15 +168,23 @@ export const makeFtsIndex = (
             return deleted
           }))
         ),
-      search: (match, limit, weights) =>
-        read(
+      search: (query, limit, weights) => {
+        const columns: ColumnWeightList = [
+          weights.title,
+          weights.text,
+          weights.title * weights.cjk,
+          weights.text * weights.cjk
+        ]
+        return read(
           "searching",
-          q.search({
-            match,
-            limit,
-            weights: [weights.title, weights.text, weights.title * weights.cjk, weights.text * weights.cjk]
+          Effect.flatMap(termScores, (scores) => {
+            const found = scores.search(query, limit, columns)
+            return found !== undefined
+              ? Effect.succeed(found)
+              : q.search({ match: query.expression, limit, weights: columns })
           })
-        ),
+        )
+      },
       get: (ids) =>
         read(
           "reading passages",

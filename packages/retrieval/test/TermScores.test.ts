@@ -1,0 +1,171 @@
+import { assert, describe, it } from "@effect/vitest"
+import Database from "better-sqlite3"
+import { Effect, Layer } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { Collections, type MatchQuery, matchQuery } from "../src/index.js"
+import { type ColumnWeightList, defaultTermScoresLimits, openTermScores } from "../src/Index/TermScores.js"
+import { dataDir, TempCollections } from "./support/TempHome.js"
+
+/** FTS5's own query, as `FtsQueries.search` runs it: the reference every answer of `TermScores` must equal. */
+const reference = (file: string) => {
+  const db = new Database(file, { readonly: true })
+  const statement = db.prepare(`SELECT d.id AS id, -r.score AS score
+    FROM (SELECT rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?) AS r
+    JOIN documents AS d ON d.rowid = r.rowid ORDER BY r.score`)
+  return {
+    search: (query: MatchQuery, limit: number, weights: ColumnWeightList) =>
+      statement.all(...weights, query.expression, limit) as Array<{ readonly id: string; readonly score: number }>,
+    close: () => db.close()
+  }
+}
+
+const lines = (file: string) =>
+  Fs.readFileSync(Path.join(dataDir, file), "utf8").split("\n").filter((l) => l.trim().length > 0)
+
+/** Questions of the data set and planner-like queries made of them (a question and a few of another's words). */
+const queriesOf = (questions: ReadonlyArray<string>): Array<string> =>
+  questions.flatMap((question, i) => {
+    const other = questions[(i * 7 + 3) % questions.length]!.split(/\s+/u).slice(0, 4).join(" ")
+    return [question, `${question}\n${other}`, other]
+  })
+
+const weightSets: ReadonlyArray<ColumnWeightList> = [[5, 1, 5, 1], [1, 1, 1, 1], [0, 1, 0, 1], [2, 0.5, 3, 1.5]]
+
+const Fixture = Layer.effectDiscard(Effect.flatMap(Collections, (c) =>
+  Effect.all([
+    c.index("en", [Path.join(dataDir, "corpus/en-multihop.jsonl")]),
+    c.index("zh", [Path.join(dataDir, "corpus/zh-cmrc2018.jsonl")])
+  ]))).pipe(Layer.provideMerge(TempCollections))
+
+const fileOf = (name: string) => Effect.map(Effect.flatMap(Collections, (c) => c.info(name)), (info) => info.file)
+
+/** Every query × weight set × limit through `scores` and FTS5; the count of answers that were not FTS5's. */
+const compare = (
+  scores: { readonly search: (q: MatchQuery, l: number, w: ColumnWeightList) => unknown },
+  fts: ReturnType<typeof reference>,
+  queries: ReadonlyArray<string>,
+  limits: ReadonlyArray<number>
+) => {
+  let compared = 0
+  const differing: Array<string> = []
+  queries.forEach((text, i) => {
+    const query = matchQuery(text)
+    if (query === undefined) return
+    const weights = weightSets[i % weightSets.length]!
+    const limit = limits[i % limits.length]!
+    const found = scores.search(query, limit, weights)
+    compared++
+    const expected = fts.search(query, limit, weights)
+    const got = Array.isArray(found)
+      ? found.map((d: { readonly id: string; readonly score: number }) => ({ id: d.id, score: d.score }))
+      : found
+    if (JSON.stringify(got) !== JSON.stringify(expected)) differing.push(text)
+  })
+  return { compared, differing }
+}
+
+const hotpotQuestions = lines("hotpotqa/hard-100.hotpot.jsonl").map((l) =>
+  (JSON.parse(l) as { question: string }).question
+)
+const cmrcQuestions = lines("cmrc2018/dev-questions.jsonl").slice(0, 150).map((l) =>
+  (JSON.parse(l) as { question: string }).question
+)
+
+it.layer(Fixture, { timeout: 120_000 })("TermScores (BM25 from kept phrase scores)", (it) => {
+  it.scoped("answers exactly FTS5's passages, order and scores, English and Chinese, at any weights and limit", () =>
+    Effect.gen(function*() {
+      for (const [name, questions] of [["en", hotpotQuestions], ["zh", cmrcQuestions]] as const) {
+        const file = yield* fileOf(name)
+        const scores = yield* openTermScores(file)
+        const fts = reference(file)
+        // twice: the first pass reads every phrase, the second adds up kept ones
+        for (const pass of [1, 2]) {
+          const { compared, differing } = compare(scores, fts, queriesOf(questions), [50, 10, 1, 200])
+          assert.isAbove(compared, 250, name)
+          assert.deepStrictEqual(differing.slice(0, 3), [], `${name}, pass ${pass}: ${differing.length} differ`)
+        }
+        fts.close()
+      }
+    }))
+
+  it.scoped("sees a write of another connection: what was kept is dropped, the new passage is found", () =>
+    Effect.gen(function*() {
+      const collections = yield* Collections
+      const file = yield* fileOf("en")
+      const scores = yield* openTermScores(file)
+      const query = matchQuery("zanzibar quokka lighthouse")!
+      const before = scores.search(query, 5, [5, 1, 5, 1])
+      assert.isTrue(Array.isArray(before) && before.every((d) => d.id !== "new-passage"))
+      yield* collections.add("en", [{
+        id: "new-passage",
+        title: "Zanzibar lighthouse",
+        text: "A quokka was seen at the Zanzibar lighthouse."
+      }])
+      const after = scores.search(query, 5, [5, 1, 5, 1])
+      assert.strictEqual(Array.isArray(after) ? after[0]?.id : undefined, "new-passage")
+      const fts = reference(file)
+      assert.deepStrictEqual(after?.map((d) => ({ id: d.id, score: d.score })), fts.search(query, 5, [5, 1, 5, 1]))
+      yield* collections.remove("en", ["new-passage"])
+      const removed = scores.search(query, 5, [5, 1, 5, 1])
+      assert.deepStrictEqual(removed?.map((d) => ({ id: d.id, score: d.score })), fts.search(query, 5, [5, 1, 5, 1]))
+      fts.close()
+    }))
+
+  it.scoped("stays exact when its budget makes it drop phrases and passages between searches", () =>
+    Effect.gen(function*() {
+      const file = yield* fileOf("en")
+      const scores = yield* openTermScores(file, { ...defaultTermScoresLimits, budget: 2_000, documents: 30 })
+      const fts = reference(file)
+      const { compared, differing } = compare(scores, fts, queriesOf(hotpotQuestions).slice(0, 120), [50, 10])
+      assert.isAbove(compared, 100)
+      assert.deepStrictEqual(differing.slice(0, 3), [], `${differing.length} differ`)
+      fts.close()
+    }))
+
+  it.scoped("leaves a search with a phrase matching more than maxPostings rows to FTS5 (answers undefined)", () =>
+    Effect.gen(function*() {
+      const file = yield* fileOf("en")
+      const scores = yield* openTermScores(file, { ...defaultTermScoresLimits, maxPostings: 20 })
+      assert.isUndefined(scores.search(matchQuery("film director american")!, 10, [5, 1, 5, 1]))
+      // a rare phrase alone is still answered
+      assert.isArray(scores.search(matchQuery("quokka")!, 10, [5, 1, 5, 1]))
+    }))
+
+  it.scoped("a file it cannot open gives a scorer that leaves every search to FTS5", () =>
+    Effect.gen(function*() {
+      const scores = yield* openTermScores("/nonexistent/collection.sqlite")
+      assert.isUndefined(scores.search(matchQuery("paris")!, 10, [5, 1, 5, 1]))
+    }))
+
+  it.effect("Collections.search gives FTS5's answer through the kept scores", () =>
+    Effect.gen(function*() {
+      const collections = yield* Collections
+      const fts = reference(yield* fileOf("en"))
+      for (const question of hotpotQuestions.slice(0, 30)) {
+        const found = yield* collections.search("en", question, { limit: 20 })
+        assert.deepStrictEqual(
+          found.map((d) => ({ id: d.id, score: d.score })),
+          fts.search(matchQuery(question)!, 20, [5, 1, 5, 1])
+        )
+      }
+      fts.close()
+    }))
+})
+
+describe("matchQuery", () => {
+  it("lists each phrase of the expression alone, in its order: words, then CJK bigrams", () => {
+    assert.deepStrictEqual(matchQuery("北京大学 capital"), {
+      expression:
+        "{title body} : (\"北京大学\" OR \"capital\") OR {title_cjk body_cjk} : (\"北京\" OR \"京大\" OR \"大学\")",
+      phrases: [
+        "{title body} : \"北京大学\"",
+        "{title body} : \"capital\"",
+        "{title_cjk body_cjk} : \"北京\"",
+        "{title_cjk body_cjk} : \"京大\"",
+        "{title_cjk body_cjk} : \"大学\""
+      ]
+    })
+    assert.isUndefined(matchQuery("?! the of"))
+  })
+})
