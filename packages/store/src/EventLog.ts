@@ -44,6 +44,7 @@ export interface EventLogService {
 }
 
 const encodeEvent = Schema.encode(PipelineEvent)
+const encodeEventSync = Schema.encodeSync(PipelineEvent)
 const decodeEvent = Schema.decodeUnknown(PipelineEvent)
 
 export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventLog, EventLogService>() {
@@ -99,7 +100,8 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
       const journal = options?.journal ?? []
       if (all.length === 0 && journal.length === 0) return []
       if (Option.isSome(direct)) {
-        const events = yield* Effect.orDie(Effect.forEach(all, (event) => encodeEvent(event)))
+        // synchronously, as the transaction after it: an event that does not encode is a defect either way
+        const events = all.map((event) => encodeEventSync(event))
         const createdAt = yield* now
         const written = { runId, itemId, events, position: options?.position, journal, createdAt }
         return yield* direct.value.transaction((db) => appendDirect(db, written)).pipe(
