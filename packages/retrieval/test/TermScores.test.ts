@@ -130,6 +130,9 @@ it.layer(Fixture, { timeout: 120_000 })("TermScores (BM25 from kept phrase score
       assert.isUndefined(scores.search(matchQuery("film director american")!, 10, [5, 1, 5, 1]))
       // a rare phrase alone is still answered
       assert.isArray(scores.search(matchQuery("quokka")!, 10, [5, 1, 5, 1]))
+      // no rows asked: none answered, as FTS5's LIMIT 0; a negative limit (SQLite: no limit) is FTS5's
+      assert.deepStrictEqual(scores.search(matchQuery("quokka")!, 0, [5, 1, 5, 1]), [])
+      assert.isUndefined(scores.search(matchQuery("quokka")!, -1, [5, 1, 5, 1]))
     }))
 
   it.scoped("a file it cannot open gives a scorer that leaves every search to FTS5", () =>

@@ -255,6 +255,8 @@ const make = (file: string, limits: TermScoresLimits) => {
 
   const scores: TermScores = {
     search: (query, limit, weights) => {
+      // SQLite reads a negative LIMIT as no limit: such a search is FTS5's
+      if (!Number.isSafeInteger(limit) || limit < 0) return undefined
       try {
         return searchInSnapshot(query, limit, weights)
       } catch {
