@@ -1,5 +1,6 @@
 import Database from "better-sqlite3"
 import { Effect, type Scope } from "effect"
+import { bestRows } from "./BestRows.js"
 import type { ScoredDocument } from "./FtsQueries.js"
 import type { MatchQuery } from "./MatchQuery.js"
 
@@ -83,48 +84,6 @@ const evict = <K, V extends { readonly used: number }>(
     if (size() <= bound * 0.75) break
     drop(key, value)
   }
-}
-
-/**
- * The best `limit` of `rowids` by `sums` (higher first, equal sums by lower rowid): a bounded heap whose root is the
- * worst row kept, then sorted. Comparing n rows against the root costs less than sorting them all.
- */
-const best = (rowids: ReadonlyArray<number>, sums: Float64Array, limit: number): Array<number> => {
-  const worse = (a: number, b: number) => sums[a]! < sums[b]! || (sums[a] === sums[b] && a > b)
-  const heap: Array<number> = []
-  const siftDown = (from: number) => {
-    let i = from
-    while (true) {
-      const left = 2 * i + 1
-      const right = left + 1
-      let worst = i
-      if (left < heap.length && worse(heap[left]!, heap[worst]!)) worst = left
-      if (right < heap.length && worse(heap[right]!, heap[worst]!)) worst = right
-      if (worst === i) return
-      const swap = heap[i]!
-      heap[i] = heap[worst]!
-      heap[worst] = swap
-      i = worst
-    }
-  }
-  for (const rowid of rowids) {
-    if (heap.length < limit) {
-      heap.push(rowid)
-      let i = heap.length - 1
-      while (i > 0) {
-        const parent = (i - 1) >> 1
-        if (!worse(heap[i]!, heap[parent]!)) break
-        const swap = heap[i]!
-        heap[i] = heap[parent]!
-        heap[parent] = swap
-        i = parent
-      }
-    } else if (limit > 0 && worse(heap[0]!, rowid)) {
-      heap[0] = rowid
-      siftDown(0)
-    }
-  }
-  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0))
 }
 
 const make = (file: string, limits: TermScoresLimits) => {
@@ -244,7 +203,7 @@ const make = (file: string, limits: TermScoresLimits) => {
       }
       for (const rowid of touched) marks[rowid] = 0
       // FTS5's `ORDER BY score LIMIT n` keeps rows of equal score in scan (rowid) order
-      const top = best(touched, total, limit)
+      const top = bestRows(touched, total, limit)
       const stored = documentsOf(top)
       const found: Array<ScoredDocument> = []
       top.forEach((rowid, i) => {
