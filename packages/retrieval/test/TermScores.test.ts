@@ -4,7 +4,12 @@ import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Collections, type MatchQuery, matchQuery } from "../src/index.js"
-import { type ColumnWeightList, defaultTermScoresLimits, openTermScores } from "../src/Index/TermScores.js"
+import {
+  type ColumnWeightList,
+  defaultTermScoresLimits,
+  openTermScores,
+  type TermScores
+} from "../src/Index/TermScores.js"
 import { dataDir, TempCollections } from "./support/TempHome.js"
 
 /** FTS5's own query, as `FtsQueries.search` runs it: the reference every answer of `TermScores` must equal. */
@@ -42,7 +47,7 @@ const fileOf = (name: string) => Effect.map(Effect.flatMap(Collections, (c) => c
 
 /** Every query × weight set × limit through `scores` and FTS5; the count of answers that were not FTS5's. */
 const compare = (
-  scores: { readonly search: (q: MatchQuery, l: number, w: ColumnWeightList) => unknown },
+  scores: TermScores,
   fts: ReturnType<typeof reference>,
   queries: ReadonlyArray<string>,
   limits: ReadonlyArray<number>
@@ -57,9 +62,7 @@ const compare = (
     const found = scores.search(query, limit, weights)
     compared++
     const expected = fts.search(query, limit, weights)
-    const got = Array.isArray(found)
-      ? found.map((d: { readonly id: string; readonly score: number }) => ({ id: d.id, score: d.score }))
-      : found
+    const got = found?.map((d) => ({ id: d.id, score: d.score }))
     if (JSON.stringify(got) !== JSON.stringify(expected)) differing.push(text)
   })
   return { compared, differing }

@@ -43,8 +43,8 @@ export interface EventLogService {
   /** How many events one item has logged (a resumed item re-emits them; the executor skips that many). */
 }
 
-const encodeEvent = Schema.encode(PipelineEvent)
-const encodeEventSync = Schema.encodeSync(PipelineEvent)
+/** Synchronous, on both paths: an event that does not encode is a defect (a bug in the code that made it). */
+const encodeEvent = Schema.encodeSync(PipelineEvent)
 const decodeEvent = Schema.decodeUnknown(PipelineEvent)
 
 export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventLog, EventLogService>() {
@@ -100,8 +100,7 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
       const journal = options?.journal ?? []
       if (all.length === 0 && journal.length === 0) return []
       if (Option.isSome(direct)) {
-        // synchronously, as the transaction after it: an event that does not encode is a defect either way
-        const events = all.map((event) => encodeEventSync(event))
+        const events = all.map((event) => encodeEvent(event))
         const createdAt = yield* now
         const written = { runId, itemId, events, position: options?.position, journal, createdAt }
         return yield* direct.value.transaction((db) => appendDirect(db, written)).pipe(
@@ -131,7 +130,7 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
         }
         const seqs = eventNumbers(end, events.length)
         const createdAt = yield* now
-        const encoded = yield* Effect.orDie(Effect.forEach(events, (event) => encodeEvent(event)))
+        const encoded = events.map((event) => encodeEvent(event))
         const stored = yield* refs.dehydrate(runId, encoded)
         const rows = stored.map((event, i) => ({
           run_id: runId,

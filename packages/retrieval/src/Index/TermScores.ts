@@ -97,8 +97,9 @@ const make = (file: string, limits: TermScoresLimits) => {
 
   let version: unknown = undefined
   let clock = 0
-  /** Phrase scores by column weights, then phrase. */
-  const postings = new Map<string, Map<string, Postings>>()
+  /** Phrase scores by column weights and phrase (`keyOf`). */
+  const postings = new Map<string, Postings>()
+  const keyOf = (weights: string, phrase: string) => `${weights}\n${phrase}`
   let held = 0
   const documents = new Map<number, StoredDocument>()
   let sums = new Float64Array(0)
@@ -120,18 +121,10 @@ const make = (file: string, limits: TermScoresLimits) => {
   }
 
   const dropOverBudget = () =>
-    held > limits.budget && evict(
-      new Map([...postings].flatMap(([weights, byPhrase]) =>
-        [...byPhrase].map(([phrase, list]) => [[weights, phrase] as const, list] as const)
-      )),
-      limits.budget,
-      () =>
-        held,
-      ([weights, phrase], list) => {
-        postings.get(weights)?.delete(phrase)
-        held -= list.rowids.length
-      }
-    )
+    evict(postings, limits.budget, () => held, (key, list) => {
+      postings.delete(key)
+      held -= list.rowids.length
+    })
 
   /** Room in the accumulator for rowids up to `rowid`. */
   const reserve = (rowid: number) => {
@@ -170,16 +163,15 @@ const make = (file: string, limits: TermScoresLimits) => {
         version = now
       }
       clock++
-      const key = weights.join(",")
-      let byPhrase = postings.get(key)
-      if (byPhrase === undefined) postings.set(key, byPhrase = new Map())
+      const weightsKey = weights.join(",")
       const lists: Array<Postings> = []
       for (const phrase of query.phrases) {
-        let list = byPhrase.get(phrase)
+        const key = keyOf(weightsKey, phrase)
+        let list = postings.get(key)
         if (list === undefined) {
           list = read(phrase, weights)
           if (list === undefined) return undefined
-          byPhrase.set(phrase, list)
+          postings.set(key, list)
         }
         if (list.maxRowid > limits.maxRowid) return undefined
         list.used = clock
