@@ -27,3 +27,25 @@ export const unreadable = (e: PlatformError): string =>
 
 /** Exit codes scripts can rely on (documented in the README). 130: stopped by SIGINT/SIGTERM (resumable). */
 export const exitCodes = { ok: 0, failure: 1, usage: 2, questionsFailed: 3, busy: 4 } as const
+
+/** An error the CLI reports itself: its message is the one line a user gets, and it ends the command with `exitCode`. */
+interface ReportedError {
+  readonly type: new(args: { readonly message: string }) => { readonly message: string }
+  readonly exitCode: number
+}
+
+/** The errors whose message is the one line a user gets (anything else was said by the command, or is a defect). */
+const reportedErrors: ReadonlyArray<ReportedError> = [
+  { type: UsageError, exitCode: exitCodes.usage },
+  { type: CommandFailed, exitCode: exitCodes.failure },
+  { type: QuestionsFailed, exitCode: exitCodes.questionsFailed },
+  { type: RunIsBusy, exitCode: exitCodes.busy }
+]
+
+/** The CLI's own error `error` is, with its exit code, or undefined for anything else. */
+export const reportedError = (error: unknown): { readonly message: string; readonly exitCode: number } | undefined => {
+  for (const { exitCode, type } of reportedErrors) {
+    if (error instanceof type) return { message: error.message, exitCode }
+  }
+  return undefined
+}

@@ -4,9 +4,9 @@ import type { CommandExecutor } from "@effect/platform/CommandExecutor"
 import type { FileSystem } from "@effect/platform/FileSystem"
 import type { Path } from "@effect/platform/Path"
 import type { Terminal } from "@effect/platform/Terminal"
-import { Cause, Effect, Exit, Option, Predicate } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import { helpText, runCli, usageOf } from "./Cli.js"
-import { exitCodes, UsageError } from "./Errors.js"
+import { exitCodes, reportedError, UsageError } from "./Errors.js"
 import { hoistGlobalOptions } from "./GlobalOptions.js"
 import { asksForHelp, colourWhereWanted, helpFitted } from "./render/PlainConsole.js"
 import { StandardStreams } from "./render/StandardStreams.js"
@@ -24,22 +24,18 @@ export const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Option.isSome(failure)) {
     const error = failure.value
     if (ValidationError.isValidationError(error)) return exitCodes.usage
-    if (Predicate.isTagged(error, "UsageError")) return exitCodes.usage
-    if (Predicate.isTagged(error, "QuestionsFailed")) return exitCodes.questionsFailed
-    if (Predicate.isTagged(error, "RunIsBusy")) return exitCodes.busy
+    const reported = reportedError(error)
+    if (reported !== undefined) return reported.exitCode
   }
   return exitCodes.failure
 }
 
-/** The errors whose message is the one line a user gets (anything else was said by the command, or is a defect). */
-const reported = ["UsageError", "CommandFailed", "QuestionsFailed", "RunIsBusy"]
-
+/** The one line of the CLI's own errors (anything else was said by the command, or is a defect). */
 const report = (writeStderr: (text: string) => void) => (error: unknown) =>
   Effect.sync(() => {
-    if (typeof error === "object" && error !== null && "_tag" in error && "message" in error) {
-      // one line, whatever the message quotes (a parser's message quotes the file's text, newlines included)
-      if (reported.includes(String(error._tag))) writeStderr(`deepnote: ${printable(String(error.message), 2000)}\n`)
-    }
+    const reported = reportedError(error)
+    // one line, whatever the message quotes (a parser's message quotes the file's text, newlines included)
+    if (reported !== undefined) writeStderr(`deepnote: ${printable(reported.message, 2000)}\n`)
   })
 
 /**
