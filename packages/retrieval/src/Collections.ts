@@ -11,6 +11,7 @@ import type { FtsIndex } from "./Index/FtsIndex.js"
 import { indexFailure } from "./Index/IndexFailure.js"
 import { MetaKey } from "./Index/IndexSchema.js"
 import { matchQuery } from "./Index/MatchQuery.js"
+import { makeTermScoresMemory } from "./Index/TermScoresMemory.js"
 
 export type { CollectionInfo, CollectionsService, SearchOptions } from "./Collections/CollectionsService.js"
 
@@ -28,6 +29,8 @@ export class Collections extends Context.Tag("@deepnote-rag/retrieval/Collection
     const fingerprints = new Map<string, { readonly stamp: string; readonly fingerprint: string }>()
     const writeLocks = new Map<string, Effect.Semaphore>()
     const openLocks = new Map<string, Effect.Semaphore>()
+    // the phrase scores every open collection keeps between searches, held to one budget for the process
+    const termScores = makeTermScoresMemory()
     const lockOf = (locks: Map<string, Effect.Semaphore>, name: string) => {
       let semaphore = locks.get(name)
       if (semaphore === undefined) locks.set(name, semaphore = Effect.unsafeMakeSemaphore(1))
@@ -48,7 +51,7 @@ export class Collections extends Context.Tag("@deepnote-rag/retrieval/Collection
           const again = open.get(name)
           if (again !== undefined) return again.index
           const own = yield* Scope.fork(scope, ExecutionStrategy.sequential)
-          const index = yield* Scope.extend(openCollection(file, { create, settings }), own).pipe(
+          const index = yield* Scope.extend(openCollection(file, { create, settings, termScores }), own).pipe(
             Effect.onError(() => Scope.close(own, Exit.void))
           )
           open.set(name, { index, scope: own })

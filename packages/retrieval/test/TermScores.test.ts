@@ -4,12 +4,8 @@ import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Collections, type MatchQuery, matchQuery } from "../src/index.js"
-import {
-  type ColumnWeightList,
-  defaultTermScoresLimits,
-  openTermScores,
-  type TermScores
-} from "../src/Index/TermScores.js"
+import { type ColumnWeightList, openTermScores, type TermScores } from "../src/Index/TermScores.js"
+import { defaultTermScoresLimits, makeTermScoresMemory } from "../src/Index/TermScoresMemory.js"
 import { dataDir, TempCollections } from "./support/TempHome.js"
 
 /** FTS5's own query, as `FtsQueries.search` runs it: the reference every answer of `TermScores` must equal. */
@@ -118,7 +114,10 @@ it.layer(Fixture, { timeout: 120_000 })("TermScores (BM25 from kept phrase score
   it.scoped("stays exact when its budget makes it drop phrases and passages between searches", () =>
     Effect.gen(function*() {
       const file = yield* fileOf("en")
-      const scores = yield* openTermScores(file, { ...defaultTermScoresLimits, budget: 2_000, documents: 30 })
+      const scores = yield* openTermScores(
+        file,
+        makeTermScoresMemory({ ...defaultTermScoresLimits, budget: 2_000, documents: 30 })
+      )
       const fts = reference(file)
       const { compared, differing } = compare(scores, fts, queriesOf(hotpotQuestions).slice(0, 120), [50, 10])
       assert.isAbove(compared, 100)
@@ -126,10 +125,47 @@ it.layer(Fixture, { timeout: 120_000 })("TermScores (BM25 from kept phrase score
       fts.close()
     }))
 
+  it.scoped("two collections open in one process share one budget: exact answers, the total held within it", () =>
+    Effect.gen(function*() {
+      const memory = makeTermScoresMemory({ ...defaultTermScoresLimits, budget: 20_000, documents: 200 })
+      const sides = [] as Array<{ scores: TermScores; fts: ReturnType<typeof reference>; queries: Array<string> }>
+      for (const [name, questions] of [["en", hotpotQuestions], ["zh", cmrcQuestions]] as const) {
+        const file = yield* fileOf(name)
+        sides.push({ scores: yield* openTermScores(file, memory), fts: reference(file), queries: queriesOf(questions) })
+      }
+      let most = { scores: 0, documents: 0 }
+      // the two collections' searches interleaved: each one's entries push the other's out
+      for (let i = 0; i < 240; i++) {
+        const side = sides[i % 2]!
+        const { differing } = compare(side.scores, side.fts, [side.queries[i % side.queries.length]!], [10])
+        assert.deepStrictEqual(differing, [], `search ${i}`)
+        const held = memory.held()
+        assert.isAtMost(held.scores, 20_000)
+        assert.isAtMost(held.documents, 200)
+        most = { scores: Math.max(most.scores, held.scores), documents: Math.max(most.documents, held.documents) }
+      }
+      assert.isAbove(most.scores, 10_000, "the budget was reached: entries were dropped")
+      assert.strictEqual(memory.held().collections, 2)
+      for (const side of sides) side.fts.close()
+    }))
+
+  it.effect("a collection closed lets its entries go", () =>
+    Effect.gen(function*() {
+      const memory = makeTermScoresMemory()
+      const file = yield* fileOf("en")
+      yield* Effect.scoped(Effect.gen(function*() {
+        const scores = yield* openTermScores(file, memory)
+        assert.isArray(scores.search(matchQuery("american film director")!, 10, [5, 1, 5, 1]))
+        assert.isAbove(memory.held().scores, 0)
+        assert.isAbove(memory.held().documents, 0)
+      }))
+      assert.deepStrictEqual(memory.held(), { scores: 0, documents: 0, collections: 0 })
+    }))
+
   it.scoped("leaves a search with a phrase matching more than maxPostings rows to FTS5 (answers undefined)", () =>
     Effect.gen(function*() {
       const file = yield* fileOf("en")
-      const scores = yield* openTermScores(file, { ...defaultTermScoresLimits, maxPostings: 20 })
+      const scores = yield* openTermScores(file, makeTermScoresMemory({ ...defaultTermScoresLimits, maxPostings: 20 }))
       assert.isUndefined(scores.search(matchQuery("film director american")!, 10, [5, 1, 5, 1]))
       // a rare phrase alone is still answered
       assert.isArray(scores.search(matchQuery("quokka")!, 10, [5, 1, 5, 1]))

@@ -10,12 +10,15 @@ import { applicationId, latestMigration, migrations, migrationsTable } from "./C
 import { type FtsIndex, makeFtsIndex } from "./FtsIndex.js"
 import { indexFailure } from "./IndexFailure.js"
 import { MetaKey } from "./IndexSchema.js"
+import type { TermScoresMemory } from "./TermScoresMemory.js"
 
 export interface OpenOptions {
   /** Create the file (and its directory) when missing. */
   readonly create: boolean
   /** Settings of a new collection; an existing file keeps its own. */
   readonly settings?: Partial<CollectionSettings> | undefined
+  /** Where its searches keep phrase scores: the process's, shared with its other open collections. */
+  readonly termScores: TermScoresMemory
 }
 
 const sqliteMagic = "SQLite format 3\u0000"
@@ -162,7 +165,7 @@ export const openCollection = (file: string, options: OpenOptions): Effect.Effec
     const settings: CollectionSettings = { ...defaultCollectionSettings, ...options.settings }
     const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     yield* migrate(Migrator.fromRecord(migrations(sql, settings, createdAt)))
-    return yield* makeFtsIndex(sql, file, yield* storedSettings(sql))
+    return yield* makeFtsIndex(sql, file, yield* storedSettings(sql), options.termScores)
   }).pipe(
     Effect.catchAll((failure) => Effect.fail(indexFailure(file, "opening")(failure))),
     // better-sqlite3 throws while the client is built (e.g. `journal_mode = WAL` on a damaged file)

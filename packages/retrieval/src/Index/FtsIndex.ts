@@ -14,6 +14,7 @@ import { MetaKey } from "./IndexSchema.js"
 import { openIngestFastPath } from "./IngestFastPath.js"
 import type { MatchQuery } from "./MatchQuery.js"
 import { type ColumnWeightList, openTermScores } from "./TermScores.js"
+import type { TermScoresMemory } from "./TermScoresMemory.js"
 import { makeWriteGuard } from "./WriteGuard.js"
 
 export type { ScoredDocument } from "./FtsQueries.js"
@@ -97,17 +98,21 @@ const toProgress = (row: typeof ProgressRow.Type): FileProgress => ({
 
 const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
-/** The index over an open collection client (see `CollectionDatabase.open`), for the life of the scope. */
+/**
+ * The index over an open collection client (see `CollectionDatabase.open`), for the life of the scope; its searches
+ * keep phrase scores in `memory` (the process's, `TermScoresMemory`).
+ */
 export const makeFtsIndex = (
   sql: SqlClient.SqlClient,
   file: string,
-  settings: CollectionSettings
+  settings: CollectionSettings,
+  memory: TermScoresMemory
 ): Effect.Effect<FtsIndex, never, Scope.Scope> =>
   Effect.gen(function*() {
     const q = makeFtsQueries(sql)
     const scope = yield* Effect.scope
     const fastPath = yield* Effect.cached(Scope.extend(openIngestFastPath(file), scope))
-    const termScores = yield* Effect.cached(Scope.extend(openTermScores(file), scope))
+    const termScores = yield* Effect.cached(Scope.extend(openTermScores(file, memory), scope))
     const read = <A, E>(operation: string, effect: Effect.Effect<A, E>) =>
       Effect.mapError(effect, indexFailure(file, operation))
 

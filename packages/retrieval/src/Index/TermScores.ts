@@ -3,32 +3,10 @@ import { Effect, type Scope } from "effect"
 import { bestRows } from "./BestRows.js"
 import type { ScoredDocument } from "./FtsQueries.js"
 import type { MatchQuery } from "./MatchQuery.js"
+import { type KeptDocument, type KeptPhrase, makeTermScoresMemory, type TermScoresMemory } from "./TermScoresMemory.js"
 
 /** BM25 weights of the `fts` columns: title, body, title bigrams, body bigrams. */
 export type ColumnWeightList = readonly [number, number, number, number]
-
-/** How much a collection's `TermScores` may hold. */
-export interface TermScoresLimits {
-  /** Phrase scores kept in all (a rowid and a score each, 12 bytes). */
-  readonly budget: number
-  /** A phrase matching more passages than this is not kept: a search with it takes FTS5's own query. */
-  readonly maxPostings: number
-  /** Passages (id, title, text) kept for result lists. */
-  readonly documents: number
-  /** A passage rowid above this has no slot in the accumulator: the search takes FTS5's own query. */
-  readonly maxRowid: number
-}
-
-/**
- * Per open collection, so a server with many collections open stays bounded: ≈ 12 MB of scores (a 200-question
- * HotpotQA run keeps 86,022), ≈ 5 MB of passages.
- */
-export const defaultTermScoresLimits: TermScoresLimits = {
-  budget: 1_000_000,
-  maxPostings: 200_000,
-  documents: 5_000,
-  maxRowid: 4_194_304
-}
 
 /**
  * BM25 searches of one collection from each phrase's scores, kept between searches. FTS5's `bm25()` of an OR of
@@ -41,8 +19,9 @@ export const defaultTermScoresLimits: TermScoresLimits = {
  *
  * Everything is read on a read-only connection of its own, each search in one read transaction: `PRAGMA
  * data_version` there changes when any other connection (this process's or another's) has committed, and then what
- * was kept is dropped before the search reads anything. `search` answers undefined when it cannot answer (a phrase
- * matching more than `maxPostings` rows, a rowid above `maxRowid`, any SQLite error): the caller runs FTS5's query.
+ * was kept is dropped before the search reads anything. What is kept counts against the process's `TermScoresMemory`,
+ * shared by every open collection. `search` answers undefined when it cannot answer (a phrase matching more than
+ * `maxPostings` rows, a rowid above `maxRowid`, any SQLite error): the caller runs FTS5's query.
  */
 export interface TermScores {
   readonly search: (
@@ -52,41 +31,11 @@ export interface TermScores {
   ) => ReadonlyArray<ScoredDocument> | undefined
 }
 
-/** One phrase's scores: matching rowids and each row's BM25 of the phrase alone (higher is better). */
-interface Postings {
-  readonly rowids: Int32Array
-  readonly scores: Float64Array
-  readonly maxRowid: number
-  /** The search that used it last (the least recently used go first when over budget). */
-  used: number
-}
-
-interface StoredDocument {
-  readonly id: string
-  readonly title: string
-  readonly text: string
-  used: number
-}
-
 type PhraseRow = [rowid: number, bm25: number]
 type DocumentRow = [rowid: number, id: unknown, title: unknown, text: unknown]
 
-/** Drops the least recently used entries of `map` until `size(map)` is at most three quarters of `bound`. */
-const evict = <K, V extends { readonly used: number }>(
-  map: Map<K, V>,
-  bound: number,
-  size: () => number,
-  drop: (key: K, value: V) => void
-) => {
-  if (size() <= bound) return
-  const oldestFirst = [...map].sort(([, a], [, b]) => a.used - b.used)
-  for (const [key, value] of oldestFirst) {
-    if (size() <= bound * 0.75) break
-    drop(key, value)
-  }
-}
-
-const make = (file: string, limits: TermScoresLimits) => {
+const make = (file: string, memory: TermScoresMemory) => {
+  const { limits } = memory
   const db = new Database(file, { fileMustExist: true, readonly: true })
   db.pragma("cache_size = -32768")
   const dataVersion = db.prepare("PRAGMA data_version").pluck()
@@ -97,15 +46,13 @@ const make = (file: string, limits: TermScoresLimits) => {
 
   let version: unknown = undefined
   let clock = 0
-  /** Phrase scores by column weights and phrase (`keyOf`). */
-  const postings = new Map<string, Postings>()
+  /** Phrase scores by column weights and phrase (`keyOf`), passages by rowid. */
+  const kept = memory.open()
   const keyOf = (weights: string, phrase: string) => `${weights}\n${phrase}`
-  let held = 0
-  const documents = new Map<number, StoredDocument>()
   let sums = new Float64Array(0)
   let seen = new Uint8Array(0)
 
-  const read = (phrase: string, weights: ColumnWeightList): Postings | undefined => {
+  const read = (phrase: string, weights: ColumnWeightList): KeptPhrase | undefined => {
     const rows = phraseRows.all(...weights, phrase, limits.maxPostings + 1) as Array<PhraseRow>
     if (rows.length > limits.maxPostings) return undefined
     const rowids = new Int32Array(rows.length)
@@ -116,15 +63,8 @@ const make = (file: string, limits: TermScoresLimits) => {
       scores[i] = -bm25 // FTS5's bm25 is lower-is-better: the negation is exact
       if (rowid > maxRowid) maxRowid = rowid
     })
-    held += rows.length
     return { rowids, scores, maxRowid, used: clock }
   }
-
-  const dropOverBudget = () =>
-    evict(postings, limits.budget, () => held, (key, list) => {
-      postings.delete(key)
-      held -= list.rowids.length
-    })
 
   /** Room in the accumulator for rowids up to `rowid`. */
   const reserve = (rowid: number) => {
@@ -135,49 +75,44 @@ const make = (file: string, limits: TermScoresLimits) => {
   }
 
   const documentsOf = (rowids: ReadonlyArray<number>) => {
-    const missing = rowids.filter((rowid) => !documents.has(rowid))
+    const missing = rowids.filter((rowid) => !kept.documents.has(rowid))
     if (missing.length > 0) {
       for (const [rowid, id, title, text] of documentRows.all(JSON.stringify(missing)) as Array<DocumentRow>) {
         // a value another program stored as bytes is left out: the search goes to FTS5's query, which reports it
         if (typeof id === "string" && typeof title === "string" && typeof text === "string") {
-          documents.set(rowid, { id, title, text, used: clock })
+          memory.keepDocument(kept, rowid, { id, title, text, used: clock })
         }
       }
     }
-    const found = rowids.map((rowid) => {
-      const document = documents.get(rowid)
+    return rowids.map((rowid): KeptDocument | undefined => {
+      const document = kept.documents.get(rowid)
       if (document !== undefined) document.used = clock
       return document
     })
-    evict(documents, limits.documents, () => documents.size, (rowid) => documents.delete(rowid))
-    return found
   }
 
   const searchInSnapshot = db.transaction(
     (query: MatchQuery, limit: number, weights: ColumnWeightList): ReadonlyArray<ScoredDocument> | undefined => {
       const now = dataVersion.get()
       if (now !== version) {
-        postings.clear()
-        documents.clear()
-        held = 0
+        memory.clear(kept)
         version = now
       }
-      clock++
+      clock = memory.tick()
       const weightsKey = weights.join(",")
-      const lists: Array<Postings> = []
+      const lists: Array<KeptPhrase> = []
       for (const phrase of query.phrases) {
         const key = keyOf(weightsKey, phrase)
-        let list = postings.get(key)
+        let list = kept.phrases.get(key)
         if (list === undefined) {
           list = read(phrase, weights)
           if (list === undefined) return undefined
-          postings.set(key, list)
+          memory.keepPhrase(kept, key, list)
         }
         if (list.maxRowid > limits.maxRowid) return undefined
         list.used = clock
         lists.push(list)
       }
-      dropOverBudget()
       // each row's sum in the phrases' order, as FTS5 adds them (a phrase a row lacks adds +0.0 there: no change)
       const touched: Array<number> = []
       for (const list of lists) reserve(list.maxRowid)
@@ -216,31 +151,40 @@ const make = (file: string, limits: TermScoresLimits) => {
         return searchInSnapshot(query, limit, weights)
       } catch {
         return undefined
+      } finally {
+        // whatever the search kept, answered or not
+        memory.trim()
       }
     }
   }
-  return { db, scores }
+  return { db, kept, scores }
 }
 
 /** Answers every search with undefined: FTS5's own query runs. */
 const unavailable: TermScores = { search: () => undefined }
 
 /**
- * The term scores of the collection file for the life of the scope, on a read-only connection of their own. A file
- * that cannot be opened that way (e.g. a read-only directory without the WAL's shared-memory file) gets none: every
+ * The term scores of the collection file for the life of the scope, on a read-only connection of their own, kept in
+ * `memory` (the process's, shared with its other open collections; a memory of its own when not given). A file that
+ * cannot be opened that way (e.g. a read-only directory without the WAL's shared-memory file) gets none: every
  * search runs FTS5's query, which reports what is wrong.
  */
 export const openTermScores = (
   file: string,
-  limits: TermScoresLimits = defaultTermScoresLimits
+  memory: TermScoresMemory = makeTermScoresMemory()
 ): Effect.Effect<TermScores, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.sync(() => {
       try {
-        return make(file, limits)
+        return make(file, memory)
       } catch {
         return undefined
       }
     }),
-    (opened) => Effect.sync(() => opened?.db.close())
+    (opened) =>
+      Effect.sync(() => {
+        if (opened === undefined) return
+        memory.close(opened.kept)
+        opened.db.close()
+      })
   ).pipe(Effect.map((opened) => opened?.scores ?? unavailable))
