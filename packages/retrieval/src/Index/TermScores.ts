@@ -49,8 +49,6 @@ const make = (file: string, memory: TermScoresMemory) => {
   /** Phrase scores by column weights and phrase (`keyOf`), passages by rowid. */
   const kept = memory.open()
   const keyOf = (weights: string, phrase: string) => `${weights}\n${phrase}`
-  let sums = new Float64Array(0)
-  let seen = new Uint8Array(0)
 
   const read = (phrase: string, weights: ColumnWeightList): KeptPhrase | undefined => {
     const rows = phraseRows.all(...weights, phrase, limits.maxPostings + 1) as Array<PhraseRow>
@@ -64,14 +62,6 @@ const make = (file: string, memory: TermScoresMemory) => {
       if (rowid > maxRowid) maxRowid = rowid
     })
     return { rowids, scores, maxRowid, used: clock }
-  }
-
-  /** Room in the accumulator for rowids up to `rowid`. */
-  const reserve = (rowid: number) => {
-    if (rowid < sums.length) return
-    const size = Math.min(limits.maxRowid + 1, Math.max(rowid + 1, sums.length * 2, 4096))
-    sums = new Float64Array(size)
-    seen = new Uint8Array(size)
   }
 
   const documentsOf = (rowids: ReadonlyArray<number>) => {
@@ -115,9 +105,7 @@ const make = (file: string, memory: TermScoresMemory) => {
       }
       // each row's sum in the phrases' order, as FTS5 adds them (a phrase a row lacks adds +0.0 there: no change)
       const touched: Array<number> = []
-      for (const list of lists) reserve(list.maxRowid)
-      const total = sums
-      const marks = seen
+      const { marks, total } = memory.accumulator(Math.max(0, ...lists.map((list) => list.maxRowid)))
       for (const { rowids, scores } of lists) {
         for (let i = 0; i < rowids.length; i++) {
           const rowid = rowids[i]!

@@ -63,6 +63,12 @@ export interface TermScoresMemory {
   readonly keepDocument: (entries: KeptEntries, rowid: number, document: KeptDocument) => void
   /** Drops the least recently used entries while over a limit. */
   readonly trim: () => void
+  /**
+   * Each rowid's running sum and whether a search has touched it, for rowids up to `maxRowid` (at most
+   * `limits.maxRowid`): one pair of arrays for the process, since a search runs start to end synchronously and leaves
+   * every mark it set cleared; sized to the highest rowid any open collection's search has needed.
+   */
+  readonly accumulator: (maxRowid: number) => { readonly total: Float64Array; readonly marks: Uint8Array }
   /** What is kept now, over every open collection. */
   readonly held: () => { readonly scores: number; readonly documents: number; readonly collections: number }
 }
@@ -99,6 +105,7 @@ export const makeTermScoresMemory = (limits: TermScoresLimits = defaultTermScore
   let clock = 0
   let scores = 0
   let documents = 0
+  let accumulator = { total: new Float64Array(0), marks: new Uint8Array(0) }
   const clear = (entries: KeptEntries) => {
     for (const phrase of entries.phrases.values()) scores -= phraseSize(phrase)
     documents -= entries.documents.size
@@ -132,6 +139,13 @@ export const makeTermScoresMemory = (limits: TermScoresLimits = defaultTermScore
       const all = [...open]
       scores = dropOldest(all.map((entries) => entries.phrases), scores, limits.budget, phraseSize)
       documents = dropOldest(all.map((entries) => entries.documents), documents, limits.documents, oneDocument)
+    },
+    accumulator: (maxRowid) => {
+      if (maxRowid >= accumulator.total.length) {
+        const size = Math.min(limits.maxRowid + 1, Math.max(maxRowid + 1, accumulator.total.length * 2, 4096))
+        accumulator = { total: new Float64Array(size), marks: new Uint8Array(size) }
+      }
+      return accumulator
     },
     held: () => ({ scores, documents, collections: open.size })
   }
