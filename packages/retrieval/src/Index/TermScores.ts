@@ -91,6 +91,7 @@ const make = (file: string, memory: TermScoresMemory) => {
       clock = memory.tick()
       const weightsKey = weights.join(",")
       const lists: Array<KeptPhrase> = []
+      let highest = 0
       for (const phrase of query.phrases) {
         const key = keyOf(weightsKey, phrase)
         let list = kept.phrases.get(key)
@@ -102,10 +103,11 @@ const make = (file: string, memory: TermScoresMemory) => {
         if (list.maxRowid > limits.maxRowid) return undefined
         list.used = clock
         lists.push(list)
+        if (list.maxRowid > highest) highest = list.maxRowid
       }
       // each row's sum in the phrases' order, as FTS5 adds them (a phrase a row lacks adds +0.0 there: no change)
       const touched: Array<number> = []
-      const { marks, total } = memory.accumulator(Math.max(0, ...lists.map((list) => list.maxRowid)))
+      const { marks, total } = memory.accumulator(highest)
       for (const { rowids, scores } of lists) {
         for (let i = 0; i < rowids.length; i++) {
           const rowid = rowids[i]!
