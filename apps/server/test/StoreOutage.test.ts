@@ -37,7 +37,8 @@ describe("a store that cannot be reached (a Postgres restart)", () => {
         const key = yield* createKey(home, "t1", url)
         yield* Effect.gen(function*() {
           assert.strictEqual((yield* listRuns(key)).status, 200)
-          const restart = yield* Effect.fork(pg.restart("3 seconds"))
+          // down 5 s: after the first 503 (seen within 3 s) there is time left to see a request fail at authentication
+          const restart = yield* Effect.fork(pg.restart("5 seconds"))
           // the first answer that is not a 200 (the server goes down a few hundred milliseconds after the restart began)
           const down = yield* listRuns(key).pipe(
             Effect.filterOrFail((response) => response.status !== 200),
