@@ -13,6 +13,7 @@ export const writeReport = (all, file) => {
     "Written by `node benchmarks/cpu/run.mjs` (see README.md). Simulator with zero step time in its own process;",
     "CPU = user + sys of the whole `deepnote run` process (`/usr/bin/time`); marginal = net of start-up",
     "(`deepnote run --help`, the command line loaded; labels before `before-w3`: `deepnote --version`). Median (min–max) of the repetitions.",
+    "Node 20 unless the commit column names another version.",
     "",
     "| label | commit | questions | LLM calls | CPU ms / call, marginal | CPU ms / call, whole process | LLM calls per CPU s | wall s | peak RSS MB | store KB / question | load |",
     "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -23,7 +24,7 @@ export const writeReport = (all, file) => {
     const wall = r.runs.map((x) => x.wallS).join(", ")
     const rss = r.runs.map((x) => x.peakRssMb).join(", ")
     lines.push(
-      `| ${l} | ${r.commit}${r.nodeArgs === undefined ? "" : ` (node ${r.nodeArgs})`} | ${r.questions} | ${calls} | ${spread(r.marginalCpuMsPerCall)} | ${spread(r.cpuMsPerCall)} | ` +
+      `| ${l} | ${r.commit}${r.node === undefined ? "" : `, Node ${r.node.slice(1)}`}${r.nodeArgs === undefined ? "" : ` (node ${r.nodeArgs})`} | ${r.questions} | ${calls} | ${spread(r.marginalCpuMsPerCall)} | ${spread(r.cpuMsPerCall)} | ` +
         `${spread(r.callsPerCpuS, (x) => x.toFixed(0))} | ${wall} | ${rss} | ${spread(r.storeBytesPerQuestion, kb)} | ${r.loadAverage} |`
     )
   }

@@ -9,6 +9,8 @@
 // benchmarks/cpu/results.json under the label (earlier labels are kept) and benchmarks/cpu/results.md is rewritten.
 // `--node-args "--flag …"` (and `--baseline-node-args`) run a variant's processes with those Node flags: with
 // `--baseline .` the same checkout is compared with and without them (e.g. `--max-semi-space-size=64`).
+// `--node PATH` (and `--baseline-node PATH`) run a variant's processes with another Node binary: with `--baseline` a
+// checkout built by that Node (better-sqlite3 is compiled per Node version), the same code on two Node versions.
 import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -34,6 +36,7 @@ const variants = [
     // profiles run the unbundled build, so that samples name their package and file
     profileCli: Path.join(Path.resolve(baseline), "apps/cli/dist/src/main.js"),
     commit: arg("baseline-commit", "baseline"),
+    node: arg("baseline-node", process.execPath),
     nodeArgs: nodeArgsOf("baseline-node-args")
   }]),
   {
@@ -41,15 +44,18 @@ const variants = [
     cli: cliMain,
     profileCli: Path.join(root, "apps/cli/dist/src/main.js"),
     commit: arg("commit", undefined),
+    node: arg("node", process.execPath),
     nodeArgs: nodeArgsOf("node-args")
   }
 ]
+/** The Node version a binary reports (`v24.18.1`). */
+const versionOf = (node) => execFileSync(node, ["--version"]).toString().trim()
 const resultsFile = Path.join(here, "results.json")
 
-/** Runs `node args…` under /usr/bin/time; resolves its wall, user, sys seconds, peak RSS and stdout. */
-const timed = (nodeArgs, args, cli = cliMain) =>
+/** Runs `node args…` (a variant's Node binary) under /usr/bin/time; resolves its wall, user, sys seconds, peak RSS and stdout. */
+const timed = (variant, nodeArgs, args, cli) =>
   new Promise((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-f", "TIME %e %U %S %M", process.execPath, ...nodeArgs, cli, ...args], {
+    const child = spawn("/usr/bin/time", ["-f", "TIME %e %U %S %M", variant.node, ...nodeArgs, cli, ...args], {
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""
@@ -100,7 +106,7 @@ try {
   const startupOf = new Map()
   for (const variant of variants) {
     const startup = []
-    for (let i = 0; i < 3; i++) startup.push((await timed(variant.nodeArgs, ["run", "--help"], variant.cli)).cpu)
+    for (let i = 0; i < 3; i++) startup.push((await timed(variant, variant.nodeArgs, ["run", "--help"], variant.cli)).cpu)
     startupOf.set(variant.label, median(startup))
   }
   const runArgs = (home) => [
@@ -113,7 +119,7 @@ try {
       const home = Path.join(base, `home-${variant.label}-${r}`)
       Fs.cpSync(seed, home, { recursive: true })
       const before = await simRequests(sim)
-      const t = await timed(variant.nodeArgs, runArgs(home), variant.cli)
+      const t = await timed(variant, variant.nodeArgs, runArgs(home), variant.cli)
       const calls = (await simRequests(sim)) - before
       const store = Path.join(home, "deepnote.sqlite")
       const storeBytes = ["", "-wal"].reduce(
@@ -146,7 +152,7 @@ try {
       const dir = Path.join(base, `prof-${variant.label}`)
       const home = Path.join(base, `home-prof-${variant.label}`)
       Fs.cpSync(seed, home, { recursive: true })
-      await timed([...variant.nodeArgs, `--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home), variant.profileCli)
+      await timed(variant, [...variant.nodeArgs, `--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home), variant.profileCli)
       const file = Fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
       profile = summarizeProfile(JSON.parse(Fs.readFileSync(Path.join(dir, file), "utf8")), 20)
     }
@@ -162,6 +168,7 @@ try {
       loadAverage: Fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
       questions,
       concurrency: Number(concurrency),
+      node: versionOf(variant.node),
       ...(variant.nodeArgs.length > 0 ? { nodeArgs: variant.nodeArgs.join(" ") } : {}),
       startupCpuS: startupOf.get(variant.label),
       marginalCpuMsPerCall: spread("marginalCpuMsPerCall"),
