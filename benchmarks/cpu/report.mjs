@@ -15,8 +15,11 @@ export const writeReport = (all, file) => {
     "(`deepnote run --help`, the command line loaded; labels before `before-w3`: `deepnote --version`). Median (min–max) of the repetitions.",
     "Node 20 unless the commit column names another version.",
     "",
-    "| label | commit | questions | LLM calls | CPU ms / call, marginal | CPU ms / call, whole process | LLM calls per CPU s | wall s | peak RSS MB | store KB / question | load |",
-    "|---|---|---|---|---|---|---|---|---|---|---|"
+    "CPU ms / additional call: (CPU of the run − CPU of the same variant at fewer questions) / (the calls in between), each",
+    "repetition's pair: one more call once the process is warm (labels from `slope-s27` on, `--slope-from`).",
+    "",
+    "| label | commit | questions | LLM calls | CPU ms / call, marginal | CPU ms / additional call | CPU ms / call, whole process | LLM calls per CPU s | wall s | peak RSS MB | store KB / question | load |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
   ]
   for (const l of labels) {
     const r = all[l]
@@ -24,7 +27,7 @@ export const writeReport = (all, file) => {
     const wall = r.runs.map((x) => x.wallS).join(", ")
     const rss = r.runs.map((x) => x.peakRssMb).join(", ")
     lines.push(
-      `| ${l} | ${r.commit}${r.node === undefined ? "" : `, Node ${r.node.slice(1)}`}${r.nodeArgs === undefined ? "" : ` (node ${r.nodeArgs})`} | ${r.questions} | ${calls} | ${spread(r.marginalCpuMsPerCall)} | ${spread(r.cpuMsPerCall)} | ` +
+      `| ${l} | ${r.commit}${r.node === undefined ? "" : `, Node ${r.node.slice(1)}`}${r.nodeArgs === undefined ? "" : ` (node ${r.nodeArgs})`} | ${r.questions} | ${calls} | ${spread(r.marginalCpuMsPerCall)} | ${r.additionalCpuMsPerCall === undefined ? "—" : `${spread(r.additionalCpuMsPerCall)} (from ${r.slopeFrom})`} | ${spread(r.cpuMsPerCall)} | ` +
         `${spread(r.callsPerCpuS, (x) => x.toFixed(0))} | ${wall} | ${rss} | ${spread(r.storeBytesPerQuestion, kb)} | ${r.loadAverage} |`
     )
   }

@@ -21,6 +21,11 @@ import { writeReport } from "./report.mjs"
 const label = arg("label", "after")
 const questions = Number(arg("questions", "200"))
 const repeat = Number(arg("repeat", "3"))
+// `--slope-from N` (0: off): each repetition also runs N questions, and the CPU of the calls between the two runs,
+// divided by their number, is the cost of one more call once the process is warm (start-up, JIT compilation of the hot
+// code and the first reads of the index excluded)
+const slopeFrom = Number(arg("slope-from", "0"))
+if (!(slopeFrom >= 0 && slopeFrom < questions)) throw new Error("--slope-from must be 0 (off) or fewer than --questions")
 const concurrency = arg("concurrency", "64")
 const data = arg("data", Path.join(root, "../shared/data"))
 const dataset = Path.join(data, "hotpotqa/dev-300.ircot.jsonl")
@@ -109,39 +114,53 @@ try {
     for (let i = 0; i < 3; i++) startup.push((await timed(variant, variant.nodeArgs, ["run", "--help"], variant.cli)).cpu)
     startupOf.set(variant.label, median(startup))
   }
-  const runArgs = (home) => [
-    "run", "--dataset", dataset, "--limit", String(questions), "-c", "hotpot", "--home", home, "--engine", "llm",
+  const runArgs = (home, limit) => [
+    "run", "--dataset", dataset, "--limit", String(limit), "-c", "hotpot", "--home", home, "--engine", "llm",
     "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", concurrency, "--quiet"
   ]
-  const runsOf = new Map(variants.map((v) => [v.label, []]))
-  for (let r = 0; r < repeat; r++) {
-    for (const variant of variants) {
-      const home = Path.join(base, `home-${variant.label}-${r}`)
-      Fs.cpSync(seed, home, { recursive: true })
+  /** One run of `limit` questions in a fresh copy of the seed home: its CPU, wall, RSS, LLM calls and store size. */
+  const measure = async (variant, limit, name, inspect = () => undefined) => {
+    const home = Path.join(base, name)
+    Fs.cpSync(seed, home, { recursive: true })
+    try {
       const before = await simRequests(sim)
-      const t = await timed(variant, variant.nodeArgs, runArgs(home), variant.cli)
+      const t = await timed(variant, variant.nodeArgs, runArgs(home, limit), variant.cli)
       const calls = (await simRequests(sim)) - before
       const store = Path.join(home, "deepnote.sqlite")
       const storeBytes = ["", "-wal"].reduce(
         (sum, s) => sum + (Fs.existsSync(store + s) ? Fs.statSync(store + s).size : 0),
         0
       )
+      return { ...t, calls, storeBytes, tables: inspect(store) }
+    } finally {
+      Fs.rmSync(home, { recursive: true, force: true })
+    }
+  }
+  const runsOf = new Map(variants.map((v) => [v.label, []]))
+  for (let r = 0; r < repeat; r++) {
+    for (const variant of variants) {
+      const t = await measure(variant, questions, `home-${variant.label}-${r}`, r === 0 ? tableBytes : undefined)
+      // the same variant at fewer questions: the CPU of the calls in between, without start-up or warm-up
+      const small = slopeFrom > 0 ? await measure(variant, slopeFrom, `home-${variant.label}-${r}-small`) : undefined
       const runs = runsOf.get(variant.label)
       const startupCpu = startupOf.get(variant.label)
       runs.push({
         wallS: t.wall,
         cpuS: t.cpu,
         peakRssMb: Math.round(t.rssMb),
-        llmCalls: calls,
-        cpuMsPerCall: (t.cpu * 1000) / calls,
-        marginalCpuMsPerCall: ((t.cpu - startupCpu) * 1000) / calls,
-        callsPerCpuS: calls / (t.cpu - startupCpu),
-        storeBytes,
-        storeBytesPerQuestion: storeBytes / questions,
-        tables: r === 0 ? tableBytes(store) : undefined
+        llmCalls: t.calls,
+        cpuMsPerCall: (t.cpu * 1000) / t.calls,
+        marginalCpuMsPerCall: ((t.cpu - startupCpu) * 1000) / t.calls,
+        callsPerCpuS: t.calls / (t.cpu - startupCpu),
+        ...(small === undefined ? {} : {
+          smallRun: { questions: slopeFrom, cpuS: small.cpu, llmCalls: small.calls },
+          additionalCpuMsPerCall: ((t.cpu - small.cpu) * 1000) / (t.calls - small.calls)
+        }),
+        storeBytes: t.storeBytes,
+        storeBytesPerQuestion: t.storeBytes / questions,
+        tables: t.tables
       })
       console.log(variant.label, JSON.stringify(runs.at(-1)))
-      Fs.rmSync(home, { recursive: true, force: true })
     }
   }
   const all = Fs.existsSync(resultsFile) ? JSON.parse(Fs.readFileSync(resultsFile, "utf8")) : {}
@@ -152,7 +171,7 @@ try {
       const dir = Path.join(base, `prof-${variant.label}`)
       const home = Path.join(base, `home-prof-${variant.label}`)
       Fs.cpSync(seed, home, { recursive: true })
-      await timed(variant, [...variant.nodeArgs, `--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home), variant.profileCli)
+      await timed(variant, [...variant.nodeArgs, `--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home, questions), variant.profileCli)
       const file = Fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
       profile = summarizeProfile(JSON.parse(Fs.readFileSync(Path.join(dir, file), "utf8")), 20)
     }
@@ -172,6 +191,7 @@ try {
       ...(variant.nodeArgs.length > 0 ? { nodeArgs: variant.nodeArgs.join(" ") } : {}),
       startupCpuS: startupOf.get(variant.label),
       marginalCpuMsPerCall: spread("marginalCpuMsPerCall"),
+      ...(slopeFrom > 0 ? { slopeFrom, additionalCpuMsPerCall: spread("additionalCpuMsPerCall") } : {}),
       cpuMsPerCall: spread("cpuMsPerCall"),
       callsPerCpuS: spread("callsPerCpuS"),
       storeBytesPerQuestion: spread("storeBytesPerQuestion"),
