@@ -4,8 +4,9 @@ import type { CommandExecutor } from "@effect/platform/CommandExecutor"
 import type { FileSystem } from "@effect/platform/FileSystem"
 import type { Path } from "@effect/platform/Path"
 import type { Terminal } from "@effect/platform/Terminal"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { helpText, runCli, usageOf } from "./Cli.js"
+import { processSettings } from "./config/ProcessSettings.js"
 import { exitCodes, reportedError, UsageError } from "./Errors.js"
 import { hoistGlobalOptions } from "./GlobalOptions.js"
 import { asksForHelp, colourWhereWanted, helpFitted } from "./render/PlainConsole.js"
@@ -61,7 +62,7 @@ export const commandLine = (
       fitHelp,
       usageErrorsInOneLine(hoisted, helpText),
       colourWhereWanted(streams.stdoutIsTty),
-      Effect.provide(cliTelemetry),
+      Effect.provide(Layer.merge(cliTelemetry, processSettings)),
       Effect.tapError(report(streams.writeStderr)),
       Effect.tapDefect((defect) =>
         Effect.sync(() => streams.writeStderr(`deepnote: internal error: ${Cause.pretty(Cause.die(defect))}\n`))

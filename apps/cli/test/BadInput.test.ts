@@ -182,6 +182,15 @@ const rows: ReadonlyArray<Row> = [
     only: true
   },
   {
+    name: "search cache settings from the environment that do not decode: each named, before the command runs",
+    argv: (c) => ["ask", "Who?", "-c", "sample", "--home", c.home],
+    env: { DEEPNOTE_SEARCH_CACHE_SCORES: "lots", DEEPNOTE_SEARCH_CACHE_PASSAGES: "-1" },
+    code: 2,
+    stderr:
+      /^deepnote: DEEPNOTE_SEARCH_CACHE_SCORES: Expected an integer value but received "lots"; DEEPNOTE_SEARCH_CACHE_PASSAGES: Expected a whole number, 0 or more$/,
+    only: true
+  },
+  {
     name: "an LLM URL where nothing listens (no model configured)",
     // port 9 (discard) of 127.0.0.1: nothing listens there; the reason is named, not "no model listed"
     argv: (

@@ -11,6 +11,7 @@ import type { FtsIndex } from "./Index/FtsIndex.js"
 import { indexFailure } from "./Index/IndexFailure.js"
 import { MetaKey } from "./Index/IndexSchema.js"
 import { matchQuery } from "./Index/MatchQuery.js"
+import { SearchCacheLimits } from "./Index/SearchCache.js"
 import { makeTermScoresMemory } from "./Index/TermScoresMemory.js"
 
 export type { CollectionInfo, CollectionsService, SearchOptions } from "./Collections/CollectionsService.js"
@@ -30,7 +31,7 @@ export class Collections extends Context.Tag("@deepnote-rag/retrieval/Collection
     const writeLocks = new Map<string, Effect.Semaphore>()
     const openLocks = new Map<string, Effect.Semaphore>()
     // the phrase scores every open collection keeps between searches, held to one budget for the process
-    const termScores = makeTermScoresMemory()
+    const termScores = makeTermScoresMemory(yield* SearchCacheLimits)
     const lockOf = (locks: Map<string, Effect.Semaphore>, name: string) => {
       let semaphore = locks.get(name)
       if (semaphore === undefined) locks.set(name, semaphore = Effect.unsafeMakeSemaphore(1))

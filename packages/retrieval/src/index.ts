@@ -12,6 +12,7 @@ export {
 } from "./Index/CollectionMigrations.js"
 export { type ColumnWeights, type FileProgress, type FtsIndex, type ScoredDocument } from "./Index/FtsIndex.js"
 export { buildMatch, type MatchQuery, matchQuery, quoteTerm } from "./Index/MatchQuery.js"
+export { searchCacheConfig, searchCacheLayer, SearchCacheLimits } from "./Index/SearchCache.js"
 export { checkCorpusFile } from "./Ingest/CorpusFile.js"
 export { type DocumentBatch, readCorpus, resolveFormat } from "./Ingest/CorpusReader.js"
 export { type Line, type LineBatch, readLineBatches } from "./Ingest/LineReader.js"

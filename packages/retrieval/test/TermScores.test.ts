@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
-import { Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Either, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { Collections, type MatchQuery, matchQuery } from "../src/index.js"
+import { Collections, type MatchQuery, matchQuery, searchCacheConfig, searchCacheLayer } from "../src/index.js"
 import { type ColumnWeightList, openTermScores, type TermScores } from "../src/Index/TermScores.js"
 import { defaultTermScoresLimits, makeTermScoresMemory } from "../src/Index/TermScoresMemory.js"
 import { dataDir, TempCollections } from "./support/TempHome.js"
@@ -179,6 +179,53 @@ it.layer(Fixture, { timeout: 120_000 })("TermScores (BM25 from kept phrase score
       const scores = yield* openTermScores("/nonexistent/collection.sqlite")
       assert.isUndefined(scores.search(matchQuery("paris")!, 10, [5, 1, 5, 1]))
     }))
+
+  it.scoped("a memory that may keep no scores leaves every search to FTS5 and keeps nothing", () =>
+    Effect.gen(function*() {
+      const memory = makeTermScoresMemory({ ...defaultTermScoresLimits, budget: 0 })
+      const scores = yield* openTermScores(yield* fileOf("en"), memory)
+      assert.isUndefined(scores.search(matchQuery("american film director")!, 10, [5, 1, 5, 1]))
+      assert.deepStrictEqual(memory.held(), { scores: 0, documents: 0, collections: 1 })
+    }))
+
+  it.effect("DEEPNOTE_SEARCH_CACHE_SCORES=0: Collections answers every search with FTS5's own query", () =>
+    Effect.gen(function*() {
+      const fts = reference(yield* fileOf("en"))
+      const answers = yield* Effect.scoped(Effect.gen(function*() {
+        const collections = yield* Collections.make
+        return yield* Effect.forEach(
+          hotpotQuestions.slice(0, 10),
+          (question) => collections.search("en", question, { limit: 20 })
+        )
+      })).pipe(
+        Effect.provide(searchCacheLayer),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["DEEPNOTE_SEARCH_CACHE_SCORES", "0"]])))
+      )
+      hotpotQuestions.slice(0, 10).forEach((question, i) =>
+        assert.deepStrictEqual(
+          answers[i]!.map((d) => ({ id: d.id, score: d.score })),
+          fts.search(matchQuery(question)!, 20, [5, 1, 5, 1])
+        )
+      )
+      fts.close()
+    }))
+
+  it("reads the search cache's limits from the environment: defaults, values, and values that do not read", () => {
+    const read = (entries: ReadonlyArray<[string, string]>) =>
+      Effect.runSync(
+        Effect.either(Effect.withConfigProvider(searchCacheConfig, ConfigProvider.fromMap(new Map(entries))))
+      )
+    assert.deepStrictEqual(read([]), Either.right(defaultTermScoresLimits))
+    assert.deepStrictEqual(
+      read([["DEEPNOTE_SEARCH_CACHE_SCORES", "50000000"], ["DEEPNOTE_SEARCH_CACHE_PASSAGES", "0"]]),
+      Either.right({ ...defaultTermScoresLimits, budget: 50_000_000, documents: 0 })
+    )
+    for (const value of ["-1", "lots", "1.5"]) {
+      const failed = read([["DEEPNOTE_SEARCH_CACHE_SCORES", value]])
+      assert.isTrue(Either.isLeft(failed), value)
+      assert.include(String(Either.isLeft(failed) ? failed.left : ""), "DEEPNOTE_SEARCH_CACHE_SCORES")
+    }
+  })
 
   it.effect("Collections.search gives FTS5's answer through the kept scores", () =>
     Effect.gen(function*() {

@@ -135,8 +135,8 @@ const make = (file: string, memory: TermScoresMemory) => {
 
   const scores: TermScores = {
     search: (query, limit, weights) => {
-      // SQLite reads a negative LIMIT as no limit: such a search is FTS5's
-      if (!Number.isSafeInteger(limit) || limit < 0) return undefined
+      // SQLite reads a negative LIMIT as no limit: such a search is FTS5's; so is every search when nothing may be kept
+      if (!Number.isSafeInteger(limit) || limit < 0 || memory.limits.budget === 0) return undefined
       try {
         return searchInSnapshot(query, limit, weights)
       } catch {
