@@ -20,12 +20,9 @@ RUN groupadd --system deepnote \
   && useradd --system --gid deepnote --home-dir /data --shell /usr/sbin/nologin deepnote \
   && mkdir -p /data && chown deepnote:deepnote /data
 COPY --from=build /app /app
-# a young generation of up to 64 MB a half-space: 9 % less CPU per LLM call on Node 20 (benchmarks/cpu), a few MB more
-# peak memory; docs/deployment.md, "Node's young generation"
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--max-semi-space-size=64 \
     DEEPNOTE_HOME=/data
-# V8's code cache of the command (apps/cli/bin/run-bundle.mjs), made now with the image's Node and NODE_OPTIONS: the
+# V8's code cache of the command (apps/cli/bin/run-bundle.mjs), made now with the image's Node and flags: the
 # user the command runs as cannot write under /app, and without it every start compiles the 5 MB bundle
 RUN node /app/apps/cli/bin/deepnote.mjs status --help > /dev/null
 VOLUME ["/data"]
