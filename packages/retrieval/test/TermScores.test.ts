@@ -185,7 +185,8 @@ it.layer(Fixture, { timeout: 120_000 })("TermScores (BM25 from kept phrase score
       const memory = makeTermScoresMemory({ ...defaultTermScoresLimits, budget: 0 })
       const scores = yield* openTermScores(yield* fileOf("en"), memory)
       assert.isUndefined(scores.search(matchQuery("american film director")!, 10, [5, 1, 5, 1]))
-      assert.deepStrictEqual(memory.held(), { scores: 0, documents: 0, collections: 1 })
+      // nothing kept, and the collection not even registered: no connection of its own was opened
+      assert.deepStrictEqual(memory.held(), { scores: 0, documents: 0, collections: 0 })
     }))
 
   it.effect("DEEPNOTE_SEARCH_CACHE_SCORES=0: Collections answers every search with FTS5's own query", () =>

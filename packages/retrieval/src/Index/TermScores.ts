@@ -135,8 +135,8 @@ const make = (file: string, memory: TermScoresMemory) => {
 
   const scores: TermScores = {
     search: (query, limit, weights) => {
-      // SQLite reads a negative LIMIT as no limit: such a search is FTS5's; so is every search when nothing may be kept
-      if (!Number.isSafeInteger(limit) || limit < 0 || memory.limits.budget === 0) return undefined
+      // SQLite reads a negative LIMIT as no limit: such a search is FTS5's
+      if (!Number.isSafeInteger(limit) || limit < 0) return undefined
       try {
         return searchInSnapshot(query, limit, weights)
       } catch {
@@ -157,13 +157,14 @@ const unavailable: TermScores = { search: () => undefined }
  * The term scores of the collection file for the life of the scope, on a read-only connection of their own, kept in
  * `memory` (the process's, shared with its other open collections; a memory of its own when not given). A file that
  * cannot be opened that way (e.g. a read-only directory without the WAL's shared-memory file) gets none: every
- * search runs FTS5's query, which reports what is wrong.
+ * search runs FTS5's query, which reports what is wrong. So does a memory that may keep no scores
+ * (`DEEPNOTE_SEARCH_CACHE_SCORES=0`): no connection is opened and nothing is registered with it.
  */
 export const openTermScores = (
   file: string,
   memory: TermScoresMemory = makeTermScoresMemory()
 ): Effect.Effect<TermScores, never, Scope.Scope> =>
-  Effect.acquireRelease(
+  memory.limits.budget === 0 ? Effect.succeed(unavailable) : Effect.acquireRelease(
     Effect.sync(() => {
       try {
         return make(file, memory)
