@@ -1,3 +1,4 @@
+import { withHotSpan } from "@deepnote-rag/core"
 import { HttpClient } from "@effect/platform"
 import { Clock, Context, Effect, FiberRef, Layer, Option, type Scope, type Stream } from "effect"
 import { cacheKey } from "./CacheKey.js"
@@ -156,7 +157,7 @@ const make = Effect.gen(function*() {
         })
     )
 
-  const chat = Effect.fn("LlmClient.chat", { captureStackTrace: false })((request: ChatRequest) => chatCall(request))
+  const chat = (request: ChatRequest) => withHotSpan("LlmClient.chat")(chatCall(request))
 
   const chatStream = streamOf(chatCall)
 

@@ -1,4 +1,4 @@
-import { Home } from "@deepnote-rag/core"
+import { annotateHotSpan, Home, withHotSpan } from "@deepnote-rag/core"
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
 import * as Fs from "node:fs"
 import { collectionFile, collectionSize, listCollections, removeCollectionFile } from "./Collections/CollectionFiles.js"
@@ -89,14 +89,14 @@ export class Collections extends Context.Tag("@deepnote-rag/retrieval/Collection
         const index = yield* existing(name)
         return yield* lock(name)(index.delete(ids))
       }),
-      search: Effect.fn("Collections.search")(function*(name, query, options) {
-        yield* annotate(name)
+      search: Effect.fnUntraced(function*(name, query, options) {
+        yield* annotateHotSpan({ "deepnote.collection": name })
         const match = matchQuery(query)
         if (match === undefined) return []
         const index = yield* existing(name)
         const weights = { title: options.titleWeight ?? 5, text: options.textWeight ?? 1, cjk: options.cjkWeight ?? 1 }
         return yield* index.search(match, options.limit, weights)
-      }),
+      }, withHotSpan("Collections.search")),
       get: Effect.fn("Collections.get")(function*(name, ids) {
         yield* annotate(name)
         return yield* (yield* existing(name)).get(ids)

@@ -1,4 +1,4 @@
-import { firstDecodeIssue, PipelineEvent } from "@deepnote-rag/core"
+import { annotateHotSpan, firstDecodeIssue, PipelineEvent, withHotSpan } from "@deepnote-rag/core"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { type JournalMismatch, StoreError } from "./Domain/Errors.js"
@@ -90,13 +90,13 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
     const direct = yield* Effect.serviceOption(SqliteDirect)
     const appendFailure = sqlFailure("appending events")
 
-    const append = Effect.fn("EventLog.append")(function*(
+    const append = Effect.fnUntraced(function*(
       runId: string,
       itemId: string,
       all: ReadonlyArray<PipelineEvent>,
       options?: { readonly position?: number; readonly journal?: ReadonlyArray<JournalAppend> }
     ) {
-      yield* Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
+      yield* annotateHotSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })
       const journal = options?.journal ?? []
       if (all.length === 0 && journal.length === 0) return []
       if (Option.isSome(direct)) {
@@ -142,7 +142,7 @@ export class EventLog extends Context.Tag("@deepnote-rag/store/EventLog")<EventL
         for (const batch of chunks(rows)) yield* insert(batch)
         return seqs
       }).pipe(transaction("appending events"))
-    })
+    }, withHotSpan("EventLog.append"))
     const since = Effect.fn("EventLog.since")(function*(
       runId: string,
       options?: { readonly afterSeq?: number; readonly limit?: number }

@@ -1,5 +1,5 @@
-import { firstDecodeIssue } from "@deepnote-rag/core"
-import { Clock, Effect, Ref, Schema } from "effect"
+import { annotateHotSpan, firstDecodeIssue } from "@deepnote-rag/core"
+import { Clock, Effect, Schema } from "effect"
 import { JournalMismatch, StoreError } from "./Domain/Errors.js"
 import type { JournalEntry, Usage } from "./Domain/JournalEntry.js"
 import type { JournalAppend } from "./internal/journalRows.js"
@@ -60,47 +60,49 @@ export const makeReplay = (options: {
   Effect.gen(function*() {
     const { itemId, runId } = options
     const bySeq = new Map(options.stored.map((e) => [e.seq, e]))
-    const next = yield* Ref.make(0)
-    const unsaved = yield* Ref.make<ReadonlyArray<JournalAppend>>([])
-    const stats = yield* Ref.make({ replayed: 0, executed: 0 })
+    // Plain state, not `Ref`s: every read and write below is synchronous, so no other fiber can come between them,
+    // and a `Ref` operation is a run-loop step of its own (≈ 6 per executed call; benchmarks/cpu)
+    let next = 0
+    let unsaved: ReadonlyArray<JournalAppend> = []
+    let replayed = 0
+    let executed = 0
 
-    // no span of its own: the caller's span (`journalCalls`' `Journal.call`) is annotated with the position, the kind and
-    // whether it was replayed — a second span per call cost ≈ 36 run-loop steps (benchmarks/cpu)
-    const call = <A, I, E, R>(spec: CallSpec<A, I>, execute: Effect.Effect<A, E, R>) =>
+    const replay = <A, I>(seq: number, stored: JournalEntry, spec: CallSpec<A, I>) =>
       Effect.gen(function*() {
-        const seq = yield* Ref.getAndUpdate(next, (n) => n + 1)
-        yield* Effect.annotateCurrentSpan({ "deepnote.journal.seq": seq, "deepnote.journal.kind": spec.kind })
-        const stored = bySeq.get(seq)
-        if (stored !== undefined) {
-          if (stored.kind !== spec.kind || stored.requestHash !== spec.requestHash) {
-            return yield* new JournalMismatch({
-              runId,
-              itemId,
-              seq,
-              kind: spec.kind,
-              requestHash: spec.requestHash,
-              storedKind: stored.kind,
-              storedHash: stored.requestHash
-            })
-          }
-          const value = yield* Schema.decodeUnknown(spec.schema)(stored.response).pipe(
-            Effect.mapError((e) =>
-              new StoreError({
-                message: `journal entry (${runId}, ${itemId}, #${seq}, ${spec.kind}) does not decode: ` +
-                  firstDecodeIssue(e, "row")
-              })
-            )
-          )
-          yield* Ref.update(stats, (s) => ({ ...s, replayed: s.replayed + 1 }))
-          yield* Effect.annotateCurrentSpan("deepnote.journal.replayed", true)
-          return value
+        if (stored.kind !== spec.kind || stored.requestHash !== spec.requestHash) {
+          return yield* new JournalMismatch({
+            runId,
+            itemId,
+            seq,
+            kind: spec.kind,
+            requestHash: spec.requestHash,
+            storedKind: stored.kind,
+            storedHash: stored.requestHash
+          })
         }
-        if (options.persist === "next-write") {
-          const pending = yield* Ref.getAndSet(unsaved, [])
-          if (pending.length > 0) yield* options.appendAll(pending)
+        const value = yield* Schema.decodeUnknown(spec.schema)(stored.response).pipe(
+          Effect.mapError((e) =>
+            new StoreError({
+              message: `journal entry (${runId}, ${itemId}, #${seq}, ${spec.kind}) does not decode: ` +
+                firstDecodeIssue(e, "row")
+            })
+          )
+        )
+        replayed += 1
+        yield* annotateHotSpan({ "deepnote.journal.replayed": true })
+        return value
+      })
+
+    /** Runs a call not journaled yet and keeps (or writes) its entry. */
+    const execute = <A, I, E, R>(seq: number, spec: CallSpec<A, I>, run: Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
+        if (options.persist === "next-write" && unsaved.length > 0) {
+          const pending = unsaved
+          unsaved = []
+          yield* options.appendAll(pending)
         }
         const started = yield* Clock.currentTimeMillis
-        const value = yield* execute
+        const value = yield* run
         const latencyMs = (yield* Clock.currentTimeMillis) - started
         const response = yield* Effect.orDie(Schema.encode(spec.schema)(value))
         const entry: JournalAppend = {
@@ -114,18 +116,35 @@ export const makeReplay = (options: {
           latencyMs
         }
         if (options.persist === "each") yield* options.append(entry)
-        else yield* Ref.update(unsaved, (es) => [...es, entry])
-        yield* Ref.update(stats, (s) => ({ ...s, executed: s.executed + 1 }))
-        yield* Effect.annotateCurrentSpan("deepnote.journal.replayed", false)
+        else unsaved = [...unsaved, entry]
+        executed += 1
+        yield* annotateHotSpan({ "deepnote.journal.replayed": false })
         return value
+      })
+
+    // no span of its own: the caller's span (`journalCalls`' `Journal.call`) is annotated with the position, the kind and
+    // whether it was replayed — a second span per call cost ≈ 36 run-loop steps (benchmarks/cpu)
+    const call = <A, I, E, R>(spec: CallSpec<A, I>, run: Effect.Effect<A, E, R>) =>
+      Effect.suspend(() => {
+        const seq = next
+        next += 1
+        const stored = bySeq.get(seq)
+        return Effect.zipRight(
+          annotateHotSpan({ "deepnote.journal.seq": seq, "deepnote.journal.kind": spec.kind }),
+          stored !== undefined ? replay(seq, stored, spec) : execute(seq, spec, run)
+        )
       })
 
     return {
       runId,
       itemId,
       call,
-      unsaved: Ref.get(unsaved),
-      takeUnsaved: Ref.getAndSet(unsaved, []),
-      stats: Ref.get(stats)
+      unsaved: Effect.sync(() => unsaved),
+      takeUnsaved: Effect.sync(() => {
+        const taken = unsaved
+        unsaved = []
+        return taken
+      }),
+      stats: Effect.sync(() => ({ replayed, executed }))
     }
   })

@@ -4,6 +4,7 @@ import type { PipelineError } from "../Domain/Errors.js"
 import type { Note } from "../Domain/Note.js"
 import type { RunConfig } from "../Domain/RunConfig.js"
 import type { StopReason } from "../Domain/StopReason.js"
+import { withHotSpan } from "../Observability/HotSpan.js"
 import type { LoopState, ProfileRoles, ProfileRun, StopPolicy } from "../Profiles/ProfileDefinition.js"
 import type { Recorder } from "./Recorder.js"
 import { answerStage, initialNoteStep } from "./Stages.js"
@@ -61,7 +62,7 @@ export const noteLoop = (step: NoteStep, stop: StopPolicy): ProfileRun => (quest
     for (let n = 1; reason === undefined; n++) {
       const context: CallContext = { ...base, step: n }
       const outcome = yield* step({ question, recorder, context, best, queryLog }).pipe(
-        Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": n, "deepnote.item.id": base.questionId } })
+        withHotSpan("deepnote.step", { attributes: { "deepnote.step": n, "deepnote.item.id": base.questionId } })
       )
       best = outcome.best
       reason = outcome.stop ?? stop(state(n))

@@ -3,6 +3,7 @@ import type { CallContext } from "../Domain/CallContext.js"
 import type { PipelineError } from "../Domain/Errors.js"
 import { Note } from "../Domain/Note.js"
 import type { StopReason } from "../Domain/StopReason.js"
+import { withHotSpan } from "../Observability/HotSpan.js"
 import type { ProfileRoles, ProfileRun, StopPolicy } from "../Profiles/ProfileDefinition.js"
 import { loopState, stopAndAnswer } from "./NoteLoop.js"
 import { selectNewQueries } from "./QueryLog.js"
@@ -54,7 +55,7 @@ export const oneQueryLoop = (step: QueryStep, stop: StopPolicy): ProfileRun => (
         yield* recorder.emit((c) => ({ _tag: "NoteUpdated", ...c, note, durationMs }), n)
         return stop(state(n))
       }).pipe(
-        Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": n, "deepnote.item.id": base.questionId } })
+        withHotSpan("deepnote.step", { attributes: { "deepnote.step": n, "deepnote.item.id": base.questionId } })
       )
     }
     return yield* stopAndAnswer(recorder, question, base, noteOf(), reason)

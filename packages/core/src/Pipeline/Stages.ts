@@ -4,6 +4,7 @@ import { Note } from "../Domain/Note.js"
 import type { Passage } from "../Domain/Passage.js"
 import type { RunConfig } from "../Domain/RunConfig.js"
 import type { Verdict } from "../Domain/Verdict.js"
+import { withHotSpan } from "../Observability/HotSpan.js"
 import { withTags } from "../Observability/MetricTags.js"
 import { PipelineMetrics } from "../Observability/PipelineMetrics.js"
 import { Answerer, type AnswerEvidence } from "../Services/Answerer.js"
@@ -141,4 +142,4 @@ export const initialNoteStep = (recorder: Recorder, question: string, base: Omit
       initial
     )
     return yield* initNoteStage(recorder, question, first, initial)
-  }).pipe(Effect.withSpan("deepnote.step", { attributes: { "deepnote.step": 0, "deepnote.item.id": base.questionId } }))
+  }).pipe(withHotSpan("deepnote.step", { attributes: { "deepnote.step": 0, "deepnote.item.id": base.questionId } }))

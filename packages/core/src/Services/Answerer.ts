@@ -4,6 +4,7 @@ import type { CallContext } from "../Domain/CallContext.js"
 import type { RoleError } from "../Domain/Errors.js"
 import type { Note } from "../Domain/Note.js"
 import type { Passage } from "../Domain/Passage.js"
+import { annotateHotSpan, withHotSpan } from "../Observability/HotSpan.js"
 
 /** What the answerer may read: the best note (DeepNote), raw passages (vanilla) or nothing (no retrieval). */
 export type AnswerEvidence =
@@ -27,14 +28,14 @@ export interface AnswererService {
 export class Answerer extends Context.Tag("@deepnote-rag/core/Answerer")<Answerer, AnswererService>() {
   /** Wraps an implementation so every call is a `Answerer.answer` span with the call's ids. */
   static readonly make = (impl: AnswererService): AnswererService => ({
-    answer: Effect.fn("Answerer.answer")(function*(input: AnswerInput) {
-      yield* Effect.annotateCurrentSpan({
+    answer: Effect.fnUntraced(function*(input: AnswerInput) {
+      yield* annotateHotSpan({
         "deepnote.item.id": input.context.questionId,
         "deepnote.answer.evidence": input.evidence._tag,
         "deepnote.task": input.context.config.task
       })
       return yield* impl.answer(input)
-    })
+    }, withHotSpan("Answerer.answer"))
   })
 
   /** A test double's layer: the implementation wrapped in the same spans as a real one. */

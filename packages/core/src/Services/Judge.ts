@@ -3,6 +3,7 @@ import type { CallContext } from "../Domain/CallContext.js"
 import type { RoleError } from "../Domain/Errors.js"
 import type { Note } from "../Domain/Note.js"
 import type { Verdict } from "../Domain/Verdict.js"
+import { annotateHotSpan, withHotSpan } from "../Observability/HotSpan.js"
 
 export interface CompareInput {
   readonly question: string
@@ -19,15 +20,15 @@ export interface JudgeService {
 export class Judge extends Context.Tag("@deepnote-rag/core/Judge")<Judge, JudgeService>() {
   /** Wraps an implementation so every call is a `Judge.compare` span with the call's ids. */
   static readonly make = (impl: JudgeService): JudgeService => ({
-    compare: Effect.fn("Judge.compare")(function*(input: CompareInput) {
-      yield* Effect.annotateCurrentSpan({
+    compare: Effect.fnUntraced(function*(input: CompareInput) {
+      yield* annotateHotSpan({
         "deepnote.step": input.context.step,
         "deepnote.item.id": input.context.questionId
       })
       const verdict = yield* impl.compare(input)
-      yield* Effect.annotateCurrentSpan("deepnote.verdict", verdict.better ? "better" : "not-better")
+      yield* annotateHotSpan({ "deepnote.verdict": verdict.better ? "better" : "not-better" })
       return verdict
-    })
+    }, withHotSpan("Judge.compare"))
   })
 
   /** A test double's layer: the implementation wrapped in the same spans as a real one. */

@@ -3,6 +3,7 @@ import type { CallContext } from "../Domain/CallContext.js"
 import type { RoleError } from "../Domain/Errors.js"
 import type { Note } from "../Domain/Note.js"
 import type { Passage } from "../Domain/Passage.js"
+import { annotateHotSpan, withHotSpan } from "../Observability/HotSpan.js"
 
 export interface NoteInitInput {
   readonly question: string
@@ -27,14 +28,14 @@ export interface NoteWriterService {
 export class NoteWriter extends Context.Tag("@deepnote-rag/core/NoteWriter")<NoteWriter, NoteWriterService>() {
   /** Wraps an implementation so every call is a `NoteWriter.init` span (and `NoteWriter.update`) with the call's ids. */
   static readonly make = (impl: NoteWriterService): NoteWriterService => ({
-    init: Effect.fn("NoteWriter.init")(function*(input: NoteInitInput) {
+    init: Effect.fnUntraced(function*(input: NoteInitInput) {
       yield* annotate(input.context, input.passages.length)
       return yield* impl.init(input)
-    }),
-    update: Effect.fn("NoteWriter.update")(function*(input: NoteUpdateInput) {
+    }, withHotSpan("NoteWriter.init")),
+    update: Effect.fnUntraced(function*(input: NoteUpdateInput) {
       yield* annotate(input.context, input.passages.length)
       return yield* impl.update(input)
-    })
+    }, withHotSpan("NoteWriter.update"))
   })
 
   /** A test double's layer: the implementation wrapped in the same spans as a real one. */
@@ -42,7 +43,7 @@ export class NoteWriter extends Context.Tag("@deepnote-rag/core/NoteWriter")<Not
 }
 
 const annotate = (context: CallContext, passages: number) =>
-  Effect.annotateCurrentSpan({
+  annotateHotSpan({
     "deepnote.step": context.step,
     "deepnote.item.id": context.questionId,
     "deepnote.passages": passages

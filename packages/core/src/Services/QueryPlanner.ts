@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import type { CallContext } from "../Domain/CallContext.js"
 import type { RoleError } from "../Domain/Errors.js"
 import type { Note } from "../Domain/Note.js"
+import { annotateHotSpan, withHotSpan } from "../Observability/HotSpan.js"
 
 export interface PlanInput {
   readonly question: string
@@ -28,14 +29,14 @@ export interface QueryPlannerService {
 export class QueryPlanner extends Context.Tag("@deepnote-rag/core/QueryPlanner")<QueryPlanner, QueryPlannerService>() {
   /** Wraps an implementation so every call is a `QueryPlanner.plan` span with the call's ids. */
   static readonly make = (impl: QueryPlannerService): QueryPlannerService => ({
-    plan: Effect.fn("QueryPlanner.plan")(function*(input: PlanInput) {
-      yield* Effect.annotateCurrentSpan({
+    plan: Effect.fnUntraced(function*(input: PlanInput) {
+      yield* annotateHotSpan({
         "deepnote.step": input.context.step,
         "deepnote.item.id": input.context.questionId,
         "deepnote.query_log": input.queryLog.length
       })
       return yield* impl.plan(input)
-    })
+    }, withHotSpan("QueryPlanner.plan"))
   })
 
   /** A test double's layer: the implementation wrapped in the same spans as a real one. */

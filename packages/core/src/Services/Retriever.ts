@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import type { CallContext } from "../Domain/CallContext.js"
 import type { RetrievalError } from "../Domain/Errors.js"
 import type { Passage } from "../Domain/Passage.js"
+import { annotateHotSpan, withHotSpan } from "../Observability/HotSpan.js"
 
 export interface RetrievalRequest {
   /** One or more query strings; candidates of several queries are fused (reciprocal-rank fusion). */
@@ -30,17 +31,17 @@ export interface RetrieverService {
 export class Retriever extends Context.Tag("@deepnote-rag/core/Retriever")<Retriever, RetrieverService>() {
   /** Wraps an implementation so every call is a `Retriever.search` span. */
   static readonly make = (impl: RetrieverService): RetrieverService => ({
-    search: Effect.fn("Retriever.search")(function*(request: RetrievalRequest) {
-      yield* Effect.annotateCurrentSpan({
+    search: Effect.fnUntraced(function*(request: RetrievalRequest) {
+      yield* annotateHotSpan({
         "deepnote.step": request.context.step,
         "deepnote.item.id": request.context.questionId,
         "deepnote.retrieval.queries": request.queries.length,
         "deepnote.retrieval.top_k": request.topK
       })
       const passages = yield* impl.search(request)
-      yield* Effect.annotateCurrentSpan("deepnote.retrieval.returned", passages.length)
+      yield* annotateHotSpan({ "deepnote.retrieval.returned": passages.length })
       return passages
-    })
+    }, withHotSpan("Retriever.search"))
   })
 
   /** A test double's layer: the implementation wrapped in the same spans as a real one. */

@@ -1,3 +1,4 @@
+import { withHotSpan } from "@deepnote-rag/core"
 import type { HttpClient } from "@effect/platform"
 import { Cause, Clock, Context, Effect, Exit, Option, Random, RateLimiter, type Scope } from "effect"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
@@ -208,9 +209,8 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
           onFailure: failed
         })
       }).pipe(
-        Effect.withSpan("LlmClient.attempt", {
+        withHotSpan("LlmClient.attempt", {
           kind: "client",
-          captureStackTrace: false,
           attributes: {
             "deepnote.llm.attempt": state.attempt,
             "deepnote.role": call.tags.role,

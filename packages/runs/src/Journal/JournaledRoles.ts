@@ -12,7 +12,8 @@ import {
   type Role,
   Role as RoleSchema,
   RoleError,
-  Verdict
+  Verdict,
+  withHotSpan
 } from "@deepnote-rag/core"
 import { type CallUsage, collectCallUsage, sumCallUsage } from "@deepnote-rag/llm"
 import type { JournalMismatch, Replay, Usage } from "@deepnote-rag/store"
@@ -90,7 +91,7 @@ export const journalCalls = (
           ),
         StoreError: (e) => Effect.die(e)
       }),
-      Effect.withSpan("Journal.call", {
+      withHotSpan("Journal.call", {
         attributes: { "deepnote.journal.kind": kind, "deepnote.step": input.context.step }
       })
     )
