@@ -7,6 +7,7 @@ import type { ItemCounts, Run, RunStatus } from "./Domain/Run.js"
 import { type ItemOutcome, makeItemOps, type ResultsPageOptions } from "./internal/itemOps.js"
 import { makeQueries } from "./internal/query.js"
 import { type CreateRunInput, type ListRunsOptions, makeRunOps } from "./internal/runOps.js"
+import { SqliteDirect } from "./internal/sqliteDirect.js"
 
 export type { CreateRunInput, ItemOutcome, ListRunsOptions, ResultsPageOptions }
 
@@ -94,7 +95,8 @@ export class RunStore extends Context.Tag("@deepnote-rag/store/RunStore")<RunSto
     const sql = yield* SqlClient.SqlClient
     const runs = makeRunOps(sql)
     const { transaction } = makeQueries(sql)
-    const items = makeItemOps(sql, runs.runExists)
+    // SQLite: an item's writes take the synchronous path (`internal/directItems.ts`); Postgres has none
+    const items = makeItemOps(sql, runs.runExists, yield* Effect.serviceOption(SqliteDirect))
     const runAttrs = (runId: string) => Effect.annotateCurrentSpan({ "deepnote.run.id": runId })
     const itemAttrs = (runId: string, itemId: string) =>
       Effect.annotateCurrentSpan({ "deepnote.run.id": runId, "deepnote.item.id": itemId })

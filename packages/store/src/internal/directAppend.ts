@@ -37,12 +37,50 @@ const decodeStored = Schema.decodeUnknownEither(StoredKey)
 const decodeReserved = Schema.decodeUnknownEither(Reserved)
 const decodeCount = Schema.decodeUnknownEither(Count)
 
-const notDecoded = (table: string) => () =>
-  new StoreError({ message: `a stored ${table} row does not decode (appending events)` })
+const notDecoded = (table: string, action = "appending events") => () =>
+  new StoreError({ message: `a stored ${table} row does not decode (${action})` })
 
-const writeRefs = (db: SqliteDirectDatabase, refs: Omit<Dehydrated, "stored">) => {
+export const writeRefs = (db: SqliteDirectDatabase, refs: Omit<Dehydrated, "stored">) => {
   for (const p of refs.passages) db.statement(insertPassage).run(p.run_id, p.hash, p.id, p.source, p.title, p.text)
   for (const t of refs.texts) db.statement(insertText).run(t.run_id, t.hash, t.text)
+}
+
+/**
+ * Journal entries inserted unless journaled (a different kind or request hash at a position is a `JournalMismatch`),
+ * their passages and long texts first: `Journal.appendAll`'s statements, inside the caller's direct transaction.
+ */
+export const writeJournalDirect = (
+  db: SqliteDirectDatabase,
+  journal: ReadonlyArray<JournalAppend>,
+  createdAt: Date,
+  action: string
+): Either.Either<void, JournalMismatch | StoreError> => {
+  if (journal.length === 0) return Either.void
+  const { refs, rows } = newJournalRows(journal, createdAt)
+  writeRefs(db, refs)
+  for (const row of rows) {
+    const e = encodeEntry(row)
+    const inserted = db.statement(insertEntry).run(
+      e.run_id,
+      e.item_id,
+      e.seq,
+      e.kind,
+      e.request_hash,
+      e.response,
+      e.usage,
+      e.prompt_tokens,
+      e.completion_tokens,
+      e.latency_ms,
+      e.created_at
+    )
+    if (inserted.changes > 0) continue
+    const found = decodeStored(db.statement(storedEntry).get(e.run_id, e.item_id, e.seq))
+    if (Either.isLeft(found)) return Either.left(notDecoded("journal", action)())
+    if (found.right.kind !== row.kind || found.right.request_hash !== row.request_hash) {
+      return Either.left(journalMismatch(row, found.right))
+    }
+  }
+  return Either.void
 }
 
 /**
@@ -56,32 +94,8 @@ export const appendDirect = (
   append: DirectAppend
 ): Either.Either<ReadonlyArray<number>, JournalMismatch | StoreError> => {
   const { createdAt, itemId, journal, position, runId } = append
-  if (journal.length > 0) {
-    const { refs, rows } = newJournalRows(journal, createdAt)
-    writeRefs(db, refs)
-    for (const row of rows) {
-      const e = encodeEntry(row)
-      const inserted = db.statement(insertEntry).run(
-        e.run_id,
-        e.item_id,
-        e.seq,
-        e.kind,
-        e.request_hash,
-        e.response,
-        e.usage,
-        e.prompt_tokens,
-        e.completion_tokens,
-        e.latency_ms,
-        e.created_at
-      )
-      if (inserted.changes > 0) continue
-      const found = decodeStored(db.statement(storedEntry).get(e.run_id, e.item_id, e.seq))
-      if (Either.isLeft(found)) return Either.left(notDecoded("journal")())
-      if (found.right.kind !== row.kind || found.right.request_hash !== row.request_hash) {
-        return Either.left(journalMismatch(row, found.right))
-      }
-    }
-  }
+  const journaled = writeJournalDirect(db, journal, createdAt, "appending events")
+  if (Either.isLeft(journaled)) return Either.left(journaled.left)
   const all = append.events
   if (all.length === 0) return Either.right([])
   const take = (count: number) => decodeReserved(db.statement(reserve).get(count, runId))

@@ -5,10 +5,12 @@ import { ItemNotFound, type JournalMismatch, RunNotFound, StoreError } from "../
 import { ItemClaim, ItemError, ItemRecord, ItemResult, ItemStatus, type PendingItem } from "../Domain/Item.js"
 import type { ItemCounts } from "../Domain/Run.js"
 import { makeAddItems } from "./addItems.js"
+import { finishDirect, markRunningDirect } from "./directItems.js"
 import { type JournalAppend, makeInsertEntries } from "./journalRows.js"
 import { makePassageRefs } from "./passageRefs.js"
 import { makeQueries } from "./query.js"
-import { DbInt, nowIso, orUndefined } from "./sql.js"
+import { DbInt, now, nowIso, orUndefined } from "./sql.js"
+import type { SqliteDirectService } from "./sqliteDirect.js"
 import { storedJson, StoredJsonValue } from "./storedJson.js"
 
 const ItemRow = Schema.Struct({
@@ -30,6 +32,8 @@ const RawItemRow = Schema.Struct({ ...ItemRow.fields, result: Schema.NullOr(Stor
 
 const decodeResult = Schema.decodeUnknown(ItemResult)
 const encodeResult = Schema.encode(ItemResult)
+const encodeResultSync = Schema.encodeSync(ItemResult)
+const encodeError = Schema.encodeSync(Schema.parseJson(ItemError))
 
 const toItemRecord = (r: typeof ItemRow.Type): ItemRecord =>
   new ItemRecord({
@@ -84,9 +88,11 @@ export interface ResultsPageOptions {
 /** Item-level operations over the `items` table; `runExists` tells RunNotFound from ItemNotFound. */
 export const makeItemOps = (
   sql: SqlClient.SqlClient,
-  runExists: (runId: string) => Effect.Effect<void, RunNotFound | StoreError>
+  runExists: (runId: string) => Effect.Effect<void, RunNotFound | StoreError>,
+  /** SQLite's synchronous write path (`directItems.ts`); none on Postgres. */
+  direct: Option.Option<SqliteDirectService> = Option.none()
 ) => {
-  const { execute, findAll, findOne, transaction } = makeQueries(sql)
+  const { execute, findAll, findOne, sqlFailure, transaction } = makeQueries(sql)
   const insertEntries = makeInsertEntries(sql)
   const refs = makePassageRefs(sql)
   /** Rows with their results' passages put back, decoded. */
@@ -148,7 +154,15 @@ export const makeItemOps = (
 
   const markItemRunning = (runId: string, itemId: string) =>
     Effect.gen(function*() {
-      const updated = yield* markRunning({ runId, itemId, now: yield* nowIso })
+      const now = yield* nowIso
+      if (Option.isSome(direct)) {
+        const found = yield* direct.value.transaction((db) => markRunningDirect(db, { runId, itemId, now })).pipe(
+          Effect.catchTag("SqlError", sqlFailure("marking an item running"))
+        )
+        if (!found) return yield* notFound(runId, itemId)
+        return
+      }
+      const updated = yield* markRunning({ runId, itemId, now })
       if (Option.isNone(updated)) return yield* notFound(runId, itemId)
     })
 
@@ -172,7 +186,7 @@ export const makeItemOps = (
       readonly error: ItemError | null
     }
   ): Effect.Effect<void, RunNotFound | ItemNotFound | JournalMismatch | StoreError> =>
-    Effect.gen(function*() {
+    Option.isSome(direct) ? finishNow(direct.value, outcome, ending) : Effect.gen(function*() {
       const { itemId, runId } = outcome
       const now = yield* nowIso
       const result = ending.result === null
@@ -192,6 +206,36 @@ export const makeItemOps = (
       }
       yield* insertEntries(outcome.journal ?? [])
     }).pipe(transaction("finishing an item"))
+
+  /** `finish` on SQLite: one synchronous transaction (`directItems.ts`). */
+  const finishNow = (
+    db: SqliteDirectService,
+    outcome: ItemOutcome,
+    ending: {
+      readonly status: "done" | "failed"
+      readonly result: ItemResult | null
+      readonly error: ItemError | null
+    }
+  ) =>
+    Effect.gen(function*() {
+      const { itemId, runId } = outcome
+      const createdAt = yield* now
+      const written = yield* db.transaction((d) =>
+        finishDirect(d, {
+          runId,
+          itemId,
+          status: ending.status,
+          // encoded before the transaction: a result that does not encode is a defect, as on the other path
+          result: ending.result === null ? null : encodeResultSync(ending.result),
+          error: ending.error === null ? null : encodeError(ending.error),
+          now: createdAt.toISOString(),
+          createdAt,
+          elapsedMs: outcome.elapsedMs ?? null,
+          journal: outcome.journal ?? []
+        })
+      ).pipe(Effect.catchTag("SqlError", sqlFailure("finishing an item")))
+      if (written === "missing") return yield* notFound(runId, itemId)
+    })
 
   const completeItem = (outcome: ItemOutcome & { readonly result: ItemResult }) =>
     finish(outcome, { status: "done", result: outcome.result, error: null })
