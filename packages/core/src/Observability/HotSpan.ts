@@ -6,8 +6,8 @@ import { Chunk, Clock, Context, Effect, Exit, FiberRef, HashMap, Option, Tracer 
  *
  * `Effect.withSpan` costs 36 steps of the Effect run loop (it makes the span current with `Effect.provideService`, a
  * `FiberRef` change undone by an `acquireUseRelease`, inside an `onExit`), and `Effect.fn` 38 plus a captured stack
- * trace per call; at ≈ 8 spans per call they were ≈ 290 of a call's ≈ 770 steps (`benchmarks/cpu`). `withHotSpan`
- * makes the same span (same tracer, parent, attributes, timing, status) current and ends it in ≈ 10 steps: it sets the
+ * trace per call; at ≈ 8.5 spans per call they were ≈ 300 of a call's ≈ 840 steps (`benchmarks/cpu`). `withHotSpan`
+ * makes the same span (same tracer, parent, attributes, timing, status) current and ends it in 15 steps: it sets the
  * fiber's context once and puts the caller's back when the effect ends, however it ends. What it leaves out: the
  * `code.stacktrace` attribute Effect adds to a failed span from a stack captured at every call. Where the span's setup
  * is one it does not reproduce — the tracer disabled (`Effect.withTracerEnabled`), span annotations or links set for
