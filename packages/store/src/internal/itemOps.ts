@@ -5,7 +5,7 @@ import { ItemNotFound, type JournalMismatch, RunNotFound, StoreError } from "../
 import { ItemClaim, ItemError, ItemRecord, ItemResult, ItemStatus, type PendingItem } from "../Domain/Item.js"
 import type { ItemCounts } from "../Domain/Run.js"
 import { makeAddItems } from "./addItems.js"
-import { finishDirect, markRunningDirect } from "./directItems.js"
+import { type DirectOutcome, finishDirect, markRunningDirect } from "./directItems.js"
 import { type JournalAppend, makeInsertEntries } from "./journalRows.js"
 import { makePassageRefs } from "./passageRefs.js"
 import { makeQueries } from "./query.js"
@@ -66,6 +66,13 @@ const Page = Schema.Struct({
   limit: Schema.optional(Schema.Int)
 })
 const Seq = Schema.Struct({ seq: Schema.Int })
+
+/** How an item ends: done with its result, or failed with its error. */
+interface Ending {
+  readonly status: "done" | "failed"
+  readonly result: ItemResult | null
+  readonly error: ItemError | null
+}
 
 /** How an item ended, with the journal entries not yet written (stored in the same transaction). */
 export interface ItemOutcome {
@@ -180,11 +187,7 @@ export const makeItemOps = (
 
   const finish = (
     outcome: ItemOutcome,
-    ending: {
-      readonly status: "done" | "failed"
-      readonly result: ItemResult | null
-      readonly error: ItemError | null
-    }
+    ending: Ending
   ): Effect.Effect<void, RunNotFound | ItemNotFound | JournalMismatch | StoreError> =>
     Option.isSome(direct) ? finishNow(direct.value, outcome, ending) : Effect.gen(function*() {
       const { itemId, runId } = outcome
@@ -211,30 +214,28 @@ export const makeItemOps = (
   const finishNow = (
     db: SqliteDirectService,
     outcome: ItemOutcome,
-    ending: {
-      readonly status: "done" | "failed"
-      readonly result: ItemResult | null
-      readonly error: ItemError | null
-    }
+    ending: Ending
   ) =>
     Effect.gen(function*() {
       const { itemId, runId } = outcome
       const createdAt = yield* now
-      const written = yield* db.transaction((d) =>
-        finishDirect(d, {
-          runId,
-          itemId,
-          status: ending.status,
-          // encoded before the transaction: a result that does not encode is a defect, as on the other path
-          result: ending.result === null ? null : encodeResultSync(ending.result),
-          error: ending.error === null ? null : encodeError(ending.error),
-          now: createdAt.toISOString(),
-          createdAt,
-          elapsedMs: outcome.elapsedMs ?? null,
-          journal: outcome.journal ?? []
-        })
-      ).pipe(Effect.catchTag("SqlError", sqlFailure("finishing an item")))
-      if (written === "missing") return yield* notFound(runId, itemId)
+      // encoded before the transaction: a result that does not encode is a defect, as on the other path (inside the
+      // transaction a throw would be reported as the database's failure)
+      const written: DirectOutcome = {
+        runId,
+        itemId,
+        status: ending.status,
+        result: ending.result === null ? null : encodeResultSync(ending.result),
+        error: ending.error === null ? null : encodeError(ending.error),
+        now: createdAt.toISOString(),
+        createdAt,
+        elapsedMs: outcome.elapsedMs ?? null,
+        journal: outcome.journal ?? []
+      }
+      const finished = yield* db.transaction((d) => finishDirect(d, written)).pipe(
+        Effect.catchTag("SqlError", sqlFailure("finishing an item"))
+      )
+      if (finished === "missing") return yield* notFound(runId, itemId)
     })
 
   const completeItem = (outcome: ItemOutcome & { readonly result: ItemResult }) =>
