@@ -9,7 +9,6 @@ import type { CollectionSettings } from "./Domain/Ingest.js"
 import { openCollection } from "./Index/CollectionDatabase.js"
 import type { FtsIndex } from "./Index/FtsIndex.js"
 import { indexFailure } from "./Index/IndexFailure.js"
-import { MetaKey } from "./Index/IndexSchema.js"
 import { matchQuery } from "./Index/MatchQuery.js"
 import { SearchCacheLimits } from "./Index/SearchCache.js"
 import { makeTermScoresMemory } from "./Index/TermScoresMemory.js"
@@ -27,7 +26,6 @@ export class Collections extends Context.Tag("@deepnote-rag/retrieval/Collection
     const home = yield* Home
     const scope = yield* Effect.scope
     const open = new Map<string, { readonly index: FtsIndex; readonly scope: Scope.CloseableScope }>()
-    const fingerprints = new Map<string, { readonly stamp: string; readonly fingerprint: string }>()
     const writeLocks = new Map<string, Effect.Semaphore>()
     const openLocks = new Map<string, Effect.Semaphore>()
     // the phrase scores every open collection keeps between searches, held to one budget for the process
@@ -116,13 +114,8 @@ export class Collections extends Context.Tag("@deepnote-rag/retrieval/Collection
       }),
       fingerprint: Effect.fn("Collections.fingerprint")(function*(name) {
         yield* annotate(name)
-        const index = yield* existing(name)
-        const stamp = `${yield* index.count}:${(yield* index.meta)[MetaKey.builtAt] ?? ""}`
-        const known = fingerprints.get(name)
-        if (known !== undefined && known.stamp === stamp) return known.fingerprint
-        const fingerprint = yield* index.fingerprint
-        fingerprints.set(name, { stamp, fingerprint })
-        return fingerprint
+        // kept in the collection itself until its passages change (`FtsIndex.fingerprint`)
+        return yield* (yield* existing(name)).fingerprint
       }),
       embed: Effect.fn("Collections.embed")(function*(name, embedder, options = {}) {
         yield* annotate(name)

@@ -59,8 +59,8 @@ export interface CollectionsService {
   readonly info: (name: string) => Effect.Effect<CollectionInfo, LookupError>
   /**
    * The collection's content hash (`sha256:…` over every passage in id order): a run records it, and a worker on
-   * another machine refuses a run whose collection differs from its own copy. Remembered while the collection's
-   * passage count and build time stay the same in this process.
+   * another machine refuses a run whose collection differs from its own copy. Computed once and kept in the collection
+   * file until a write adds, replaces or deletes passages.
    */
   readonly fingerprint: (name: string) => Effect.Effect<string, LookupError>
   /**

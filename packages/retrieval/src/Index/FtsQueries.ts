@@ -139,6 +139,11 @@ export const makeFtsQueries = (sql: SqlClient.SqlClient) => ({
     execute: (delta) =>
       sql`UPDATE meta SET value = CAST(value AS INTEGER) + ${delta} WHERE key = ${MetaKey.documentCount}`
   }),
+  /** Forgets the stored content fingerprint: run by every write that changes the passages, in its transaction. */
+  dropFingerprint: SqlSchema.void({
+    Request: Schema.Void,
+    execute: () => sql`DELETE FROM meta WHERE key = ${MetaKey.contentFingerprint}`
+  }),
   progressOf: SqlSchema.findOne({
     Request: Schema.String,
     Result: ProgressRow,

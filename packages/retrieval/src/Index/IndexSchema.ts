@@ -50,5 +50,10 @@ export const MetaKey = {
   embeddingModel: "embedding_model",
   embeddingDimensions: "embedding_dimensions",
   /** Bumped by every change to `vectors` (migration 3): the ANN file records the version it was built from. */
-  vectorsVersion: "vectors_version"
+  vectorsVersion: "vectors_version",
+  /**
+   * The content fingerprint (`FtsIndex.fingerprint`) once computed, kept for the next run; every write that adds,
+   * replaces or deletes passages deletes it in its own transaction, so a stored one is always the current content's.
+   */
+  contentFingerprint: "content_fingerprint"
 } as const

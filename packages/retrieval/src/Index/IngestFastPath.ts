@@ -33,6 +33,7 @@ const open = (file: string) => {
   )
   const insertFts = db.prepare("INSERT INTO fts (rowid, title, body, title_cjk, body_cjk) VALUES (?, ?, ?, ?, ?)")
   const bumpCount = db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = ?")
+  const dropFingerprint = db.prepare("DELETE FROM meta WHERE key = ?")
   const saveProgress = db.prepare(
     "INSERT OR REPLACE INTO ingest_progress (file, size, mtime_ms, byte_offset, line, done, updated_at) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -46,7 +47,10 @@ const open = (file: string) => {
         insertFts.run(written.lastInsertRowid, f.title, f.body, f.title_cjk, f.body_cjk)
         inserted++
       }
-      if (inserted !== 0) bumpCount.run(inserted, MetaKey.documentCount)
+      if (inserted !== 0) {
+        bumpCount.run(inserted, MetaKey.documentCount)
+        dropFingerprint.run(MetaKey.contentFingerprint)
+      }
       if (progress !== undefined) {
         const p = progress
         saveProgress.run(p.file, p.size, p.mtime_ms, p.byte_offset, p.line, p.done, p.updated_at)
