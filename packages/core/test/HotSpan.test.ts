@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Option, Tracer } from "effect"
+import { Context, Effect, Exit, Fiber, Option, Tracer } from "effect"
 import { annotateHotSpan, withHotSpan } from "../src/index.js"
 
 /** A tracer that keeps every span it makes (the native tracer's spans), to compare the two ways of making them. */
@@ -83,6 +83,26 @@ describe("withHotSpan", () => {
       const { after, exit } = yield* under(Effect.interrupt.pipe(withHotSpan("call"))).pipe(Effect.withTracer(tracer))
       assert.isTrue(Exit.isInterrupted(exit))
       assert.strictEqual(after, "outer")
+    }))
+
+  it.effect("keeps the caller's services, in their order, with the span as the only change; the caller's context after", () =>
+    Effect.gen(function*() {
+      class Greeting extends Context.Tag("test/Greeting")<Greeting, string>() {}
+      const keys = <R>(context: Context.Context<R>) => [...context.unsafeMap.keys()]
+      const { before, inside, after } = yield* Effect.gen(function*() {
+        const before = yield* Effect.context<Greeting>()
+        const inside = yield* Effect.context<Greeting>().pipe(withHotSpan("call"))
+        const after = yield* Effect.context<Greeting>()
+        return { before, inside, after }
+      }).pipe(Effect.provideService(Greeting, "hello"), Effect.withSpan("outer"))
+      assert.deepStrictEqual(keys(inside), keys(before))
+      assert.strictEqual(Context.get(inside, Greeting), "hello")
+      const parent = Option.getOrThrow(Context.getOption(inside, Tracer.ParentSpan))
+      assert.strictEqual(parent._tag === "Span" ? parent.name : "external", "call")
+      for (const key of keys(before)) {
+        if (key !== Tracer.ParentSpan.key) assert.strictEqual(inside.unsafeMap.get(key), before.unsafeMap.get(key))
+      }
+      assert.strictEqual(after, before)
     }))
 
   it.effect("with the tracer disabled it makes no span", () =>

@@ -15,8 +15,16 @@ describe("bestRows", () => {
       // few distinct values, so many ties
       for (let i = 0; i < size; i++) sums[i] = Math.floor(random() * 8) / 4
       const rowids = Array.from({ length: size }, (_, i) => i).filter(() => random() < 0.7)
+      // the first `count` of a longer scratch list, as a search passes its touched rows
+      const count = Math.floor(random() * (rowids.length + 1))
+      const scratch = Int32Array.from([...rowids, ...rowids.map((r) => (r + 1) % size)])
       for (const limit of [0, 1, 3, 50, size + 5]) {
         assert.deepStrictEqual(bestRows(rowids, sums, limit), sorted(rowids, sums, limit), `round ${round}, ${limit}`)
+        assert.deepStrictEqual(
+          bestRows(scratch, sums, limit, count),
+          sorted(rowids.slice(0, count), sums, limit),
+          `round ${round}, ${limit}, first ${count}`
+        )
       }
     }
   })

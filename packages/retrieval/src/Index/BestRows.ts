@@ -1,8 +1,14 @@
 /**
- * The best `limit` of `rowids` by `sums` (higher first, equal sums by lower rowid): a bounded heap whose root is the
- * worst row kept, then sorted. Comparing n rows against the root costs less than sorting them all.
+ * The best `limit` of the first `count` of `rowids` (all of them by default) by `sums` (higher first, equal sums by
+ * lower rowid): a bounded heap whose root is the worst row kept, then sorted. Comparing n rows against the root costs
+ * less than sorting them all.
  */
-export const bestRows = (rowids: ReadonlyArray<number>, sums: Float64Array, limit: number): Array<number> => {
+export const bestRows = (
+  rowids: ArrayLike<number>,
+  sums: Float64Array,
+  limit: number,
+  count: number = rowids.length
+): Array<number> => {
   const worse = (a: number, b: number) => sums[a]! < sums[b]! || (sums[a] === sums[b] && a > b)
   const heap: Array<number> = []
   const siftDown = (from: number) => {
@@ -20,7 +26,8 @@ export const bestRows = (rowids: ReadonlyArray<number>, sums: Float64Array, limi
       i = worst
     }
   }
-  for (const rowid of rowids) {
+  for (let r = 0; r < count; r++) {
+    const rowid = rowids[r]!
     if (heap.length < limit) {
       heap.push(rowid)
       let i = heap.length - 1

@@ -21,6 +21,16 @@ export const defaultTermScoresLimits: TermScoresLimits = {
   maxRowid: 4_194_304
 }
 
+/**
+ * A search's scratch arrays, indexed by rowid: each row's running sum (`total`) and whether it was touched yet
+ * (`marks`); `touched` lists the rows touched, in the order first touched (at most one slot per rowid).
+ */
+export interface Accumulator {
+  readonly total: Float64Array
+  readonly marks: Uint8Array
+  readonly touched: Int32Array
+}
+
 /** One phrase's scores: matching rowids and each row's BM25 of the phrase alone (higher is better). */
 export interface KeptPhrase {
   readonly rowids: Int32Array
@@ -64,11 +74,12 @@ export interface TermScoresMemory {
   /** Drops the least recently used entries while over a limit. */
   readonly trim: () => void
   /**
-   * Each rowid's running sum and whether a search has touched it, for rowids up to `maxRowid` (at most
-   * `limits.maxRowid`): one pair of arrays for the process, since a search runs start to end synchronously and leaves
-   * every mark it set cleared; sized to the highest rowid any open collection's search has needed.
+   * Each rowid's running sum, whether a search has touched it and the list of rows touched, for rowids up to
+   * `maxRowid` (at most `limits.maxRowid`; 13 bytes a rowid): one set of arrays for the process, since a search runs
+   * start to end synchronously and leaves every mark it set cleared; sized to the highest rowid any open collection's
+   * search has needed.
    */
-  readonly accumulator: (maxRowid: number) => { readonly total: Float64Array; readonly marks: Uint8Array }
+  readonly accumulator: (maxRowid: number) => Accumulator
   /** What is kept now, over every open collection. */
   readonly held: () => { readonly scores: number; readonly documents: number; readonly collections: number }
 }
@@ -105,7 +116,7 @@ export const makeTermScoresMemory = (limits: TermScoresLimits = defaultTermScore
   let clock = 0
   let scores = 0
   let documents = 0
-  let accumulator = { total: new Float64Array(0), marks: new Uint8Array(0) }
+  let accumulator: Accumulator = { total: new Float64Array(0), marks: new Uint8Array(0), touched: new Int32Array(0) }
   const clear = (entries: KeptEntries) => {
     for (const phrase of entries.phrases.values()) scores -= phraseSize(phrase)
     documents -= entries.documents.size
@@ -143,7 +154,7 @@ export const makeTermScoresMemory = (limits: TermScoresLimits = defaultTermScore
     accumulator: (maxRowid) => {
       if (maxRowid >= accumulator.total.length) {
         const size = Math.min(limits.maxRowid + 1, Math.max(maxRowid + 1, accumulator.total.length * 2, 4096))
-        accumulator = { total: new Float64Array(size), marks: new Uint8Array(size) }
+        accumulator = { total: new Float64Array(size), marks: new Uint8Array(size), touched: new Int32Array(size) }
       }
       return accumulator
     },
