@@ -157,7 +157,8 @@ const make = Effect.gen(function*() {
         })
     )
 
-  const chat = (request: ChatRequest) => withHotSpan("LlmClient.chat")(chatCall(request))
+  const chatSpan = withHotSpan("LlmClient.chat")
+  const chat = (request: ChatRequest) => chatSpan(chatCall(request))
 
   const chatStream = streamOf(chatCall)
 

@@ -1,4 +1,5 @@
-import { Chunk, Clock, Context, Effect, Exit, FiberRef, HashMap, Option, Tracer } from "effect"
+import { Chunk, Clock, Context, Effect, FiberRef, HashMap, Option, Tracer } from "effect"
+import { setFiberRefAround } from "../SetFiberRefAround.js"
 
 /**
  * Spans for the methods on a run's per-call path (the journal's call, the event log's append, the collection search,
@@ -46,17 +47,16 @@ export const withHotSpan = (
       if (options?.attributes !== undefined) {
         for (const key in options.attributes) span.attribute(key, options.attributes[key])
       }
-      const end = (exit: Exit.Exit<A, E>) =>
-        Effect.flatMap(FiberRef.set(FiberRef.currentContext, context), () => {
+      // the caller's context is current again when the span ends
+      return setFiberRefAround(
+        FiberRef.currentContext,
+        withParentSpan(context, span),
+        context,
+        restore(self),
+        (exit) => {
           span.end(timed ? clock.unsafeCurrentTimeNanos() : zero, exit)
           return exit
-        })
-      return Effect.zipRight(
-        FiberRef.set(FiberRef.currentContext, withParentSpan(context, span)),
-        Effect.matchCauseEffect(restore(self), {
-          onFailure: (cause) => end(Exit.failCause(cause)),
-          onSuccess: (value) => end(Exit.succeed(value))
-        })
+        }
       )
     })
   )
