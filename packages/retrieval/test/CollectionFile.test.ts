@@ -92,9 +92,9 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       assert.strictEqual(info.documents, 4)
       assert.deepStrictEqual(info.settings, { stemming: "none" })
       assert.strictEqual(info.meta.created_at, "2026-01-02T03:04:05.000Z")
-      assert.strictEqual(info.meta.schema_version, "3")
+      assert.strictEqual(info.meta.schema_version, "4")
       assert.deepStrictEqual(info.files.map((f) => [f.file, f.done]), [["/corpus/old.jsonl", true]])
-      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3] })
+      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3, 4] })
     }))
 
   it.effect("a file at migration 1 is migrated to the current version, its passages kept", () =>
@@ -109,8 +109,34 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       db.close()
       assert.deepStrictEqual(inspect(file), { applicationId: 0, migrations: [1] })
       const info = yield* fresh(Effect.flatMap(Collections, (c) => c.info("v1")))
-      assert.deepStrictEqual([info.documents, info.meta.schema_version], [3, "3"])
-      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3] })
+      assert.deepStrictEqual([info.documents, info.meta.schema_version], [3, "4"])
+      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3, 4] })
+    }))
+
+  it.effect("a file at migration 3 forgets the content fingerprint it kept, which a build before 4 may have outlived", () =>
+    Effect.gen(function*() {
+      const file = yield* fileOf("v3")
+      const computed = yield* fresh(Effect.gen(function*() {
+        const collections = yield* Collections
+        yield* collections.add("v3", docs)
+        return yield* collections.fingerprint("v3")
+      }))
+      // as a build before migration 4 leaves it: passages changed after the fingerprint was kept, which it keeps
+      const db = new Database(file)
+      db.exec("DELETE FROM deepnote_migrations WHERE migration_id = 4")
+      db.exec("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+      db.exec("UPDATE meta SET value = 'sha256:outlived' WHERE key = 'content_fingerprint'")
+      db.close()
+      assert.deepStrictEqual(inspect(file).migrations, [1, 2, 3])
+      const [info, fingerprint] = yield* fresh(Effect.gen(function*() {
+        const collections = yield* Collections
+        const info = yield* collections.info("v3")
+        return [info, yield* collections.fingerprint("v3")] as const
+      }))
+      assert.strictEqual(info.meta.schema_version, "4")
+      assert.isUndefined(info.meta["content_fingerprint"])
+      assert.strictEqual(fingerprint, computed)
+      assert.deepStrictEqual(inspect(file).migrations, [1, 2, 3, 4])
     }))
 
   it.effect("a file written by a newer DeepNote is refused", () =>

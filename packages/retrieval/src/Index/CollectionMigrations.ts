@@ -10,7 +10,7 @@ export const migrationsTable = "deepnote_migrations"
 export const applicationId = 0x444e434c
 
 /** The newest migration this build knows; a file with a newer one was written by a newer DeepNote. */
-export const latestMigration = 3
+export const latestMigration = 4
 
 /**
  * The migrations of a collection file, applied in order by `Migrator` in one transaction. Each sets
@@ -46,5 +46,15 @@ export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSetting
     yield* sql.unsafe(`CREATE TABLE IF NOT EXISTS vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL)`)
     yield* sql`INSERT OR REPLACE INTO meta ${sql.insert({ key: MetaKey.vectorsVersion, value: "0" })}`
     yield* sql`UPDATE meta SET value = '3' WHERE key = ${MetaKey.schemaVersion}`
+  }),
+  /**
+   * The content fingerprint kept in `meta` (`content_fingerprint`, see `FtsIndex.fingerprint`) is true only while
+   * every writer drops it when it changes the passages, which builds before it do not. Raising the schema version
+   * makes those builds refuse the file from now on; a fingerprint kept before this migration may have outlived such a
+   * write, so it is forgotten (the next run or worker that asks computes it again).
+   */
+  "4_kept_fingerprint": Effect.gen(function*() {
+    yield* sql`DELETE FROM meta WHERE key = ${MetaKey.contentFingerprint}`
+    yield* sql`UPDATE meta SET value = '4' WHERE key = ${MetaKey.schemaVersion}`
   })
 })
