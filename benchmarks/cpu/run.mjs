@@ -3,7 +3,7 @@
 //   npx tsc -b && node benchmarks/cpu/run.mjs --label after [--questions 200] [--repeat 3] [--profile]
 //
 // The simulator runs in its own process with zero step time, so the run is client-bound and its CPU is not counted.
-// Each repetition copies a home where the HotpotQA dev collection was indexed once, runs the built CLI under
+// Each repetition copies a home where the HotpotQA dev collection was indexed once (by that variant's build), runs the built CLI under
 // `/usr/bin/time` (user + sys of the run process), and reads the LLM calls from the simulator's `sim:requests_total`.
 // The CPU of start-up (`deepnote run --help`: the command line loaded, median of 3) is subtracted for the marginal figure. Results go to
 // benchmarks/cpu/results.json under the label (earlier labels are kept) and benchmarks/cpu/results.md is rewritten.
@@ -105,8 +105,15 @@ const sim = await startSim([
   "--step-per-prefill-token-ms", "0", "--tokens-per-step", "64"
 ])
 try {
-  const seed = Path.join(base, "seed")
-  execFileSync(process.execPath, [cliMain, "index", dataset, "-c", "hotpot", "--home", seed], { stdio: "ignore" })
+  // each variant indexes its own seed home: a build refuses a collection file of a newer schema than it knows
+  const seedOf = new Map()
+  for (const variant of variants) {
+    const seed = Path.join(base, `seed-${variant.label}`)
+    execFileSync(variant.node, [...variant.nodeArgs, variant.cli, "index", dataset, "-c", "hotpot", "--home", seed], {
+      stdio: "ignore"
+    })
+    seedOf.set(variant.label, seed)
+  }
   // start-up: the whole command line loaded and a sub-command's help printed (`--version` is answered without it)
   const startupOf = new Map()
   for (const variant of variants) {
@@ -121,7 +128,7 @@ try {
   /** One run of `limit` questions in a fresh copy of the seed home: its CPU, wall, RSS, LLM calls and store size. */
   const measure = async (variant, limit, name, inspect = () => undefined) => {
     const home = Path.join(base, name)
-    Fs.cpSync(seed, home, { recursive: true })
+    Fs.cpSync(seedOf.get(variant.label), home, { recursive: true })
     try {
       const before = await simRequests(sim)
       const t = await timed(variant, variant.nodeArgs, runArgs(home, limit), variant.cli)
@@ -170,7 +177,7 @@ try {
     if (process.argv.includes("--profile")) {
       const dir = Path.join(base, `prof-${variant.label}`)
       const home = Path.join(base, `home-prof-${variant.label}`)
-      Fs.cpSync(seed, home, { recursive: true })
+      Fs.cpSync(seedOf.get(variant.label), home, { recursive: true })
       await timed(variant, [...variant.nodeArgs, `--cpu-prof`, `--cpu-prof-dir=${dir}`], runArgs(home, questions), variant.profileCli)
       const file = Fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
       profile = summarizeProfile(JSON.parse(Fs.readFileSync(Path.join(dir, file), "utf8")), 20)

@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { v10 } from "./Migrations/V10IngestJobOwners.js"
 import { v11 } from "./Migrations/V11Passages.js"
 import { v12 } from "./Migrations/V12CompactValues.js"
+import { v13 } from "./Migrations/V13RunsByDataset.js"
 import { applicationId, v1 } from "./Migrations/V1Initial.js"
 import { v2 } from "./Migrations/V2RunOwners.js"
 import { v3 } from "./Migrations/V3IngestJobs.js"
@@ -33,8 +34,9 @@ export const migrations = (sql: SqlClient.SqlClient) => ({
   "9_tenant_quotas": v9(sql),
   "10_ingest_job_owners": v10(sql),
   "11_passages": v11(sql),
-  "12_compact_values": v12(sql)
+  "12_compact_values": v12(sql),
+  "13_runs_by_dataset": v13(sql)
 })
 
 /** The newest schema version this build knows. A store recording a higher one is refused, and left untouched. */
-export const schemaVersion = 12
+export const schemaVersion = 13

@@ -70,8 +70,8 @@ export const byteOrder = (sql: SqlClient.SqlClient) =>
 
 /**
  * A text field inside a JSON column (`column` as written in the query, a constant of the code; `path` its keys), for a
- * filter: `json_extract` on SQLite, `#>>` on Postgres. Not indexed: a filter over the rows another condition (a
- * tenant, a page) has already narrowed, or over a table of thousands of rows (the runs).
+ * filter: `json_extract` on SQLite, `#>>` on Postgres. The runs' dataset hash (`r.manifest`, `dataset.hash`) has an
+ * index on this very expression (migration 13); any other field is read row by row.
  */
 export const jsonTextField = (sql: SqlClient.SqlClient, column: string, path: ReadonlyArray<string>) =>
   sql.onDialectOrElse({

@@ -1,6 +1,8 @@
+import { SqlClient } from "@effect/sql"
 import { assert, describe } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 import { ApiKeys, IngestJobLog, RunOwners, RunStore } from "../../src/index.js"
+import { jsonTextField } from "../../src/internal/sql.js"
 import { manifest, unique } from "../fixtures.js"
 import type { SuiteIt } from "../layers.js"
 
@@ -95,6 +97,25 @@ export const tenantsSuite = (it: SuiteIt) =>
         assert.strictEqual(Option.getOrThrow(yield* owners.get(a.id)).autoResume, false)
         yield* store.setRunStatus(b.id, "completed")
         assert.deepStrictEqual(ours(yield* owners.unfinished), [])
+      }))
+
+    it.effect("the runs' dataset filter is a lookup in the index of migration 13, not a read of every manifest", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // the expression RunStore.listRuns and RunOwners.runsOf compare
+        const datasetHash = jsonTextField(sql, "r.manifest", ["dataset", "hash"])
+        const plan = yield* sql.onDialectOrElse({
+          // told not to scan, Postgres still scans when no index serves the expression (a tiny table is scanned anyway)
+          pg: () =>
+            sql.withTransaction(Effect.zipRight(
+              sql`SET LOCAL enable_seqscan = off`,
+              sql<{ readonly "QUERY PLAN": string }>`EXPLAIN SELECT r.id FROM runs r WHERE ${datasetHash} = ${"h"}`
+            )).pipe(Effect.map((rows) => rows.map((row) => row["QUERY PLAN"]))),
+          orElse: () =>
+            sql<{ readonly detail: string }>`EXPLAIN QUERY PLAN SELECT r.id FROM runs r WHERE ${datasetHash} = ${"h"}`
+              .pipe(Effect.map((rows) => rows.map((row) => row.detail)))
+        })
+        assert.isTrue(plan.some((line) => line.includes("runs_dataset")), plan.join("\n"))
       }))
 
     it.effect("ingest jobs are recorded, updated, interrupted when left unfinished, and pruned", () =>
