@@ -8,8 +8,9 @@ import { StoredJsonValue } from "./storedJson.js"
 
 /**
  * A question's two item writes as synchronous SQLite transactions (`SqliteDirect`), as `EventLog.append` is: the same
- * statements and stored bytes as `itemOps.ts`'s `@effect/sql` path (which Postgres takes). Through `@effect/sql`,
- * finishing an item was ≈ 420 run-loop steps and marking it running ≈ 140 (`benchmarks/cpu`); here each is one.
+ * statements and stored bytes as the `@effect/sql` path (`itemOps.ts` marks running, `itemEndings.ts` finishes; Postgres
+ * takes it). Through `@effect/sql`, finishing an item was ≈ 420 run-loop steps and marking it running ≈ 140
+ * (`benchmarks/cpu`); here each is one.
  */
 
 const markRunning = `UPDATE items SET status = 'running', attempts = attempts + 1, started_at = ?, finished_at = NULL
