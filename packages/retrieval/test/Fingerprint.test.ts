@@ -74,6 +74,24 @@ it.layer(TempCollections)("a collection's content fingerprint", (it) => {
       assert.strictEqual((yield* collections.info("indexed")).meta["content_fingerprint"], expected([lyon, arles]))
     }))
 
+  it.effect("is refused, naming the passage, when a stored passage holds a value that is not text", () =>
+    Effect.gen(function*() {
+      const collections = yield* Collections
+      yield* collections.add("damaged", [lyon, arles])
+      const { file } = yield* collections.info("damaged")
+      const db = new Database(file)
+      try {
+        db.prepare("UPDATE documents SET text = x'00ff' WHERE id = 'arles'").run()
+        db.prepare("DELETE FROM meta WHERE key = 'content_fingerprint'").run()
+      } finally {
+        db.close()
+      }
+      const error = yield* Effect.flip(collections.fingerprint("damaged"))
+      assert.strictEqual(error._tag, "IndexError")
+      assert.include(error.message, "passage arles holds a value that is not text")
+      assert.include(error.message, file)
+    }))
+
   it.effect("is the same for the same passages however the collection was built", () =>
     Effect.gen(function*() {
       const collections = yield* Collections

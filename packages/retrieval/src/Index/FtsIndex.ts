@@ -9,7 +9,7 @@ import { type CollectionVectors, makeCollectionVectors } from "../Vectors/Collec
 import { analyzeBatch, type AnalyzedPassage } from "./AnalyzedBatch.js"
 import { makeFtsQueries, type ProgressRow, replaceChunk, type StoredRow } from "./FtsQueries.js"
 import type { ScoredDocument } from "./FtsQueries.js"
-import { indexFailure } from "./IndexFailure.js"
+import { corrupted, indexFailure } from "./IndexFailure.js"
 import { MetaKey } from "./IndexSchema.js"
 import { openIngestFastPath } from "./IngestFastPath.js"
 import type { MatchQuery } from "./MatchQuery.js"
@@ -161,10 +161,15 @@ export const makeFtsIndex = (
       const hash = createHash("sha256")
       let afterId = ""
       while (true) {
-        const page = yield* q.documentsAfter({ afterId, limit: 2000 })
-        for (const row of page) hash.update(`${row.id}\u0000${row.title}\u0000${row.text}\u0001`)
+        const page = yield* q.documentValuesAfter({ afterId, limit: 2000 })
+        for (const [id, title, text] of page) {
+          if (typeof id !== "string" || typeof title !== "string" || typeof text !== "string") {
+            return yield* corrupted(file, `reading the passages: passage ${String(id)} holds a value that is not text`)
+          }
+          hash.update(`${id}\u0000${title}\u0000${text}\u0001`)
+          afterId = id
+        }
         if (page.length < 2000) break
-        afterId = page[page.length - 1]!.id
       }
       return `sha256:${hash.digest("hex")}`
     })

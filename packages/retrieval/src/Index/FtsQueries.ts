@@ -96,13 +96,13 @@ export const makeFtsQueries = (sql: SqlClient.SqlClient) => ({
     Request: Rowids,
     execute: (rowids) => sql`DELETE FROM fts WHERE rowid IN ${sql.in(rowids)}`
   }),
-  /** One page of passages in id order, after `afterId` (the content fingerprint reads them all this way). */
-  documentsAfter: SqlSchema.findAll({
-    Request: Schema.Struct({ afterId: Schema.String, limit: Schema.Number }),
-    Result: StoredRow,
-    execute: (page) =>
-      sql`SELECT id, title, text FROM documents WHERE id > ${page.afterId} ORDER BY id LIMIT ${page.limit}`
-  }),
+  /**
+   * One page of passages in id order after `afterId`, each as `[id, title, text]` (the content fingerprint reads them
+   * all this way). Plain value arrays, checked by the reader, not rows decoded by a schema: at 1M passages the schema
+   * and the row objects were more than half of the fingerprint's time.
+   */
+  documentValuesAfter: (page: { readonly afterId: string; readonly limit: number }) =>
+    sql`SELECT id, title, text FROM documents WHERE id > ${page.afterId} ORDER BY id LIMIT ${page.limit}`.values,
   getDocuments: SqlSchema.findAll({
     Request: Ids,
     Result: StoredRow,
