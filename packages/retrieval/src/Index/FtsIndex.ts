@@ -70,8 +70,8 @@ export interface FtsIndex {
    * A hash of the collection's content: every passage's id, title and text, in id order. Two files with the same
    * passages have the same fingerprint however they were built; runs record it, and workers compare theirs. Computed
    * in one read transaction (a consistent snapshot) the first time and kept in `meta` (`content_fingerprint`) until a
-   * write changes the passages, so a run's start does not read the whole collection again (≈ 5.4 s for 1M synthetic
-   * passages, benchmarks/retrieval: about two minutes for a Wikipedia-sized one).
+   * write changes the passages, so a run's start does not read the whole collection again (≈ 3.4 s for 1M synthetic
+   * passages, benchmarks/retrieval: over a minute for a Wikipedia-sized one).
    */
   readonly fingerprint: Effect.Effect<string, IndexError>
   readonly meta: Effect.Effect<Readonly<Record<string, string>>, IndexError>
