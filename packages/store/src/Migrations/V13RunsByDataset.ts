@@ -3,11 +3,11 @@ import { Effect } from "effect"
 import { userVersion } from "./Dialect.js"
 
 /**
- * Runs by dataset (`GET /v1/runs?dataset=HASH`, `RunStore.list` and `RunOwners.listOfTenant` with `datasetHash`): an
+ * Runs by dataset (`GET /v1/runs?dataset=HASH`: `RunStore.listRuns` and `RunOwners.runsOf` with `datasetHash`): an
  * index on the expression those filters compare (`jsonTextField(sql, "r.manifest", ["dataset", "hash"])` in
  * `internal/sql.ts`), so the filter looks the runs up instead of reading every run's manifest. The expression is
- * written out here, as a migration must be; `RunsByDataset.test.ts` reads each dialect's query plan, so a query whose
- * expression drifts from it fails there.
+ * written out here, as a migration must be; the dialect suite (`test/suites/TenantsSuite.ts`) reads each dialect's
+ * query plan, so a query whose expression drifts from it fails there.
  */
 export const v13 = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
