@@ -8,14 +8,11 @@
 //   npm run build && node benchmarks/cpu/group-commit.mjs [--steps 5000] [--group 8] [--rounds 5]
 //
 // Rounds alternate the two ways; CPU is the process's user + sys per step. Writes group-commit.txt beside this file.
+import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
-import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { randomBytes } from "node:crypto"
-import { arg, cliIn, codeCommit, root, tempDir } from "../lib/bench.mjs"
-
-const Database = createRequire(Path.join(root, "packages/store/package.json"))("better-sqlite3")
+import { arg, codeCommit, Database, root, sampleRunHome, spread, tempDir } from "../lib/bench.mjs"
 
 const steps = Number(arg("steps", "5000"))
 const group = Number(arg("group", "8"))
@@ -23,10 +20,7 @@ const rounds = Number(arg("rounds", "5"))
 
 const home = tempDir("deepnote-group-commit-")
 try {
-  const cli = cliIn(home)
-  cli("index", Path.join(root, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"), "-c", "sample")
-  cli("run", "--dataset", Path.join(root, "examples/sample/questions/hotpotqa.jsonl"), "--limit", "1", "-c", "sample",
-    "--quiet")
+  sampleRunHome(home)
   const db = new Database(Path.join(home, "deepnote.sqlite"))
   db.pragma("journal_mode = WAL")
   db.pragma("synchronous = NORMAL")
@@ -85,16 +79,17 @@ try {
     }
   }
   db.close()
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const shown = (s, d) => `${s.median.toFixed(d)} (${s.min.toFixed(d)}–${s.max.toFixed(d)})`
   const [now1, grouped1] = Object.values(cpu)
   const ratios = grouped1.map((g, i) => g / now1[i])
   const lines = [
     `# ${new Date().toISOString()} ${codeCommit()} Node ${process.version}, load ${Os.loadavg().map((x) => x.toFixed(2)).join(" ")}`,
     `# node benchmarks/cpu/group-commit.mjs --steps ${steps} --group ${group} --rounds ${rounds}`,
-    ...Object.entries(cpu).map(([name, xs]) =>
-      `${name}: ${median(xs).toFixed(1)} µs CPU per step (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`
-    ),
-    `grouped / one each, round by round: ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`
+    ...Object.entries(cpu).map(([name, xs]) => {
+      const s = spread(xs)
+      return `${name}: ${s.median.toFixed(1)} µs CPU per step (${s.min.toFixed(1)}–${s.max.toFixed(1)})`
+    }),
+    `grouped / one each, round by round: ${shown(spread(ratios), 2)}`
   ]
   Fs.writeFileSync(Path.join(root, "benchmarks/cpu/group-commit.txt"), lines.join("\n") + "\n")
   console.log(lines.join("\n"))

@@ -2,6 +2,7 @@
 // simulator in child processes (their CPU is not the measured client's).
 import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
+import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -94,4 +95,25 @@ export const distinctCopies = (lines, tag, copies) => {
   const parts = []
   for (let c = 0; c < copies; c++) for (const line of lines) parts.push(line.replace(/"id": ?"/u, (m) => `${m}${tag}${c}-`))
   return parts.join("\n") + "\n"
+}
+
+/** better-sqlite3 as the store builds it, to open a store or collection file directly. */
+export const Database = createRequire(Path.join(root, "packages/store/package.json"))("better-sqlite3")
+
+/** The middle value (the upper one of an even count). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** `{ median, min, max }` of some measurements. */
+export const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) })
+
+/**
+ * A home with one real run in its store: the bundled HotpotQA sample indexed as collection `sample`, then one of its
+ * questions run with the default (extractive) engine. Resolves `cli` for that home.
+ */
+export const sampleRunHome = (home) => {
+  const cli = cliIn(home)
+  cli("index", Path.join(root, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"), "-c", "sample")
+  cli("run", "--dataset", Path.join(root, "examples/sample/questions/hotpotqa.jsonl"), "--limit", "1", "-c", "sample",
+    "--quiet")
+  return cli
 }

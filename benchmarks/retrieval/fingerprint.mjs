@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { arg, cliMain, codeCommit, root, tempDir } from "../lib/bench.mjs"
+import { arg, cliMain, codeCommit, root, spread, tempDir } from "../lib/bench.mjs"
 
 const passages = Number(arg("passages", "1000000"))
 const repeat = Number(arg("repeat", "5"))
@@ -80,8 +80,6 @@ try {
   }
   const values = new Set(Object.values(results).flat().map((x) => x.value))
   if (values.size !== 1) throw new Error(`the fingerprints differ: ${[...values].join(", ")}`)
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-  const summary = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) })
   const ratios = results.collections.map((c, i) => c.wallMs / results.floor[i].wallMs)
   const record = {
     date: new Date().toISOString(),
@@ -89,10 +87,10 @@ try {
     machine: { node: process.version, cpus: Os.cpus().length, load: Os.loadavg().map((x) => x.toFixed(2)).join(" ") },
     command: `node benchmarks/retrieval/fingerprint.mjs --passages ${passages} --repeat ${repeat}`,
     passages,
-    collectionsWallMs: summary(results.collections.map((x) => x.wallMs)),
-    collectionsCpuMs: summary(results.collections.map((x) => x.cpuMs)),
-    floorWallMs: summary(results.floor.map((x) => x.wallMs)),
-    collectionsOverFloor: summary(ratios)
+    collectionsWallMs: spread(results.collections.map((x) => x.wallMs)),
+    collectionsCpuMs: spread(results.collections.map((x) => x.cpuMs)),
+    floorWallMs: spread(results.floor.map((x) => x.wallMs)),
+    collectionsOverFloor: spread(ratios)
   }
   Fs.writeFileSync(Path.join(here, "fingerprint.json"), JSON.stringify(record, null, 2) + "\n")
   console.log(JSON.stringify(record, null, 2))

@@ -10,12 +10,9 @@
 // processes, one per copy of the store, are asked in turn (A, B, A, B, …) for the newest six runs of one dataset (what
 // the inspector's run page asks); the client times each request. Writes results.json and results.md beside this file.
 import * as Fs from "node:fs"
-import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { arg, cliIn, codeCommit, root, startServe, tempDir } from "../lib/bench.mjs"
-
-const Database = createRequire(Path.join(root, "packages/store/package.json"))("better-sqlite3")
+import { arg, codeCommit, Database, root, sampleRunHome, spread, startServe, tempDir } from "../lib/bench.mjs"
 
 const sizes = arg("runs", "2000,20000,100000").split(",").map(Number)
 const datasets = Number(arg("datasets", "200"))
@@ -28,10 +25,7 @@ const measure = async (runs) => {
   const homes = { indexed: Path.join(base, "indexed"), scan: Path.join(base, "scan") }
   const servers = []
   try {
-    const cli = cliIn(homes.indexed)
-    cli("index", Path.join(root, "examples/sample/corpus/hotpotqa-paragraphs.jsonl"), "-c", "sample")
-    cli("run", "--dataset", Path.join(root, "examples/sample/questions/hotpotqa.jsonl"), "--limit", "1", "-c", "sample",
-      "--quiet")
+    sampleRunHome(homes.indexed)
 
     // the one real run, copied: new ids, newer creation times, dataset hashes bench-000 … bench-(datasets-1)
     const storeFile = Path.join(homes.indexed, "deepnote.sqlite")
@@ -79,9 +73,7 @@ const measure = async (runs) => {
     for (let i = 0; i < requests; i++) {
       for (const s of servers) times[s.name].push(await ask(s, i))
     }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     const ratios = times.indexed.map((t, i) => t / times.scan[i])
-    const summary = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) })
     const result = {
       date: new Date().toISOString(),
       commit: codeCommit(),
@@ -89,9 +81,9 @@ const measure = async (runs) => {
       command: `node benchmarks/runs-by-dataset/run.mjs --runs ${runs} --datasets ${datasets} --requests ${requests}`,
       runs: runs + 1,
       manifestBytes: Math.round(manifestBytes),
-      indexedMs: summary(times.indexed),
-      scanMs: summary(times.scan),
-      indexedOverScan: summary(ratios)
+      indexedMs: spread(times.indexed),
+      scanMs: spread(times.scan),
+      indexedOverScan: spread(ratios)
     }
     console.log(JSON.stringify(result))
     return result
