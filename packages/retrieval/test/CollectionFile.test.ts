@@ -92,9 +92,9 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       assert.strictEqual(info.documents, 4)
       assert.deepStrictEqual(info.settings, { stemming: "none" })
       assert.strictEqual(info.meta.created_at, "2026-01-02T03:04:05.000Z")
-      assert.strictEqual(info.meta.schema_version, "4")
+      assert.strictEqual(info.meta.schema_version, "5")
       assert.deepStrictEqual(info.files.map((f) => [f.file, f.done]), [["/corpus/old.jsonl", true]])
-      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3, 4] })
+      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3, 4, 5] })
     }))
 
   it.effect("a file at migration 1 is migrated to the current version, its passages kept", () =>
@@ -109,8 +109,8 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       db.close()
       assert.deepStrictEqual(inspect(file), { applicationId: 0, migrations: [1] })
       const info = yield* fresh(Effect.flatMap(Collections, (c) => c.info("v1")))
-      assert.deepStrictEqual([info.documents, info.meta.schema_version], [3, "4"])
-      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3, 4] })
+      assert.deepStrictEqual([info.documents, info.meta.schema_version], [3, "5"])
+      assert.deepStrictEqual(inspect(file), { applicationId: collectionApplicationId, migrations: [1, 2, 3, 4, 5] })
     }))
 
   it.effect("a file at migration 3 forgets the content fingerprint it kept, which a build before 4 may have outlived", () =>
@@ -123,7 +123,8 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       }))
       // as a build before migration 4 leaves it: passages changed after the fingerprint was kept, which it keeps
       const db = new Database(file)
-      db.exec("DELETE FROM deepnote_migrations WHERE migration_id = 4")
+      db.exec("DELETE FROM deepnote_migrations WHERE migration_id >= 4")
+      db.exec("DELETE FROM meta WHERE key = 'oldest_schema'")
       db.exec("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
       db.exec("UPDATE meta SET value = 'sha256:outlived' WHERE key = 'content_fingerprint'")
       db.close()
@@ -133,22 +134,69 @@ it.layer(TempHome)("collection files and migrations", (it) => {
         const info = yield* collections.info("v3")
         return [info, yield* collections.fingerprint("v3")] as const
       }))
-      assert.strictEqual(info.meta.schema_version, "4")
+      assert.strictEqual(info.meta.schema_version, "5")
       assert.isUndefined(info.meta["content_fingerprint"])
       assert.strictEqual(fingerprint, computed)
-      assert.deepStrictEqual(inspect(file).migrations, [1, 2, 3, 4])
+      assert.deepStrictEqual(inspect(file).migrations, [1, 2, 3, 4, 5])
     }))
 
-  it.effect("a file written by a newer DeepNote is refused", () =>
+  it.effect("a file written by a newer DeepNote is refused when it needs that build, and left as it was", () =>
     Effect.gen(function*() {
       const file = yield* changedBehindOurBack(
         "future",
         "INSERT INTO deepnote_migrations (migration_id, name) VALUES (99, 'from_the_future')"
       )
+      const db = new Database(file)
+      db.exec("UPDATE meta SET value = '99' WHERE key = 'oldest_schema'")
+      db.close()
+      const before = digest(file)
       const error = yield* Effect.flip(
         searchFresh("future", "Paris", 1)
       )
-      refusal(error, file, "written by a newer DeepNote (collection schema 99")
+      refusal(error, file, "written by a newer DeepNote (collection schema 99, which needs a build that knows 99")
+      assert.strictEqual(digest(file), before)
+
+      // a file without `oldest_schema` (from a newer build that removed it) is refused too
+      const bare = yield* changedBehindOurBack(
+        "bare",
+        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (98, 'from_the_future')"
+      )
+      const db2 = new Database(bare)
+      db2.exec("DELETE FROM meta WHERE key = 'oldest_schema'")
+      db2.close()
+      refusal(
+        yield* Effect.flip(searchFresh("bare", "Paris", 1)),
+        bare,
+        "newer DeepNote (collection schema 98; this build"
+      )
+    }))
+
+  it.effect("a file a newer DeepNote migrated opens when that build says older builds may use it", () =>
+    Effect.gen(function*() {
+      // what a newer build's migration that this one may live with does: an index, its number recorded, oldest kept
+      const file = yield* changedBehindOurBack(
+        "later",
+        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (6, 'an_index')"
+      )
+      const db = new Database(file)
+      db.exec(
+        "CREATE INDEX later_titles ON documents (title); UPDATE meta SET value = '6' WHERE key = 'schema_version'"
+      )
+      db.close()
+      const hits = yield* fresh(Effect.gen(function*() {
+        const collections = yield* Collections
+        yield* collections.add("later", [{ id: "madrid", title: "Madrid", text: "Madrid is the capital of Spain." }])
+        return yield* collections.search("later", "capital of Spain", { limit: 1 })
+      }))
+      assert.strictEqual(hits[0]!.id, "madrid")
+      assert.deepStrictEqual(inspect(file).migrations, [1, 2, 3, 4, 5, 6])
+      const after = new Database(file, { readonly: true })
+      assert.deepStrictEqual(
+        after.prepare("SELECT key, value FROM meta WHERE key IN ('schema_version', 'oldest_schema') ORDER BY key")
+          .all(),
+        [{ key: "oldest_schema", value: "5" }, { key: "schema_version", value: "6" }]
+      )
+      after.close()
     }))
 
   it.effect("another application's SQLite file or a non-SQLite file is refused and left as it was", () =>

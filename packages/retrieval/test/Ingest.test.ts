@@ -68,7 +68,7 @@ it.layer(TempCollections)("ingestion of the shared data formats", (it) => {
       ])
       assert.strictEqual(got[1]!.title, "战国无双3")
       const info = yield* collections.info("docs")
-      assert.strictEqual(info.meta.schema_version, "4")
+      assert.strictEqual(info.meta.schema_version, "5")
       assert.strictEqual(info.files.length, 3)
       assert.isTrue(info.files.every((f) => f.done))
     }))

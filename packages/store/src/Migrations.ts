@@ -3,6 +3,7 @@ import { v10 } from "./Migrations/V10IngestJobOwners.js"
 import { v11 } from "./Migrations/V11Passages.js"
 import { v12 } from "./Migrations/V12CompactValues.js"
 import { v13 } from "./Migrations/V13RunsByDataset.js"
+import { v14 } from "./Migrations/V14Readers.js"
 import { applicationId, v1 } from "./Migrations/V1Initial.js"
 import { v2 } from "./Migrations/V2RunOwners.js"
 import { v3 } from "./Migrations/V3IngestJobs.js"
@@ -21,6 +22,12 @@ export const migrationsTable = "deepnote_migrations"
 /**
  * The store's migrations, by `<id>_<name>`, each written once for both dialects (`sql.onDialectOrElse` where they
  * differ). On SQLite each one ends by setting `PRAGMA user_version` to its id inside the migrator's transaction.
+ *
+ * From 15 on, each migration also says whether builds that do not know it may keep opening the store (replicas and
+ * workers of the previous release during a rolling upgrade): one they cannot live with — a column they would leave
+ * empty, a table they would not keep up to date, data in a form they cannot read — ends with
+ * `UPDATE deepnote_readers SET oldest_schema = <its id>`; one they can (an index, a table only newer builds use)
+ * leaves the value alone (migration 14, `internal/readers.ts`).
  */
 export const migrations = (sql: SqlClient.SqlClient) => ({
   "1_initial": v1(sql),
@@ -35,8 +42,12 @@ export const migrations = (sql: SqlClient.SqlClient) => ({
   "10_ingest_job_owners": v10(sql),
   "11_passages": v11(sql),
   "12_compact_values": v12(sql),
-  "13_runs_by_dataset": v13(sql)
+  "13_runs_by_dataset": v13(sql),
+  "14_readers": v14(sql)
 })
 
-/** The newest schema version this build knows. A store recording a higher one is refused, and left untouched. */
-export const schemaVersion = 13
+/**
+ * The newest schema version this build knows. A store recording a higher one is refused, and left untouched, unless it
+ * records (`deepnote_readers`) that builds of this version may open it.
+ */
+export const schemaVersion = 14

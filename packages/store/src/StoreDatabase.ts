@@ -8,6 +8,7 @@ import { StoreError } from "./Domain/Errors.js"
 import { corruptionDiagnosis } from "./internal/corruption.js"
 import { attachDiagnosis } from "./internal/diagnosis.js"
 import { makeQueries } from "./internal/query.js"
+import { readersTable, refuseNewer } from "./internal/readers.js"
 import { causeMessage, DbInt } from "./internal/sql.js"
 import { makeSqliteConnection } from "./internal/sqliteConnection.js"
 import { SqliteDirect } from "./internal/sqliteDirect.js"
@@ -25,14 +26,19 @@ export interface StoreDatabaseOptions {
 
 const Count = Schema.Struct({ n: DbInt })
 
-/** Refuses a database whose migrations table records a migration this build does not know; changes nothing. */
-const refuseNewer = (name: string) =>
+const OldestSchema = Schema.Struct({ n: Schema.NullOr(DbInt) })
+
+/**
+ * Refuses a database whose migrations table records a migration this build does not know, unless the store says builds
+ * of this one's schema may open it (`internal/readers.ts`); changes nothing.
+ */
+const refuseNewerDatabase = (name: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { findOne } = makeQueries(sql)
-    const tables = yield* findOne({
+    const hasTable = findOne({
       table: "catalog",
-      action: "looking for the migrations table",
+      action: "looking for the store's tables",
       Request: Schema.String,
       Result: Count,
       execute: (table) =>
@@ -42,8 +48,9 @@ const refuseNewer = (name: string) =>
               WHERE table_schema = current_schema() AND table_name = ${table}`,
           orElse: () => sql`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${table}`
         })
-    })(migrationsTable)
-    if (Option.isNone(tables) || tables.value.n === 0) return
+    })
+    const exists = (table: string) => Effect.map(hasTable(table), Option.exists((row) => row.n > 0))
+    if (!(yield* exists(migrationsTable))) return
     const latest = yield* findOne({
       table: migrationsTable,
       action: "reading the schema version",
@@ -52,12 +59,18 @@ const refuseNewer = (name: string) =>
       execute: () => sql`SELECT coalesce(max(migration_id), 0) AS n FROM ${sql(migrationsTable)}`
     })(undefined)
     const version = Option.match(latest, { onNone: () => 0, onSome: (row) => row.n })
-    if (version > schemaVersion) {
-      return yield* new StoreError({
-        message: `${name} was written by a newer DeepNote (schema version ${version}; this build knows up to ` +
-          `${schemaVersion}); it was left untouched`
-      })
-    }
+    if (version <= schemaVersion) return
+    const oldest = (yield* exists(readersTable))
+      ? yield* findOne({
+        table: readersTable,
+        action: "reading which builds may open the store",
+        Request: Schema.Void,
+        Result: OldestSchema,
+        execute: () => sql`SELECT max(oldest_schema) AS n FROM ${sql(readersTable)}`
+      })(undefined)
+      : Option.none()
+    const refused = refuseNewer(name, version, Option.getOrUndefined(Option.flatMapNullable(oldest, (row) => row.n)))
+    if (refused !== undefined) return yield* refused
   })
 
 const runMigrations = Migrator.make({})
@@ -76,7 +89,7 @@ const migrationFailure = (name: string) => (error: unknown): StoreError =>
 const migrate = (name: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* refuseNewer(name)
+    yield* refuseNewerDatabase(name)
     yield* runMigrations({ loader: Migrator.fromRecord(migrations(sql)), table: migrationsTable }).pipe(
       // two processes opening a fresh Postgres database can race to create the migrations table; the loser retries
       // and then waits on the migrator's table lock
@@ -110,7 +123,7 @@ const sqlite = (filename: string, busyTimeout: Duration.DurationInput) =>
       Effect.mapError((e) => new StoreError({ message: `cannot open the store ${filename}${causeMessage(e.cause)}` }))
     )
     if (state._tag !== "Memory") attachDiagnosis(client, yield* corruptionDiagnosis(filename))
-    // a read-only store is at this build's version (checked above): reads work, writes fail with a StoreError
+    // a read-only store needs no migration (checked above): reads work, writes fail with a StoreError
     if (!readOnly) yield* Effect.provideService(migrate(filename), SqlClient.SqlClient, client)
     // the run's hot writers look for `SqliteDirect` (optional: a Postgres store has none)
     return Context.make(SqlClient.SqlClient, client).pipe(Context.add(SqliteDirect, direct))

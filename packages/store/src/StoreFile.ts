@@ -5,6 +5,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { StoreError } from "./Domain/Errors.js"
 import { corrupted, firstLine, headerDamage } from "./internal/corruption.js"
+import { readersTable, refuseNewer } from "./internal/readers.js"
 import { applicationId, migrationsTable, schemaVersion } from "./Migrations.js"
 
 /** What a store file turned out to be. `readOnly`: the process cannot write the file, so it is opened read-only. */
@@ -17,12 +18,6 @@ const magic = "SQLite format 3\u0000"
 
 const notAStore = (filename: string, why: string, cause?: unknown) =>
   new StoreError({ message: `${filename} is not a DeepNote store (${why})`, cause })
-
-const newer = (filename: string, version: number) =>
-  new StoreError({
-    message: `${filename} was written by a newer DeepNote (schema version ${version}; this build knows up to ` +
-      `${schemaVersion}); it was left untouched`
-  })
 
 /** The first 100 bytes: the magic string, `user_version` at offset 60 and `application_id` at 68 (big-endian). */
 const readHeader = (filename: string): Buffer => {
@@ -54,6 +49,8 @@ interface Probe {
   readonly tables: ReadonlyArray<string>
   /** The newest migration recorded in the migrations table, 0 when none. */
   readonly latestMigration: number
+  /** The lowest schema version a build must know to open the store (`deepnote_readers`), when the store records it. */
+  readonly oldestSchema: number | undefined
 }
 
 /** Reads table names and the migrations table through a read-only connection: never writes to the database file. */
@@ -65,7 +62,14 @@ const probe = (filename: string): Probe => {
     const latest = tables.includes(migrationsTable)
       ? db.prepare(`SELECT coalesce(max(migration_id), 0) FROM ${migrationsTable}`).pluck().get()
       : 0
-    return { tables, latestMigration: Number(latest) }
+    const oldest = tables.includes(readersTable)
+      ? db.prepare(`SELECT max(oldest_schema) FROM ${readersTable}`).pluck().get()
+      : undefined
+    return {
+      tables,
+      latestMigration: Number(latest),
+      oldestSchema: typeof oldest === "number" ? oldest : undefined
+    }
   } finally {
     db.close()
   }
@@ -93,7 +97,8 @@ const fail = (filename: string, what: string) => (cause: unknown) =>
 /**
  * Checks, without changing anything, that `filename` is absent, empty, or a DeepNote store this build can open, and
  * whether it must be opened read-only. Creates the parent directory when missing. Refuses (file untouched) a file
- * that is not SQLite, another application's database, a corrupted store, a store written by a newer build, and a
+ * that is not SQLite, another application's database, a corrupted store, a store written by a newer build that needs a
+ * migration this one does not know (`internal/readers.ts`), and a
  * read-only store that would need migrating.
  */
 export const inspectStoreFile = (filename: string): Effect.Effect<StoreFileState, StoreError> =>
@@ -125,14 +130,14 @@ export const inspectStoreFile = (filename: string): Effect.Effect<StoreFileState
     const fileAppId = header.readUInt32BE(68)
     const userVersion = header.readUInt32BE(60)
     const ours = fileAppId === applicationId
-    if (ours && userVersion > schemaVersion) return yield* newer(filename, userVersion)
     if (ours) {
       const damage = headerDamage(filename, header, stat.size)
       if (damage !== undefined) return yield* corrupted(filename, damage)
     }
     const found = yield* Effect.try({ try: () => probe(filename), catch: (cause) => unreadable(filename, ours, cause) })
     if (ours) {
-      if (found.latestMigration > schemaVersion) return yield* newer(filename, found.latestMigration)
+      const newer = refuseNewer(filename, Math.max(userVersion, found.latestMigration), found.oldestSchema)
+      if (newer !== undefined) return yield* newer
       if (readOnly && userVersion < schemaVersion) {
         return yield* new StoreError({
           message: `${filename} is read-only and has schema version ${userVersion}; this build needs ` +

@@ -72,6 +72,48 @@ describe("Postgres store", () => {
         }).pipe(Effect.provide(Store.layer({ url })))
       }))
 
+    it.effect("a database a newer build migrated opens when builds of this version may use it, else is refused", () =>
+      Effect.gen(function*() {
+        const url = yield* (yield* EmbeddedPostgres).createDatabase
+        yield* open(url)
+        const future = schemaVersion + 1
+        yield* admin(
+          url,
+          Effect.gen(function*() {
+            const sql = yield* PgClient.PgClient
+            assert.deepStrictEqual(yield* sql`SELECT oldest_schema FROM deepnote_readers`, [{ oldest_schema: 14 }])
+            yield* sql`CREATE INDEX future_runs_created ON runs (created_at)`
+            yield* sql`INSERT INTO deepnote_migrations (migration_id, name) VALUES (${future}, 'future_index')`
+          })
+        )
+        const ids = yield* Effect.gen(function*() {
+          const runs = yield* RunStore
+          yield* runs.createRun({ manifest: manifest(), id: "r-old-build" })
+          return (yield* runs.listRuns()).map((r) => r.id)
+        }).pipe(Effect.provide(Store.layer({ url })))
+        assert.deepStrictEqual(ids, ["r-old-build"])
+        const migrated = yield* admin(
+          url,
+          Effect.flatMap(
+            PgClient.PgClient,
+            (sql) => sql<{ n: number }>`SELECT max(migration_id) AS n FROM deepnote_migrations`
+          )
+        )
+        assert.deepStrictEqual(migrated, [{ n: future }])
+
+        yield* admin(
+          url,
+          Effect.flatMap(PgClient.PgClient, (sql) => sql`UPDATE deepnote_readers SET oldest_schema = ${future}`)
+        )
+        const error = yield* Effect.flip(open(url))
+        assert.strictEqual(error._tag, "StoreError")
+        assert.include(
+          error.message,
+          `was written by a newer DeepNote (schema version ${future}, which needs a build that knows ${future}; ` +
+            `this build knows up to ${schemaVersion})`
+        )
+      }))
+
     it.effect("a database migrated by a newer build is refused and left untouched", () =>
       Effect.gen(function*() {
         const url = yield* (yield* EmbeddedPostgres).createDatabase

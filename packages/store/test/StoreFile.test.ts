@@ -142,6 +142,7 @@ describe("store file", () => {
       yield* open(filename)
       const db = new Sqlite(filename)
       db.pragma(`user_version = ${schemaVersion + 1}`)
+      db.prepare("UPDATE deepnote_readers SET oldest_schema = ?").run(schemaVersion + 1)
       db.close()
       assert.include(yield* refused(filename), `newer DeepNote (schema version ${schemaVersion + 1}`)
 
@@ -149,8 +150,49 @@ describe("store file", () => {
       yield* open(recorded)
       const db2 = new Sqlite(recorded)
       db2.prepare("INSERT INTO deepnote_migrations (migration_id, name) VALUES (?, 'future')").run(schemaVersion + 5)
+      db2.prepare("UPDATE deepnote_readers SET oldest_schema = ?").run(schemaVersion + 5)
       db2.close()
       assert.include(yield* refused(recorded), `newer DeepNote (schema version ${schemaVersion + 5}`)
+    }))
+
+  it.scopedLive("opens a newer store whose migrations builds of this version may use; refuses one that needs a newer build", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const filename = Path.join(dir, "future.sqlite")
+      yield* open(filename)
+      // what a future build's migration that this one may live with does: an index, its id recorded, oldest_schema kept
+      const future = schemaVersion + 1
+      const db = new Sqlite(filename)
+      assert.deepStrictEqual(db.prepare("SELECT oldest_schema FROM deepnote_readers").all(), [{ oldest_schema: 14 }])
+      db.exec("CREATE INDEX future_runs_created ON runs (created_at)")
+      db.prepare("INSERT INTO deepnote_migrations (migration_id, name) VALUES (?, 'future_index')").run(future)
+      db.pragma(`user_version = ${future}`)
+      db.close()
+
+      yield* Effect.gen(function*() {
+        const store = yield* RunStore
+        yield* store.createRun({ manifest: manifest(), id: "r-old-build" })
+        yield* store.addItems("r-old-build", [question("q1"), question("q2")])
+        assert.deepStrictEqual((yield* store.listRuns()).map((r) => r.id), ["r-old-build"])
+        assert.strictEqual((yield* store.getRun("r-old-build")).counts.total, 2)
+      }).pipe(Effect.provide(Store.layer({ url: filename })))
+      const after = new Sqlite(filename)
+      assert.strictEqual(after.pragma("user_version", { simple: true }), future, "the store keeps its version")
+      assert.deepStrictEqual(
+        after.prepare("SELECT max(migration_id) AS n FROM deepnote_migrations").get(),
+        { n: future },
+        "and its migrations"
+      )
+      assert.isDefined(after.prepare("SELECT name FROM sqlite_master WHERE name = 'future_runs_created'").get())
+      // a future migration this build cannot live with says so
+      after.prepare("UPDATE deepnote_readers SET oldest_schema = ?").run(future)
+      after.close()
+      const message = yield* refused(filename)
+      assert.include(
+        message,
+        `newer DeepNote (schema version ${future}, which needs a build that knows ${future}; this build knows up to ` +
+          `${schemaVersion}); it was left untouched`
+      )
     }))
 
   it.scopedLive("opens an empty file as a fresh store", () =>

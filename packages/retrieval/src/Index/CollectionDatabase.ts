@@ -77,16 +77,19 @@ const probe = (sql: SqlClient.SqlClient) =>
       Result: Schema.Struct({ name: Schema.String }),
       execute: () => sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
     })(undefined)).map((r) => r.name)
-    const schemaVersion = tables.includes("meta")
-      ? Option.map(
-        yield* SqlSchema.findOne({
-          Request: Schema.String,
-          Result: Schema.Struct({ value: Schema.String }),
-          execute: (key) => sql`SELECT value FROM meta WHERE key = ${key}`
-        })(MetaKey.schemaVersion),
-        (r) => r.value
-      )
-      : Option.none()
+    const metaValue = (key: string) =>
+      tables.includes("meta")
+        ? Effect.map(
+          SqlSchema.findOne({
+            Request: Schema.String,
+            Result: Schema.Struct({ value: Schema.String }),
+            execute: (key) => sql`SELECT value FROM meta WHERE key = ${key}`
+          })(key),
+          Option.map((r) => r.value)
+        )
+        : Effect.succeed(Option.none<string>())
+    const schemaVersion = yield* metaValue(MetaKey.schemaVersion)
+    const oldestSchema = Option.filter(Option.map(yield* metaValue(MetaKey.oldestSchema), Number), Number.isInteger)
     const applied = tables.includes(migrationsTable)
       ? yield* SqlSchema.single({
         Request: Schema.Void,
@@ -94,7 +97,7 @@ const probe = (sql: SqlClient.SqlClient) =>
         execute: () => sql`SELECT max(migration_id) AS latest FROM ${sql(migrationsTable)}`
       })(undefined)
       : { latest: null }
-    return { applicationId: application_id, tables, schemaVersion, latestApplied: applied.latest ?? 0 }
+    return { applicationId: application_id, tables, schemaVersion, oldestSchema, latestApplied: applied.latest ?? 0 }
   })
 
 type Probe = Effect.Effect.Success<ReturnType<typeof probe>>
@@ -111,9 +114,14 @@ const classify = (found: Probe): Decision => {
   if (found.applicationId !== 0 && found.applicationId !== applicationId) {
     return { refused: `not a DeepNote collection (SQLite application_id 0x${found.applicationId.toString(16)})` }
   }
-  if (found.latestApplied > latestMigration) {
+  if (found.latestApplied > latestMigration && !Option.exists(found.oldestSchema, (n) => n <= latestMigration)) {
+    const needs = Option.match(found.oldestSchema, {
+      onNone: () => "",
+      onSome: (n) => `, which needs a build that knows ${n}`
+    })
     return {
-      refused: `written by a newer DeepNote (collection schema ${found.latestApplied}; this build reads up to ` +
+      refused:
+        `written by a newer DeepNote (collection schema ${found.latestApplied}${needs}; this build reads up to ` +
         `${latestMigration})`
     }
   }

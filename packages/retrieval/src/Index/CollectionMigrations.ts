@@ -9,13 +9,19 @@ export const migrationsTable = "deepnote_migrations"
 /** `PRAGMA application_id` of a collection file ("DNCL"): tells a collection from any other SQLite file. */
 export const applicationId = 0x444e434c
 
-/** The newest migration this build knows; a file with a newer one was written by a newer DeepNote. */
-export const latestMigration = 4
+/**
+ * The newest migration this build knows; a file with a newer one was written by a newer DeepNote, and is opened only
+ * when it records (`meta.oldest_schema`) that builds of this version may use it.
+ */
+export const latestMigration = 5
 
 /**
  * The migrations of a collection file, applied in order by `Migrator` in one transaction. Each sets
- * `meta.schema_version` to its number, which older builds read to refuse files they cannot use.
- * `settings` and `createdAt` are only used when the file is new.
+ * `meta.schema_version` to its number. `settings` and `createdAt` are only used when the file is new.
+ *
+ * From 6 on, each migration also says whether builds that do not know it may keep using the file: one they cannot
+ * live with (a table they would not keep up to date, a kept value they would not drop) sets `meta.oldest_schema` to
+ * its own number; one they can (an index, a table only newer builds read) leaves it.
  */
 export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSettings, createdAt: string) => ({
   /** The layout from before migrations existed (such files are adopted at this version, see `CollectionDatabase`). */
@@ -56,5 +62,15 @@ export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSetting
   "4_kept_fingerprint": Effect.gen(function*() {
     yield* sql`DELETE FROM meta WHERE key = ${MetaKey.contentFingerprint}`
     yield* sql`UPDATE meta SET value = '4' WHERE key = ${MetaKey.schemaVersion}`
+  }),
+  /**
+   * Which builds may open the file: `meta.oldest_schema`, the lowest collection schema a build must know to use it.
+   * Builds before this one refused every file with a migration they did not know (an older replica restarted after a
+   * newer one had migrated a shared home's collection could not open it); from here on a build opens a newer file
+   * when its own schema is at least this (`CollectionDatabase`). Builds before this one do not read it.
+   */
+  "5_oldest_schema": Effect.gen(function*() {
+    yield* sql`INSERT OR REPLACE INTO meta ${sql.insert({ key: MetaKey.oldestSchema, value: "5" })}`
+    yield* sql`UPDATE meta SET value = '5' WHERE key = ${MetaKey.schemaVersion}`
   })
 })

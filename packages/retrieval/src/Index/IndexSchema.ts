@@ -55,5 +55,10 @@ export const MetaKey = {
    * The content fingerprint (`FtsIndex.fingerprint`) once computed, kept for the next run; every write that adds,
    * replaces or deletes passages deletes it in its own transaction, so a stored one is always the current content's.
    */
-  contentFingerprint: "content_fingerprint"
+  contentFingerprint: "content_fingerprint",
+  /**
+   * The lowest collection schema a build must know to read and write the file (migration 5): a build opens a file
+   * with migrations it does not know when its own schema is at least this.
+   */
+  oldestSchema: "oldest_schema"
 } as const

@@ -1,0 +1,24 @@
+import { StoreError } from "../Domain/Errors.js"
+import { schemaVersion } from "../Migrations.js"
+
+/** The one-row table (migration 14) holding `oldest_schema`: the lowest schema version a build must know to open the store. */
+export const readersTable = "deepnote_readers"
+
+/**
+ * Whether this build may open a store whose newest migration is `version`: always when it knows that migration; past
+ * it, only when the store records the lowest schema version it needs (`oldestSchema`: undefined for a store without
+ * `deepnote_readers`) and this build knows that one. Answers the refusal, or undefined to open.
+ */
+export const refuseNewer = (
+  name: string,
+  version: number,
+  oldestSchema: number | undefined
+): StoreError | undefined => {
+  if (version <= schemaVersion) return undefined
+  if (oldestSchema !== undefined && oldestSchema <= schemaVersion) return undefined
+  const needs = oldestSchema === undefined ? "" : `, which needs a build that knows ${oldestSchema}`
+  return new StoreError({
+    message: `${name} was written by a newer DeepNote (schema version ${version}${needs}; this build knows up to ` +
+      `${schemaVersion}); it was left untouched`
+  })
+}
