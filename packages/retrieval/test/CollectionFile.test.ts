@@ -19,13 +19,13 @@ const searchFresh = (name: string, query: string, limit = 5) =>
 
 const fileOf = (name: string) => Effect.map(Home, (home) => collectionFile(home.root, name))
 
-/** The collection `name` holding `docs`, then `statement` run on its file as another program would: the file's path. */
-const changedBehindOurBack = (name: string, statement: string) =>
+/** The collection `name` holding `docs`, then `statements` run on its file as another program would: the file's path. */
+const changedBehindOurBack = (name: string, statements: string) =>
   Effect.gen(function*() {
     const file = yield* fileOf(name)
     yield* fresh(Effect.flatMap(Collections, (c) => c.add(name, docs)))
     const db = new Database(file)
-    db.prepare(statement).run()
+    db.exec(statements)
     db.close()
     return file
   })
@@ -144,11 +144,9 @@ it.layer(TempHome)("collection files and migrations", (it) => {
     Effect.gen(function*() {
       const file = yield* changedBehindOurBack(
         "future",
-        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (99, 'from_the_future')"
+        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (99, 'from_the_future');" +
+          "UPDATE meta SET value = '99' WHERE key = 'oldest_schema'"
       )
-      const db = new Database(file)
-      db.exec("UPDATE meta SET value = '99' WHERE key = 'oldest_schema'")
-      db.close()
       const before = digest(file)
       const error = yield* Effect.flip(
         searchFresh("future", "Paris", 1)
@@ -159,11 +157,9 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       // a file without `oldest_schema` (from a newer build that removed it) is refused too
       const bare = yield* changedBehindOurBack(
         "bare",
-        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (98, 'from_the_future')"
+        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (98, 'from_the_future');" +
+          "DELETE FROM meta WHERE key = 'oldest_schema'"
       )
-      const db2 = new Database(bare)
-      db2.exec("DELETE FROM meta WHERE key = 'oldest_schema'")
-      db2.close()
       refusal(
         yield* Effect.flip(searchFresh("bare", "Paris", 1)),
         bare,
@@ -176,13 +172,9 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       // what a newer build's migration that this one may live with does: an index, its number recorded, oldest kept
       const file = yield* changedBehindOurBack(
         "later",
-        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (6, 'an_index')"
+        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (6, 'an_index');" +
+          "CREATE INDEX later_titles ON documents (title); UPDATE meta SET value = '6' WHERE key = 'schema_version'"
       )
-      const db = new Database(file)
-      db.exec(
-        "CREATE INDEX later_titles ON documents (title); UPDATE meta SET value = '6' WHERE key = 'schema_version'"
-      )
-      db.close()
       const hits = yield* fresh(Effect.gen(function*() {
         const collections = yield* Collections
         yield* collections.add("later", [{ id: "madrid", title: "Madrid", text: "Madrid is the capital of Spain." }])
