@@ -8,7 +8,7 @@ import { StoreError } from "./Domain/Errors.js"
 import { corruptionDiagnosis } from "./internal/corruption.js"
 import { attachDiagnosis } from "./internal/diagnosis.js"
 import { makeQueries } from "./internal/query.js"
-import { readersTable, refuseNewer } from "./internal/readers.js"
+import { mayOpen, newerStore, readersTable } from "./internal/readers.js"
 import { causeMessage, DbInt } from "./internal/sql.js"
 import { makeSqliteConnection } from "./internal/sqliteConnection.js"
 import { SqliteDirect } from "./internal/sqliteDirect.js"
@@ -69,8 +69,8 @@ const refuseNewerDatabase = (name: string) =>
         execute: () => sql`SELECT max(oldest_schema) AS n FROM ${sql(readersTable)}`
       })(undefined)
       : Option.none()
-    const refused = refuseNewer(name, version, Option.getOrUndefined(Option.flatMapNullable(oldest, (row) => row.n)))
-    if (refused !== undefined) return yield* refused
+    const oldestSchema = Option.getOrUndefined(Option.flatMapNullable(oldest, (row) => row.n))
+    if (!mayOpen(version, oldestSchema)) return yield* newerStore(name, version, oldestSchema)
   })
 
 const runMigrations = Migrator.make({})

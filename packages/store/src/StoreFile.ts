@@ -5,7 +5,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { StoreError } from "./Domain/Errors.js"
 import { corrupted, firstLine, headerDamage } from "./internal/corruption.js"
-import { readersTable, refuseNewer } from "./internal/readers.js"
+import { mayOpen, newerStore, readersTable } from "./internal/readers.js"
 import { applicationId, migrationsTable, schemaVersion } from "./Migrations.js"
 
 /** What a store file turned out to be. `readOnly`: the process cannot write the file, so it is opened read-only. */
@@ -130,14 +130,22 @@ export const inspectStoreFile = (filename: string): Effect.Effect<StoreFileState
     const fileAppId = header.readUInt32BE(68)
     const userVersion = header.readUInt32BE(60)
     const ours = fileAppId === applicationId
+    // a file whose header says a newer build wrote it, and that cannot be looked into (damaged, or in a form this
+    // build's SQLite cannot read), is reported as the newer build's
+    const headerNewer = ours && userVersion > schemaVersion
     if (ours) {
       const damage = headerDamage(filename, header, stat.size)
-      if (damage !== undefined) return yield* corrupted(filename, damage)
+      if (damage !== undefined) {
+        return yield* (headerNewer ? newerStore(filename, userVersion, undefined) : corrupted(filename, damage))
+      }
     }
-    const found = yield* Effect.try({ try: () => probe(filename), catch: (cause) => unreadable(filename, ours, cause) })
+    const found = yield* Effect.try({
+      try: () => probe(filename),
+      catch: (cause) => headerNewer ? newerStore(filename, userVersion, undefined) : unreadable(filename, ours, cause)
+    })
     if (ours) {
-      const newer = refuseNewer(filename, Math.max(userVersion, found.latestMigration), found.oldestSchema)
-      if (newer !== undefined) return yield* newer
+      const version = Math.max(userVersion, found.latestMigration)
+      if (!mayOpen(version, found.oldestSchema)) return yield* newerStore(filename, version, found.oldestSchema)
       if (readOnly && userVersion < schemaVersion) {
         return yield* new StoreError({
           message: `${filename} is read-only and has schema version ${userVersion}; this build needs ` +

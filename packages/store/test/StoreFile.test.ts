@@ -153,6 +153,30 @@ describe("store file", () => {
       db2.prepare("UPDATE deepnote_readers SET oldest_schema = ?").run(schemaVersion + 5)
       db2.close()
       assert.include(yield* refused(recorded), `newer DeepNote (schema version ${schemaVersion + 5}`)
+
+      // a newer build's file this one cannot look into (cut short, or its schema pages unreadable) is still reported
+      // as the newer build's, not as a damaged store
+      for (const damage of ["truncated", "unreadable"] as const) {
+        const unreadable = Path.join(dir, `${damage}.sqlite`)
+        yield* seedItems(unreadable)
+        const db3 = new Sqlite(unreadable)
+        db3.pragma("wal_checkpoint(TRUNCATE)")
+        db3.pragma(`user_version = ${schemaVersion + 2}`)
+        db3.pragma("journal_mode = DELETE")
+        db3.close()
+        if (damage === "truncated") Fs.truncateSync(unreadable, Math.floor(Fs.statSync(unreadable).size / 2))
+        else {
+          const fd = Fs.openSync(unreadable, "r+")
+          Fs.writeSync(fd, Buffer.alloc(4096 - 100, 0xa5), 0, 4096 - 100, 100)
+          Fs.closeSync(fd)
+        }
+        assert.match(
+          yield* refused(unreadable),
+          new RegExp(
+            `^${unreadable} was written by a newer DeepNote \\(schema version ${schemaVersion + 2}; this build`
+          )
+        )
+      }
     }))
 
   it.scopedLive("opens a newer store whose migrations builds of this version may use; refuses one that needs a newer build", () =>
