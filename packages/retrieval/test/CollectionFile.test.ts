@@ -19,7 +19,9 @@ const searchFresh = (name: string, query: string, limit = 5) =>
 
 const fileOf = (name: string) => Effect.map(Home, (home) => collectionFile(home.root, name))
 
-/** The collection `name` holding `docs`, then `statements` run on its file as another program would: the file's path. */
+/**
+ * The collection `name` holding `docs`, then `statements` run on its file as another program would: the file's path.
+ */
 const changedBehindOurBack = (name: string, statements: string) =>
   Effect.gen(function*() {
     const file = yield* fileOf(name)

@@ -49,12 +49,15 @@ interface Probe {
   readonly tables: ReadonlyArray<string>
   /** The newest migration recorded in the migrations table, 0 when none. */
   readonly latestMigration: number
-  /** The lowest schema version a build must know to open the store (`deepnote_readers`), when the store records it. */
+  /**
+   * The lowest schema version a build must know to open the store (`deepnote_readers`), when the store records it;
+   * read only for a store newer than this build (its header's `userVersion` or its migrations).
+   */
   readonly oldestSchema: number | undefined
 }
 
 /** Reads table names and the migrations table through a read-only connection: never writes to the database file. */
-const probe = (filename: string): Probe => {
+const probe = (filename: string, userVersion: number): Probe => {
   const db = new Sqlite(filename, { readonly: true, fileMustExist: true })
   try {
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()
@@ -62,7 +65,8 @@ const probe = (filename: string): Probe => {
     const latest = tables.includes(migrationsTable)
       ? db.prepare(`SELECT coalesce(max(migration_id), 0) FROM ${migrationsTable}`).pluck().get()
       : 0
-    const oldest = tables.includes(readersTable)
+    const newer = Math.max(userVersion, Number(latest)) > schemaVersion
+    const oldest = newer && tables.includes(readersTable)
       ? db.prepare(`SELECT max(oldest_schema) FROM ${readersTable}`).pluck().get()
       : undefined
     return {
@@ -140,7 +144,7 @@ export const inspectStoreFile = (filename: string): Effect.Effect<StoreFileState
       }
     }
     const found = yield* Effect.try({
-      try: () => probe(filename),
+      try: () => probe(filename, userVersion),
       catch: (cause) => headerNewer ? newerStore(filename, userVersion, undefined) : unreadable(filename, ours, cause)
     })
     if (ours) {

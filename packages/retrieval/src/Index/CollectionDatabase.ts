@@ -89,7 +89,6 @@ const probe = (sql: SqlClient.SqlClient) =>
         )
         : Effect.succeed(Option.none<string>())
     const schemaVersion = yield* metaValue(MetaKey.schemaVersion)
-    const oldestSchema = Option.filter(Option.map(yield* metaValue(MetaKey.oldestSchema), Number), Number.isInteger)
     const applied = tables.includes(migrationsTable)
       ? yield* SqlSchema.single({
         Request: Schema.Void,
@@ -97,7 +96,12 @@ const probe = (sql: SqlClient.SqlClient) =>
         execute: () => sql`SELECT max(migration_id) AS latest FROM ${sql(migrationsTable)}`
       })(undefined)
       : { latest: null }
-    return { applicationId: application_id, tables, schemaVersion, oldestSchema, latestApplied: applied.latest ?? 0 }
+    const latestApplied = applied.latest ?? 0
+    // which builds may open the file matters only for a file newer than this build
+    const oldestSchema = latestApplied > latestMigration
+      ? Option.filter(Option.map(yield* metaValue(MetaKey.oldestSchema), Number), Number.isInteger)
+      : Option.none<number>()
+    return { applicationId: application_id, tables, schemaVersion, oldestSchema, latestApplied }
   })
 
 type Probe = Effect.Effect.Success<ReturnType<typeof probe>>

@@ -1,7 +1,10 @@
 import { StoreError } from "../Domain/Errors.js"
 import { schemaVersion } from "../Migrations.js"
 
-/** The one-row table (migration 14) holding `oldest_schema`: the lowest schema version a build must know to open the store. */
+/**
+ * The one-row table (migration 14) holding `oldest_schema`: the lowest schema version a build must know to open the
+ * store.
+ */
 export const readersTable = "deepnote_readers"
 
 /**
