@@ -6,6 +6,7 @@ import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { collectionApplicationId, collectionFile, Collections, type CorpusDocument } from "../src/index.js"
+import { laterMigration, migrateAsFutureBuild } from "./support/FutureCollectionBuild.js"
 import { writeLegacyCollection } from "./support/LegacyCollection.js"
 import { headOf, TempHome } from "./support/TempHome.js"
 
@@ -169,14 +170,12 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       )
     }))
 
-  it.effect("a file a newer DeepNote migrated opens when that build says older builds may use it", () =>
+  it.effect("a file a newer DeepNote migrated opens when that build says older builds may use it, else is refused", () =>
     Effect.gen(function*() {
-      // what a newer build's migration that this one may live with does: an index, its number recorded, oldest kept
-      const file = yield* changedBehindOurBack(
-        "later",
-        "INSERT INTO deepnote_migrations (migration_id, name) VALUES (6, 'an_index');" +
-          "CREATE INDEX later_titles ON documents (title); UPDATE meta SET value = '6' WHERE key = 'schema_version'"
-      )
+      // a newer build applies its migration 6, an index this build may live with, through the registry
+      const file = yield* changedBehindOurBack("later", "")
+      const anIndex = laterMigration(6, true, (sql) => sql`CREATE INDEX later_titles ON documents (title)`)
+      yield* migrateAsFutureBuild(file, anIndex)
       const hits = yield* fresh(Effect.gen(function*() {
         const collections = yield* Collections
         yield* collections.add("later", [{ id: "madrid", title: "Madrid", text: "Madrid is the capital of Spain." }])
@@ -184,13 +183,31 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       }))
       assert.strictEqual(hits[0]!.id, "madrid")
       assert.deepStrictEqual(inspect(file).migrations, [1, 2, 3, 4, 5, 6])
-      const after = new Database(file, { readonly: true })
-      assert.deepStrictEqual(
-        after.prepare("SELECT key, value FROM meta WHERE key IN ('schema_version', 'oldest_schema') ORDER BY key")
-          .all(),
-        [{ key: "oldest_schema", value: "5" }, { key: "schema_version", value: "6" }]
+      const versions = () => {
+        const db = new Database(file, { readonly: true })
+        const rows = db.prepare(
+          "SELECT key, value FROM meta WHERE key IN ('schema_version', 'oldest_schema') ORDER BY key"
+        )
+          .all()
+        db.close()
+        return rows
+      }
+      assert.deepStrictEqual(versions(), [{ key: "oldest_schema", value: "5" }, { key: "schema_version", value: "6" }])
+
+      // its next migration is one this build cannot live with: the registry records that builds must know it
+      yield* migrateAsFutureBuild(
+        file,
+        anIndex,
+        laterMigration(7, false, (sql) => sql`CREATE TABLE later_notes (rowid INTEGER PRIMARY KEY, note TEXT)`)
       )
-      after.close()
+      assert.deepStrictEqual(versions(), [{ key: "oldest_schema", value: "7" }, { key: "schema_version", value: "7" }])
+      const before = digest(file)
+      refusal(
+        yield* Effect.flip(searchFresh("later", "Paris", 1)),
+        file,
+        "written by a newer DeepNote (collection schema 7, which needs a build that knows 7"
+      )
+      assert.strictEqual(digest(file), before)
     }))
 
   it.effect("another application's SQLite file or a non-SQLite file is refused and left as it was", () =>

@@ -1,4 +1,5 @@
 import type { SqlClient } from "@effect/sql"
+import { type LaterMigration, laterMigrationEntry } from "./Migrations/LaterMigration.js"
 import { v10 } from "./Migrations/V10IngestJobOwners.js"
 import { v11 } from "./Migrations/V11Passages.js"
 import { v12 } from "./Migrations/V12CompactValues.js"
@@ -19,17 +20,8 @@ export { applicationId }
 /** The table the migrator records applied migrations in. */
 export const migrationsTable = "deepnote_migrations"
 
-/**
- * The store's migrations, by `<id>_<name>`, each written once for both dialects (`sql.onDialectOrElse` where they
- * differ). On SQLite each one ends by setting `PRAGMA user_version` to its id inside the migrator's transaction.
- *
- * From 15 on, each migration also says whether builds that do not know it may keep opening the store (replicas and
- * workers of the previous release during a rolling upgrade): one they cannot live with — a column they would leave
- * empty, a table they would not keep up to date, data in a form they cannot read — ends with
- * `UPDATE deepnote_readers SET oldest_schema = <its id>`; one they can (an index, a table only newer builds use)
- * leaves the value alone (migration 14, `internal/readers.ts`).
- */
-export const migrations = (sql: SqlClient.SqlClient) => ({
+/** The migrations up to 14, each recording its own version (`userVersion`); frozen. */
+const firstMigrations = (sql: SqlClient.SqlClient) => ({
   "1_initial": v1(sql),
   "2_run_owners": v2(sql),
   "3_ingest_jobs": v3(sql),
@@ -46,8 +38,31 @@ export const migrations = (sql: SqlClient.SqlClient) => ({
   "14_readers": v14(sql)
 })
 
+/** The last of `firstMigrations`. */
+const lastFirstMigration = 14
+
+/**
+ * The migrations from 15 on, in order. Each says whether builds that do not know it may keep opening the store
+ * (`LaterMigration.olderBuildsMayOpen`: replicas and workers of the previous release during a rolling upgrade); the
+ * registry records that and the SQLite header's version for it.
+ */
+export const laterMigrations: ReadonlyArray<LaterMigration> = []
+
+/**
+ * The store's migrations with `later` after the first ones, by `<id>_<name>`, for `Migrator.fromRecord`. Each is
+ * written once for both dialects (`sql.onDialectOrElse` where they differ); on SQLite each one ends by setting
+ * `PRAGMA user_version` to its id inside the migrator's transaction.
+ */
+export const migrationsWith = (sql: SqlClient.SqlClient, later: ReadonlyArray<LaterMigration>) => ({
+  ...firstMigrations(sql),
+  ...Object.fromEntries(later.map((migration) => laterMigrationEntry(sql, migration)))
+})
+
+/** This build's migrations (`migrationsWith` the `laterMigrations`). */
+export const migrations = (sql: SqlClient.SqlClient) => migrationsWith(sql, laterMigrations)
+
 /**
  * The newest schema version this build knows. A store recording a higher one is refused, and left untouched, unless it
  * records (`deepnote_readers`) that builds of this version may open it.
  */
-export const schemaVersion = 14
+export const schemaVersion: number = laterMigrations.at(-1)?.id ?? lastFirstMigration

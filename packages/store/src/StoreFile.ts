@@ -5,8 +5,9 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { StoreError } from "./Domain/Errors.js"
 import { corrupted, firstLine, headerDamage } from "./internal/corruption.js"
-import { mayOpen, newerStore, readersTable } from "./internal/readers.js"
+import { mayOpen, newerStore } from "./internal/readers.js"
 import { applicationId, migrationsTable, schemaVersion } from "./Migrations.js"
+import { readersTable } from "./Migrations/V14Readers.js"
 
 /** What a store file turned out to be. `readOnly`: the process cannot write the file, so it is opened read-only. */
 export type StoreFileState =

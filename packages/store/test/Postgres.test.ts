@@ -3,7 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { RunStore, schemaVersion, Store } from "../src/index.js"
 import { EmbeddedPostgres } from "../src/testing/index.js"
-import { manifest } from "./fixtures.js"
+import { laterMigration, manifest, migrateAsFutureBuild } from "./fixtures.js"
 
 const open = (url: string) => Layer.build(Store.layer({ url })).pipe(Effect.scoped)
 
@@ -77,14 +77,17 @@ describe("Postgres store", () => {
         const url = yield* (yield* EmbeddedPostgres).createDatabase
         yield* open(url)
         const future = schemaVersion + 1
-        yield* admin(
-          url,
-          Effect.gen(function*() {
-            const sql = yield* PgClient.PgClient
-            assert.deepStrictEqual(yield* sql`SELECT oldest_schema FROM deepnote_readers`, [{ oldest_schema: 14 }])
-            yield* sql`CREATE INDEX future_runs_created ON runs (created_at)`
-            yield* sql`INSERT INTO deepnote_migrations (migration_id, name) VALUES (${future}, 'future_index')`
-          })
+        // a future build applies its migration 15, an index this build may live with, through the registry
+        yield* migrateAsFutureBuild(
+          PgClient.layer({ url: Redacted.make(url) }),
+          laterMigration(future, true, (sql) => sql`CREATE INDEX future_runs_created ON runs (created_at)`)
+        )
+        assert.deepStrictEqual(
+          yield* admin(
+            url,
+            Effect.flatMap(PgClient.PgClient, (sql) => sql`SELECT oldest_schema FROM deepnote_readers`)
+          ),
+          [{ oldest_schema: 14 }]
         )
         const ids = yield* Effect.gen(function*() {
           const runs = yield* RunStore
@@ -101,15 +104,19 @@ describe("Postgres store", () => {
         )
         assert.deepStrictEqual(migrated, [{ n: future }])
 
-        yield* admin(
-          url,
-          Effect.flatMap(PgClient.PgClient, (sql) => sql`UPDATE deepnote_readers SET oldest_schema = ${future}`)
+        // its next migration is one this build cannot live with: the registry records that builds must know it
+        yield* migrateAsFutureBuild(
+          PgClient.layer({ url: Redacted.make(url) }),
+          laterMigration(future, true, (sql) => sql`CREATE INDEX future_runs_created ON runs (created_at)`),
+          laterMigration(future + 1, false, (sql) => sql`ALTER TABLE runs ADD COLUMN future_priority INTEGER`)
         )
         const error = yield* Effect.flip(open(url))
         assert.strictEqual(error._tag, "StoreError")
         assert.include(
           error.message,
-          `was written by a newer DeepNote (schema version ${future}, which needs a build that knows ${future}; ` +
+          `was written by a newer DeepNote (schema version ${future + 1}, which needs a build that knows ${
+            future + 1
+          }; ` +
             `this build knows up to ${schemaVersion})`
         )
       }))

@@ -1,3 +1,4 @@
+import { SqliteClient } from "@effect/sql-sqlite-node"
 import { assert, describe, it } from "@effect/vitest"
 import Sqlite from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
@@ -5,7 +6,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { applicationId, RunStore, schemaVersion, Store } from "../src/index.js"
 import { quickCheck } from "../src/internal/corruption.js"
-import { fingerprint, manifest, question, tempDir } from "./fixtures.js"
+import { fingerprint, laterMigration, manifest, migrateAsFutureBuild, question, tempDir } from "./fixtures.js"
 
 const open = (filename: string) => Layer.build(Store.layer({ url: filename })).pipe(Effect.scoped)
 
@@ -184,13 +185,15 @@ describe("store file", () => {
       const dir = yield* tempDir
       const filename = Path.join(dir, "future.sqlite")
       yield* open(filename)
-      // what a future build's migration that this one may live with does: an index, its id recorded, oldest_schema kept
+      // a future build applies its migration 15, an index this build may live with, through the registry
       const future = schemaVersion + 1
-      const db = new Sqlite(filename)
+      yield* migrateAsFutureBuild(
+        SqliteClient.layer({ filename }),
+        laterMigration(future, true, (sql) => sql`CREATE INDEX future_runs_created ON runs (created_at)`)
+      )
+      const db = new Sqlite(filename, { readonly: true })
+      assert.strictEqual(db.pragma("user_version", { simple: true }), future, "the registry records the header")
       assert.deepStrictEqual(db.prepare("SELECT oldest_schema FROM deepnote_readers").all(), [{ oldest_schema: 14 }])
-      db.exec("CREATE INDEX future_runs_created ON runs (created_at)")
-      db.prepare("INSERT INTO deepnote_migrations (migration_id, name) VALUES (?, 'future_index')").run(future)
-      db.pragma(`user_version = ${future}`)
       db.close()
 
       yield* Effect.gen(function*() {
@@ -200,7 +203,7 @@ describe("store file", () => {
         assert.deepStrictEqual((yield* store.listRuns()).map((r) => r.id), ["r-old-build"])
         assert.strictEqual((yield* store.getRun("r-old-build")).counts.total, 2)
       }).pipe(Effect.provide(Store.layer({ url: filename })))
-      const after = new Sqlite(filename)
+      const after = new Sqlite(filename, { readonly: true })
       assert.strictEqual(after.pragma("user_version", { simple: true }), future, "the store keeps its version")
       assert.deepStrictEqual(
         after.prepare("SELECT max(migration_id) AS n FROM deepnote_migrations").get(),
@@ -208,14 +211,19 @@ describe("store file", () => {
         "and its migrations"
       )
       assert.isDefined(after.prepare("SELECT name FROM sqlite_master WHERE name = 'future_runs_created'").get())
-      // a future migration this build cannot live with says so
-      after.prepare("UPDATE deepnote_readers SET oldest_schema = ?").run(future)
       after.close()
+
+      // the future build's next migration is one this build cannot live with: the registry says so for it
+      yield* migrateAsFutureBuild(
+        SqliteClient.layer({ filename }),
+        laterMigration(future, true, (sql) => sql`CREATE INDEX future_runs_created ON runs (created_at)`),
+        laterMigration(future + 1, false, (sql) => sql`ALTER TABLE runs ADD COLUMN future_priority INTEGER`)
+      )
       const message = yield* refused(filename)
       assert.include(
         message,
-        `newer DeepNote (schema version ${future}, which needs a build that knows ${future}; this build knows up to ` +
-          `${schemaVersion}); it was left untouched`
+        `newer DeepNote (schema version ${future + 1}, which needs a build that knows ${future + 1}; this build ` +
+          `knows up to ${schemaVersion}); it was left untouched`
       )
     }))
 

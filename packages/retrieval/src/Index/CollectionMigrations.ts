@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { CollectionSettings } from "../Domain/Ingest.js"
 import { createStatements, MetaKey, tokenizerFor } from "./IndexSchema.js"
+import { type LaterCollectionMigration, laterCollectionMigrationEntry } from "./LaterCollectionMigration.js"
 
 /** The table the migrator records applied migrations in. */
 export const migrationsTable = "deepnote_migrations"
@@ -9,21 +10,8 @@ export const migrationsTable = "deepnote_migrations"
 /** `PRAGMA application_id` of a collection file ("DNCL"): tells a collection from any other SQLite file. */
 export const applicationId = 0x444e434c
 
-/**
- * The newest migration this build knows; a file with a newer one was written by a newer DeepNote, and is opened only
- * when it records (`meta.oldest_schema`) that builds of this version may use it.
- */
-export const latestMigration = 5
-
-/**
- * The migrations of a collection file, applied in order by `Migrator` in one transaction. Each sets
- * `meta.schema_version` to its number. `settings` and `createdAt` are only used when the file is new.
- *
- * From 6 on, each migration also says whether builds that do not know it may keep using the file: one they cannot
- * live with (a table they would not keep up to date, a kept value they would not drop) sets `meta.oldest_schema` to
- * its own number; one they can (an index, a table only newer builds read) leaves it.
- */
-export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSettings, createdAt: string) => ({
+/** The migrations up to 5, each recording its own number; frozen. */
+const firstMigrations = (sql: SqlClient.SqlClient, settings: CollectionSettings, createdAt: string) => ({
   /** The layout from before migrations existed (such files are adopted at this version, see `CollectionDatabase`). */
   "1_initial": Effect.gen(function*() {
     for (const statement of createStatements(settings)) yield* sql.unsafe(statement)
@@ -74,3 +62,37 @@ export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSetting
     yield* sql`UPDATE meta SET value = '5' WHERE key = ${MetaKey.schemaVersion}`
   })
 })
+
+/**
+ * The migrations from 6 on, in order. Each says whether builds that do not know it may keep using the file
+ * (`LaterCollectionMigration.olderBuildsMayUse`); the registry records that and `meta.schema_version` for it.
+ */
+export const laterMigrations: ReadonlyArray<LaterCollectionMigration> = []
+
+/** The last of `firstMigrations`. */
+const lastFirstMigration = 5
+
+/**
+ * The newest migration this build knows; a file with a newer one was written by a newer DeepNote, and is opened only
+ * when it records (`meta.oldest_schema`) that builds of this version may use it.
+ */
+export const latestMigration: number = laterMigrations.at(-1)?.id ?? lastFirstMigration
+
+/**
+ * The migrations of a collection file with `later` after the first ones, applied in order by `Migrator` in one
+ * transaction. Each sets `meta.schema_version` to its number. `settings` and `createdAt` are only used when the file
+ * is new.
+ */
+export const migrationsWith = (
+  sql: SqlClient.SqlClient,
+  settings: CollectionSettings,
+  createdAt: string,
+  later: ReadonlyArray<LaterCollectionMigration>
+) => ({
+  ...firstMigrations(sql, settings, createdAt),
+  ...Object.fromEntries(later.map((migration) => laterCollectionMigrationEntry(sql, migration)))
+})
+
+/** This build's migrations (`migrationsWith` the `laterMigrations`). */
+export const migrations = (sql: SqlClient.SqlClient, settings: CollectionSettings, createdAt: string) =>
+  migrationsWith(sql, settings, createdAt, laterMigrations)

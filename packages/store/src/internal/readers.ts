@@ -2,12 +2,6 @@ import { StoreError } from "../Domain/Errors.js"
 import { schemaVersion } from "../Migrations.js"
 
 /**
- * The one-row table (migration 14) holding `oldest_schema`: the lowest schema version a build must know to open the
- * store.
- */
-export const readersTable = "deepnote_readers"
-
-/**
  * Whether this build may open a store whose newest migration is `version`: always when it knows that migration; past
  * it, only when the store records the lowest schema version it needs (`oldestSchema`: undefined for a store without
  * `deepnote_readers`) and this build knows that one.
