@@ -5,6 +5,7 @@ import { v11 } from "./Migrations/V11Passages.js"
 import { v12 } from "./Migrations/V12CompactValues.js"
 import { v13 } from "./Migrations/V13RunsByDataset.js"
 import { v14 } from "./Migrations/V14Readers.js"
+import { v15 } from "./Migrations/V15NewestRuns.js"
 import { applicationId, v1 } from "./Migrations/V1Initial.js"
 import { v2 } from "./Migrations/V2RunOwners.js"
 import { v3 } from "./Migrations/V3IngestJobs.js"
@@ -46,7 +47,7 @@ const lastFirstMigration = 14
  * (`LaterMigration.olderBuildsMayOpen`: replicas and workers of the previous release during a rolling upgrade); the
  * registry records that and the SQLite header's version for it.
  */
-export const laterMigrations: ReadonlyArray<LaterMigration> = []
+export const laterMigrations: ReadonlyArray<LaterMigration> = [v15]
 
 /**
  * The store's migrations with `later` after the first ones, by `<id>_<name>`, for `Migrator.fromRecord`. Each is

@@ -71,7 +71,8 @@ export const byteOrder = (sql: SqlClient.SqlClient) =>
 /**
  * A text field inside a JSON column (`column` as written in the query, a constant of the code; `path` its keys), for a
  * filter: `json_extract` on SQLite, `#>>` on Postgres. The runs' dataset hash (`r.manifest`, `dataset.hash`) has an
- * index on this very expression (migration 13); any other field is read row by row.
+ * index on this very expression followed by the listing order (migration 15, before it 13); any other field is read row
+ * by row.
  */
 export const jsonTextField = (sql: SqlClient.SqlClient, column: string, path: ReadonlyArray<string>) =>
   sql.onDialectOrElse({

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { assert, describe } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 import { ApiKeys, IngestJobLog, RunOwners, RunStore } from "../../src/index.js"
-import { jsonTextField } from "../../src/internal/sql.js"
+import { byteOrder, jsonTextField } from "../../src/internal/sql.js"
 import { manifest, unique } from "../fixtures.js"
 import type { SuiteIt } from "../layers.js"
 
@@ -99,23 +99,42 @@ export const tenantsSuite = (it: SuiteIt) =>
         assert.deepStrictEqual(ours(yield* owners.unfinished), [])
       }))
 
-    it.effect("the runs' dataset filter is a lookup in the index of migration 13, not a read of every manifest", () =>
+    it.effect("runs are listed newest first from an index (migration 15), with or without the dataset filter", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        // the expression RunStore.listRuns and RunOwners.runsOf compare
+        // the expression and the order RunStore.listRuns and RunOwners.runsOf use
         const datasetHash = jsonTextField(sql, "r.manifest", ["dataset", "hash"])
-        const plan = yield* sql.onDialectOrElse({
-          // told not to scan, Postgres still scans when no index serves the expression (a tiny table is scanned anyway)
-          pg: () =>
-            sql.withTransaction(Effect.zipRight(
-              sql`SET LOCAL enable_seqscan = off`,
-              sql<{ readonly "QUERY PLAN": string }>`EXPLAIN SELECT r.id FROM runs r WHERE ${datasetHash} = ${"h"}`
-            )).pipe(Effect.map((rows) => rows.map((row) => row["QUERY PLAN"]))),
-          orElse: () =>
-            sql<{ readonly detail: string }>`EXPLAIN QUERY PLAN SELECT r.id FROM runs r WHERE ${datasetHash} = ${"h"}`
-              .pipe(Effect.map((rows) => rows.map((row) => row.detail)))
-        })
-        assert.isTrue(plan.some((line) => line.includes("runs_dataset")), plan.join("\n"))
+        const text = byteOrder(sql)
+        const newest = sql`ORDER BY r.created_at${text} DESC, r.id${text} DESC LIMIT 7`
+        const queries = [
+          [sql`SELECT r.id FROM runs r ${newest}`, "runs_newest"],
+          [sql`SELECT r.id FROM runs r WHERE ${datasetHash} = ${"h"} ${newest}`, "runs_dataset_newest"],
+          [
+            sql`SELECT o.run_id FROM run_owners o WHERE o.tenant_id = ${"t"}
+              ORDER BY o.created_at${text} DESC, o.run_id${text} DESC LIMIT 7`,
+            "run_owners_tenant_newest"
+          ]
+        ] as const
+        for (const [query, index] of queries) {
+          const plan = yield* sql.onDialectOrElse({
+            // told not to scan or sort, Postgres still does when no index serves the query (a tiny table is scanned
+            // and sorted anyway)
+            pg: () =>
+              sql.withTransaction(
+                Effect.zipRight(
+                  Effect.zipRight(sql`SET LOCAL enable_seqscan = off`, sql`SET LOCAL enable_sort = off`),
+                  sql<{ readonly "QUERY PLAN": string }>`EXPLAIN ${query}`
+                )
+              ).pipe(Effect.map((rows) => rows.map((row) => row["QUERY PLAN"]))),
+            orElse: () =>
+              sql<{ readonly detail: string }>`EXPLAIN QUERY PLAN ${query}`.pipe(
+                Effect.map((rows) => rows.map((row) => row.detail))
+              )
+          })
+          const shown = plan.join("\n")
+          assert.isTrue(plan.some((line) => line.includes(index)), shown)
+          assert.isFalse(plan.some((line) => /TEMP B-TREE|Sort/u.test(line)), shown)
+        }
       }))
 
     it.effect("ingest jobs are recorded, updated, interrupted when left unfinished, and pruned", () =>
