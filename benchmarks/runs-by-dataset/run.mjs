@@ -4,13 +4,14 @@
 // `runs_dataset_newest`) against the same store with the indexes it had before (migration 14: `runs_dataset` on the
 // dataset hash alone, no index on the order), measured from outside over HTTP in the same session.
 //
-//   npm run build && node benchmarks/runs-by-dataset/run.mjs [--runs 2000,20000,100000] [--datasets 200] [--requests 20]
+//   npm run build
+//   node benchmarks/runs-by-dataset/run.mjs [--runs 2000,20000,100000] [--datasets 200] [--requests 20]
 //
 // For each store size: one real run of the sample (extractive engine) gives a real manifest and item; its `runs` and
 // `items` rows are copied that many times with new ids and newer creation times; half the copies share one dataset
 // hash (`bench-sweep`), the other half spread over `--datasets` values. Two `deepnote serve --no-auth` processes, one
-// per copy of the store, are asked in turn (A, B, A, B, …) for the newest six runs (what the inspector asks); the client
-// times each request and checks that both list the same runs. Writes results.json and results.md beside this file.
+// per copy of the store, are asked in turn (A, B, A, B, …) for the newest six runs (what the inspector asks); the
+// client times each request and checks that both list the same runs. Writes results.json and results.md beside this file.
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"

@@ -170,7 +170,7 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       )
     }))
 
-  it.effect("a file a newer DeepNote migrated opens when that build says older builds may use it, else is refused", () =>
+  it.effect("a file a newer DeepNote migrated opens when older builds may use it, else is refused", () =>
     Effect.gen(function*() {
       // a newer build applies its migration 6, an index this build may live with, through the registry
       const file = yield* changedBehindOurBack("later", "")

@@ -2,7 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { userVersion } from "./Dialect.js"
 
-/** The one-row table migration 14 adds: `oldest_schema`, the lowest schema version a build must know to open the store. */
+/** The one-row table migration 14 adds (`oldest_schema`: the lowest schema a build must know to open the store). */
 export const readersTable = "deepnote_readers"
 
 /**

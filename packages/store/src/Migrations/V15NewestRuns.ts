@@ -7,8 +7,8 @@ import type { LaterMigration } from "./LaterMigration.js"
  * for (`created_at DESC, id DESC`, compared byte by byte: `COLLATE "C"` on Postgres, SQLite's default), so a page is
  * read from an index instead of sorting every run of the store, the dataset or the tenant, with each run's item counts
  * computed before the sort: `GET /v1/runs?limit=6` at 100,000 runs 564 ms before, 10.6 ms after, the same as at 2,000
- * (`benchmarks/runs-by-dataset`). The
- * dataset index of migration 13 is a prefix of the new one and is dropped; so is the tenant index of migration 2.
+ * (`benchmarks/runs-by-dataset`). The dataset index of migration 13 is a prefix of the new one and is dropped; so is
+ * the tenant index of migration 2.
  *
  * Builds that do not know this migration may keep opening the store: their queries are the same and read these
  * indexes as well.
