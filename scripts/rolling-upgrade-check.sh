@@ -2,8 +2,8 @@
 # CI's check of a rolling upgrade across real builds: the build just before the newest store migration (the parent of
 # the commit that added it, or OLD_REV when given) and this checkout share one home. The old build indexes the sample
 # and runs a question; this build runs one (migrating the store and the collection); then the old build runs and lists
-# again. Whether it may is what the migrations it does not know declare (`olderBuildsMayOpen` of every store migration
-# after its schema, `olderBuildsMayUse` of every collection migration after its own): when all say yes, it must run and
+# again. Whether it may is what the migrations it does not know declare (`olderBuildsMayOpen` of every store and
+# collection migration after its own schema; `LaterMigration` in packages/core): when all say yes, it must run and
 # list both builds' runs; otherwise it must refuse with one line naming the newer build, exit 1, leaving the store's
 # bytes as they were. Run by .ci/run as one test; needs the git history (a clone, not an export).
 #
@@ -47,11 +47,11 @@ expect=$(node --input-type=module -e "
     ['$work/old', '$repo'].map((r) => load(r, 'retrieval/dist/src/Index/CollectionMigrations.js'))
   )
   // every migration after the old build's last must be a later one that says yes (those before the registry did not)
-  const allSay = (later, from, to, yes) =>
-    Array.from({ length: to - from }, (_, i) => from + 1 + i).every((id) => later.some((m) => m.id === id && yes(m)))
-  const opens = allSay(newStore.laterMigrations ?? [], oldStore.schemaVersion, newStore.schemaVersion,
-      (m) => m.olderBuildsMayOpen) &&
-    allSay(newFiles.laterMigrations ?? [], oldFiles.latestMigration, newFiles.latestMigration, (m) => m.olderBuildsMayUse)
+  const allSay = (later, from, to) =>
+    Array.from({ length: to - from }, (_, i) => from + 1 + i)
+      .every((id) => later.some((m) => m.id === id && m.olderBuildsMayOpen))
+  const opens = allSay(newStore.laterMigrations, oldStore.schemaVersion, newStore.schemaVersion) &&
+    allSay(newFiles.laterMigrations, oldFiles.latestMigration, newFiles.latestMigration)
   console.log(opens ? 'opens' : 'refused', oldStore.schemaVersion, newStore.schemaVersion)
 ") || fail "cannot read the two builds' migrations"
 read -r verdict old_schema new_schema <<< "$expect"

@@ -185,10 +185,8 @@ it.layer(TempHome)("collection files and migrations", (it) => {
       assert.deepStrictEqual(inspect(file).migrations, [1, 2, 3, 4, 5, 6])
       const versions = () => {
         const db = new Database(file, { readonly: true })
-        const rows = db.prepare(
-          "SELECT key, value FROM meta WHERE key IN ('schema_version', 'oldest_schema') ORDER BY key"
-        )
-          .all()
+        const query = "SELECT key, value FROM meta WHERE key IN ('schema_version', 'oldest_schema') ORDER BY key"
+        const rows = db.prepare(query).all()
         db.close()
         return rows
       }

@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql"
-import { type LaterMigration, laterMigrationEntry } from "./Migrations/LaterMigration.js"
+import { type StoreMigration, storeMigrationEntry } from "./Migrations/StoreMigrationEntry.js"
 import { v10 } from "./Migrations/V10IngestJobOwners.js"
 import { v11 } from "./Migrations/V11Passages.js"
 import { v12 } from "./Migrations/V12CompactValues.js"
@@ -44,19 +44,19 @@ const lastFirstMigration = 14
 
 /**
  * The migrations from 15 on, in order. Each says whether builds that do not know it may keep opening the store
- * (`LaterMigration.olderBuildsMayOpen`: replicas and workers of the previous release during a rolling upgrade); the
+ * (`olderBuildsMayOpen` of `LaterMigration` in `@deepnote-rag/core`: replicas and workers of the previous release during a rolling upgrade); the
  * registry records that and the SQLite header's version for it.
  */
-export const laterMigrations: ReadonlyArray<LaterMigration> = [v15]
+export const laterMigrations: ReadonlyArray<StoreMigration> = [v15]
 
 /**
  * The store's migrations with `later` after the first ones, by `<id>_<name>`, for `Migrator.fromRecord`. Each is
  * written once for both dialects (`sql.onDialectOrElse` where they differ); on SQLite each one ends by setting
  * `PRAGMA user_version` to its id inside the migrator's transaction.
  */
-export const migrationsWith = (sql: SqlClient.SqlClient, later: ReadonlyArray<LaterMigration>) => ({
+export const migrationsWith = (sql: SqlClient.SqlClient, later: ReadonlyArray<StoreMigration>) => ({
   ...firstMigrations(sql),
-  ...Object.fromEntries(later.map((migration) => laterMigrationEntry(sql, migration)))
+  ...Object.fromEntries(later.map((migration) => storeMigrationEntry(sql, migration)))
 })
 
 /** This build's migrations (`migrationsWith` the `laterMigrations`). */

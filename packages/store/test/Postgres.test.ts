@@ -77,7 +77,8 @@ describe("Postgres store", () => {
         const url = yield* (yield* EmbeddedPostgres).createDatabase
         yield* open(url)
         const future = schemaVersion + 1
-        // a future build applies its migration 15, an index this build may live with, through the registry
+        const next = future + 1
+        // a future build applies its next migration, an index this build may live with, through the registry
         yield* migrateAsFutureBuild(
           PgClient.layer({ url: Redacted.make(url) }),
           laterMigration(future, true, (sql) => sql`CREATE INDEX future_runs_created ON runs (created_at)`)
@@ -108,15 +109,13 @@ describe("Postgres store", () => {
         yield* migrateAsFutureBuild(
           PgClient.layer({ url: Redacted.make(url) }),
           laterMigration(future, true, (sql) => sql`CREATE INDEX future_runs_created ON runs (created_at)`),
-          laterMigration(future + 1, false, (sql) => sql`ALTER TABLE runs ADD COLUMN future_priority INTEGER`)
+          laterMigration(next, false, (sql) => sql`ALTER TABLE runs ADD COLUMN future_priority INTEGER`)
         )
         const error = yield* Effect.flip(open(url))
         assert.strictEqual(error._tag, "StoreError")
         assert.include(
           error.message,
-          `was written by a newer DeepNote (schema version ${future + 1}, which needs a build that knows ${
-            future + 1
-          }; ` +
+          `was written by a newer DeepNote (schema version ${next}, which needs a build that knows ${next}; ` +
             `this build knows up to ${schemaVersion})`
         )
       }))

@@ -185,7 +185,7 @@ describe("store file", () => {
       const dir = yield* tempDir
       const filename = Path.join(dir, "future.sqlite")
       yield* open(filename)
-      // a future build applies its migration 15, an index this build may live with, through the registry
+      // a future build applies its next migration, an index this build may live with, through the registry
       const future = schemaVersion + 1
       yield* migrateAsFutureBuild(
         SqliteClient.layer({ filename }),

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import { RunManifest } from "../src/index.js"
 import { migrationsTable, migrationsWith } from "../src/Migrations.js"
-import type { LaterMigration } from "../src/Migrations/LaterMigration.js"
+import type { StoreMigration } from "../src/Migrations/StoreMigrationEntry.js"
 
 /** A fresh directory under the OS temp dir, removed when the scope closes. */
 export const tempDir = Effect.flatMap(
@@ -37,12 +37,12 @@ export const fingerprint = (file: string) => {
   return { bytes: Fs.readFileSync(file).toString("base64"), mtimeMs: stat.mtimeMs, size: stat.size }
 }
 
-/** A later migration (`LaterMigration`) a future build might ship, numbered `id`. */
+/** A store migration a future build might ship, numbered `id`. */
 export const laterMigration = (
   id: number,
   olderBuildsMayOpen: boolean,
   run: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, SqlError.SqlError>
-): LaterMigration => ({ id, name: `future_${id}`, olderBuildsMayOpen, run: (sql) => Effect.asVoid(run(sql)) })
+): StoreMigration => ({ id, name: `future_${id}`, olderBuildsMayOpen, run: (sql) => Effect.asVoid(run(sql)) })
 
 /**
  * Migrates a store as a future build would: this build's migrations and `later` after them, through the registry
@@ -50,7 +50,7 @@ export const laterMigration = (
  */
 export const migrateAsFutureBuild = <E>(
   client: Layer.Layer<SqlClient.SqlClient, E>,
-  ...later: ReadonlyArray<LaterMigration>
+  ...later: ReadonlyArray<StoreMigration>
 ) =>
   Effect.flatMap(
     SqlClient.SqlClient,

@@ -1,8 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { CollectionSettings } from "../Domain/Ingest.js"
+import { type CollectionMigration, collectionMigrationEntry } from "./CollectionMigrationEntry.js"
 import { createStatements, MetaKey, tokenizerFor } from "./IndexSchema.js"
-import { type LaterCollectionMigration, laterCollectionMigrationEntry } from "./LaterCollectionMigration.js"
 
 /** The table the migrator records applied migrations in. */
 export const migrationsTable = "deepnote_migrations"
@@ -65,9 +65,9 @@ const firstMigrations = (sql: SqlClient.SqlClient, settings: CollectionSettings,
 
 /**
  * The migrations from 6 on, in order. Each says whether builds that do not know it may keep using the file
- * (`LaterCollectionMigration.olderBuildsMayUse`); the registry records that and `meta.schema_version` for it.
+ * (`olderBuildsMayOpen` of `LaterMigration` in `@deepnote-rag/core`); the registry records that and `meta.schema_version` for it.
  */
-export const laterMigrations: ReadonlyArray<LaterCollectionMigration> = []
+export const laterMigrations: ReadonlyArray<CollectionMigration> = []
 
 /** The last of `firstMigrations`. */
 const lastFirstMigration = 5
@@ -87,10 +87,10 @@ export const migrationsWith = (
   sql: SqlClient.SqlClient,
   settings: CollectionSettings,
   createdAt: string,
-  later: ReadonlyArray<LaterCollectionMigration>
+  later: ReadonlyArray<CollectionMigration>
 ) => ({
   ...firstMigrations(sql, settings, createdAt),
-  ...Object.fromEntries(later.map((migration) => laterCollectionMigrationEntry(sql, migration)))
+  ...Object.fromEntries(later.map((migration) => collectionMigrationEntry(sql, migration)))
 })
 
 /** This build's migrations (`migrationsWith` the `laterMigrations`). */

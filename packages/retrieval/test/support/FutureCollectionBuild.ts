@@ -2,21 +2,21 @@ import { Migrator, SqlClient, type SqlError } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Effect } from "effect"
 import { defaultCollectionSettings } from "../../src/Domain/Ingest.js"
+import type { CollectionMigration } from "../../src/Index/CollectionMigrationEntry.js"
 import { migrationsTable, migrationsWith } from "../../src/Index/CollectionMigrations.js"
-import type { LaterCollectionMigration } from "../../src/Index/LaterCollectionMigration.js"
 
-/** A later collection migration (`LaterCollectionMigration`) a future build might ship, numbered `id`. */
+/** A collection migration a future build might ship, numbered `id`. */
 export const laterMigration = (
   id: number,
-  olderBuildsMayUse: boolean,
+  olderBuildsMayOpen: boolean,
   run: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, SqlError.SqlError>
-): LaterCollectionMigration => ({ id, name: `future_${id}`, olderBuildsMayUse, run: (sql) => Effect.asVoid(run(sql)) })
+): CollectionMigration => ({ id, name: `future_${id}`, olderBuildsMayOpen, run: (sql) => Effect.asVoid(run(sql)) })
 
 /**
  * Migrates a collection file as a future build would: this build's migrations and `later` after them, through the
  * registry (`migrationsWith`) and the migrator collections use, over a client of its own.
  */
-export const migrateAsFutureBuild = (file: string, ...later: ReadonlyArray<LaterCollectionMigration>) =>
+export const migrateAsFutureBuild = (file: string, ...later: ReadonlyArray<CollectionMigration>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Migrator.make({})({
       loader: Migrator.fromRecord(migrationsWith(sql, defaultCollectionSettings, "2027-01-01T00:00:00.000Z", later)),

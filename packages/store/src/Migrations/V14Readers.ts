@@ -13,7 +13,7 @@ export const readersTable = "deepnote_readers"
  * own schema version is at least this value (`internal/readers.ts`); a migration that older builds cannot live with (a
  * column they would not fill, a table they would not keep up to date) sets it to its own id, one they can (an index, a
  * table only newer builds use) leaves it — the registry does this from what each later migration declares
- * (`LaterMigration.ts`). Builds before this one do not read it and refuse every newer store, as before.
+ * (`StoreMigrationEntry.ts`). Builds before this one do not read it and refuse every newer store, as before.
  */
 export const v14 = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {

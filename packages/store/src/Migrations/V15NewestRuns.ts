@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { LaterMigration } from "./LaterMigration.js"
+import type { StoreMigration } from "./StoreMigrationEntry.js"
 
 /**
  * Runs listed newest first — `RunStore.listRuns` (`deepnote status`, `GET /v1/runs` without API keys, the inspector),
@@ -13,7 +13,7 @@ import type { LaterMigration } from "./LaterMigration.js"
  * Builds that do not know this migration may keep opening the store: their queries are the same and read these
  * indexes as well.
  */
-export const v15: LaterMigration = {
+export const v15: StoreMigration = {
   id: 15,
   name: "newest_runs",
   olderBuildsMayOpen: true,
