@@ -18,7 +18,9 @@ cd "$repo"
 if [ "$(git rev-parse --is-shallow-repository)" = true ]; then
   git fetch -q --unshallow 2>/dev/null || fail "a shallow clone whose history cannot be fetched: no older build to try"
 fi
-added=$(git log -1 --format=%H --diff-filter=A -- packages/store/src/Migrations/)
+# the newest store migration is the highest-numbered V<N> file (other files there are helpers)
+newest=$(ls packages/store/src/Migrations/ | sed -nE 's/^V([0-9]+)[A-Za-z].*\.ts$/\1/p' | sort -n | tail -1)
+added=$(git log -1 --format=%H --diff-filter=A -- "packages/store/src/Migrations/V${newest}"[A-Za-z]*.ts)
 old_rev=${1:-$(git rev-parse --verify -q "$added^")} || fail "no commit before the newest store migration ($added)"
 echo "old build: $(git log -1 --format='%h %s' "$old_rev" | cut -c1-100)"
 git clone -q --no-checkout "$repo" "$work/old" && git -C "$work/old" checkout -q "$old_rev" \
