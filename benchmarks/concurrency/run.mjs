@@ -8,7 +8,7 @@ import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { arg, cliMain, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
+import { arg, cliMain, median, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
 
 const questions = Number(arg("questions", "96"))
 const repeats = Number(arg("repeats", "3"))
@@ -61,10 +61,6 @@ for (let r = 0; r < repeats; r++) {
 }
 await stopSim(sim)
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
 const summary = {
   date: new Date().toISOString(),
   machine: { cpus: Os.cpus().length, cpu: Os.cpus()[0]?.model, node: process.version },

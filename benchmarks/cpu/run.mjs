@@ -14,7 +14,7 @@
 import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { arg, cliMain, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
+import { arg, cliMain, median, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
 import { summarizeProfile } from "./profile.mjs"
 import { writeReport } from "./report.mjs"
 
@@ -79,10 +79,6 @@ const simRequests = async (sim) => {
   return Number(/^sim:requests_total(?:\{[^}]*\})? (\S+)/mu.exec(text)[1])
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
 
 /** Bytes per table of a store (SQLite's dbstat), when this SQLite has it. */
 const tableBytes = (file) => {

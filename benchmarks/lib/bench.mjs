@@ -100,8 +100,11 @@ export const distinctCopies = (lines, tag, copies) => {
 /** better-sqlite3 as the store builds it, to open a store or collection file directly. */
 export const Database = createRequire(Path.join(root, "packages/store/package.json"))("better-sqlite3")
 
-/** The middle value (the upper one of an even count). */
-export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+/** The middle value (of an even count, the mean of the two middle ones). */
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
 
 /** `{ median, min, max }` of some measurements. */
 export const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) })

@@ -14,7 +14,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { arg, codeCommit, root, startSim, stopSim } from "../lib/bench.mjs"
+import { arg, codeCommit, median, root, startSim, stopSim } from "../lib/bench.mjs"
 
 const here = Path.dirname(fileURLToPath(import.meta.url))
 
@@ -176,7 +176,6 @@ const parent = async () => {
   } finally {
     await stopSim(sim)
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const summary = (xs) => {
     const cpu = xs.map((x) => x.cpuMsPerCall)
     return {

@@ -10,7 +10,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { arg } from "../lib/bench.mjs"
+import { arg, median, spread } from "../lib/bench.mjs"
 import { phase } from "./pipeline.mjs"
 import { renderMarkdown } from "./report.mjs"
 import { makeWorkload, retrieverLayer } from "./workload.mjs"
@@ -79,11 +79,6 @@ for (let r = 0; r < REPEATS; r++) {
   })
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
-const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) })
 const summary = strategies.map((s) => {
   const runs = repeats.map((r) => r.runs.find((x) => x.strategy === s.name))
   return {

@@ -8,11 +8,11 @@ import Database from "better-sqlite3"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
+import { median } from "../lib/bench.mjs"
 
 const [corpus, home] = process.argv.slice(2)
 const queries = JSON.parse(Fs.readFileSync(corpus.replace(/\.jsonl$/, ".queries.json"), "utf8"))
 const file = Path.join(home, "collections/bench.sqlite")
-const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const program = Effect.gen(function*() {
   const collections = yield* Collections

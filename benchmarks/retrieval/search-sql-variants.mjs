@@ -14,7 +14,7 @@ import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { arg, codeCommit, root, tempDir } from "../lib/bench.mjs"
+import { arg, codeCommit, median, root, tempDir } from "../lib/bench.mjs"
 
 const dataset = Path.resolve(arg("data", Path.join(root, "../shared/data")), "hotpotqa/dev-300.ircot.jsonl")
 const rounds = Number(arg("rounds", "6"))
@@ -83,10 +83,6 @@ for (let round = 0; round < rounds; round++) {
 db.close()
 Fs.rmSync(home, { recursive: true, force: true })
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
 const round3 = (x) => Math.round(x * 1000) / 1000
 const summary = (xs) => ({ median: round3(median(xs)), min: round3(Math.min(...xs)), max: round3(Math.max(...xs)) })
 const result = {

@@ -25,7 +25,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
 import { Context, Effect, Layer } from "effect"
-import { arg, codeCommit, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
+import { arg, codeCommit, median, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
 
 const dataset = Path.resolve(arg("data", Path.join(root, "../shared/data")), "hotpotqa/dev-300.ircot.jsonl")
 const rounds = Number(arg("rounds", "7"))
@@ -69,10 +69,6 @@ const searches = Fs.readFileSync(searchesFile, "utf8").trim().split("\n").map((l
   return { query, limit: s.limit, titleWeight: s.weights[0], textWeight: s.weights[1] }
 })
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
 const cpuMs = (since) => {
   const u = process.cpuUsage(since)
   return (u.user + u.system) / 1000

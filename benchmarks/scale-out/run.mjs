@@ -25,6 +25,7 @@ import { createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
+import { median } from "../lib/bench.mjs"
 
 const args = process.argv.slice(2)
 const flag = (name, fallback) => {
@@ -40,10 +41,6 @@ const perWorker = 4
 const lockExpiration = "5 seconds"
 const run = (effect) => Effect.runPromise(effect)
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
 const spread = (xs) => ({ min: Math.min(...xs), max: Math.max(...xs) })
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d
 const freePort = () =>

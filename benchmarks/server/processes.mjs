@@ -8,7 +8,7 @@ import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { arg, cliMain, root, startSim, stopSim } from "../lib/bench.mjs"
+import { arg, cliMain, median, root, spread, startSim, stopSim } from "../lib/bench.mjs"
 import { askLoad, sampleAskHome } from "./ask-load.mjs"
 
 const processes = Number(arg("processes", String(Os.availableParallelism())))
@@ -89,11 +89,6 @@ for (let r = 0; r < repeats; r++) {
 
 if (sim !== undefined) await stopSim(sim)
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
-const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) })
 const summary = {
   date: new Date().toISOString(),
   machine: { cpus: Os.cpus().length, cpu: Os.cpus()[0]?.model, node: process.version, loadAvg: Os.loadavg() },
@@ -102,10 +97,10 @@ const summary = {
   endpoint: `POST /v1/ask (${engine} engine${sim === undefined ? "" : ", zero-step simulator"}, profile deepnote, ` +
     "sample HotpotQA collection, API key auth)",
   results: Object.fromEntries(Object.entries(runs).map(([n, rs]) => [`${n} process${n === "1" ? "" : "es"}`, {
-    reqPerSec: stats(rs.map((x) => x.reqPerSec)),
-    p50Ms: stats(rs.map((x) => x.p50)),
-    p99Ms: stats(rs.map((x) => x.p99)),
-    serverCores: stats(rs.map((x) => x.serverCores)),
+    reqPerSec: spread(rs.map((x) => x.reqPerSec)),
+    p50Ms: spread(rs.map((x) => x.p50)),
+    p99Ms: spread(rs.map((x) => x.p99)),
+    serverCores: spread(rs.map((x) => x.serverCores)),
     runs: rs
   }])),
   ratio: Number((median(runs[processes].map((x) => x.reqPerSec)) / median(runs[1].map((x) => x.reqPerSec))).toFixed(2))
