@@ -156,7 +156,7 @@ process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(
   Path.sep, /\\u54ea/u.test("哪")].join(" "))`
       yield* fs.writeFileString(bundle, body)
       const ran = "bundle.cjs true object / true"
-      assert.strictEqual(yield* start(bundle), `${ran} cache written`)
+      assert.strictEqual(yield* start(bundle), `${ran} cache written at exit`)
       assert.strictEqual(yield* start(bundle), `${ran} cache used`)
       const caches = () => readdirSync(Path.join(dir, ".code-cache"))
       assert.deepStrictEqual(caches().length, 1)
@@ -164,14 +164,37 @@ process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(
       assert.strictEqual(cacheHeader(Path.join(dir, ".code-cache", caches()[0]!)), `${stat.size} ${stat.mtimeMs}`)
 
       yield* fs.writeFileString(bundle, `${body}\n// rebuilt`)
-      assert.strictEqual(yield* start(bundle), `${ran} cache written`)
+      assert.strictEqual(yield* start(bundle), `${ran} cache written at exit`)
       assert.strictEqual(yield* start(bundle), `${ran} cache used`)
       // V8 rejects a cache made under other flags: each set keeps its own file instead of overwriting the other's
-      assert.strictEqual(yield* start(bundle, ["--stack-size=900"]), `${ran} cache written`)
+      assert.strictEqual(yield* start(bundle, ["--stack-size=900"]), `${ran} cache written at exit`)
       assert.strictEqual(yield* start(bundle), `${ran} cache used`)
       assert.strictEqual(yield* start(bundle, ["--stack-size=900"]), `${ran} cache used`)
       assert.strictEqual(caches().length, 2)
       assert.strictEqual(yield* start(bundle, [], { NODE_DISABLE_COMPILE_CACHE: "1" }), `${ran} cache off`)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("holds the functions the first start ran, not only its top level", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      // the same source in two folders: the first start calls `work`, the second does not
+      const cacheBytes = (dir: string) => {
+        const [name] = readdirSync(Path.join(dir, ".code-cache"))
+        return statSync(Path.join(dir, ".code-cache", name!)).size
+      }
+      const body =
+        `const work = (n) => { let total = 0; for (let i = 0; i < n; i++) total += [i, i * 2].map((x) => x + 1)
+  .filter((x) => x % 3 !== 0).reduce((a, b) => a + b, 0); return total }
+process.stdout.write(process.env.DEEPNOTE_TEST_RUN === "1" ? String(work(10)) : "idle")`
+      const sizes: Array<number> = []
+      for (const run of ["1", "0"]) {
+        const dir = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-code-cache-" })
+        const bundle = Path.join(dir, "bundle.cjs")
+        yield* fs.writeFileString(bundle, body)
+        assert.match(yield* start(bundle, [], { DEEPNOTE_TEST_RUN: run }), /cache written at exit$/u)
+        sizes.push(cacheBytes(dir))
+      }
+      assert.isAbove(sizes[0]!, sizes[1]!)
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.scopedLive("the command's own bundle has one for this Node once the command has started", () =>
