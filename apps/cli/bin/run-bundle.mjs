@@ -1,7 +1,7 @@
 // Runs the one-file CommonJS bundle (dist/bundle/deepnote.cjs) with V8's code cache: compiling the bundle was about
 // 40 % of every start of the command on Node 20 (which has no compile cache of its own), and V8 can instead deserialize
 // the code it compiled at an earlier start. The cache is written beside the bundle (`.code-cache/`) as the first start
-// that finds none exits, so that it holds the functions that start compiled as it ran as well as the top level (as
+// that finds none exits (or changes a V8 flag, `v8FlagsChanging`), so that it holds the functions that start compiled as it ran as well as the top level (as
 // Node's own compile cache does; benchmarks/cli: 8–13 % less CPU per start than a cache made before running), once per
 // bundle, Node version, architecture and set of V8 flags (V8 rejects a cache made under other flags), and is made again
 // when the bundle changes (its size and modification time head the file; the build removes the folder). Where that
@@ -12,6 +12,13 @@ import { createRequire } from "node:module"
 import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import vm from "node:vm"
+
+/**
+ * What the command emits on `process` just before it changes a V8 flag as it runs (`eval` and `export`:
+ * `apps/cli/src/runs/LeanHeap.ts`). V8 rejects a cache made under other flags than a start's, so a cache still to be
+ * written is written then, under the flags the process started with, instead of at exit.
+ */
+export const v8FlagsChanging = "deepnote:v8-flags-changing"
 
 /** A short, stable name for the flags V8 was started with (they decide whether a cache is accepted). */
 const flagsKey = () => {
@@ -48,8 +55,9 @@ const writeCache = (file, key, script) => {
 /**
  * Loads and runs the CommonJS bundle at `bundleUrl` as Node's own loader would, with the cache when there is one
  * (`stat`: the bundle's, when the caller has it already).
- * Says what becomes of the cache: "used", "written at exit" (there was none for this build, Node and flags; a process
- * ended by a signal it does not handle writes none, and the next start tries again) or "off".
+ * Says what becomes of the cache: "used", "written at exit" (there was none for this build, Node and flags: written
+ * as the process exits, or before it changes a V8 flag; a process ended by a signal it does not handle writes none, and
+ * the next start tries again) or "off".
  */
 export const runBundle = (
   bundleUrl,
@@ -71,7 +79,15 @@ export const runBundle = (
     : cachedData !== undefined && script.cachedDataRejected !== true
     ? "used"
     : "written at exit"
-  if (cache === "written at exit") process.once("exit", () => writeCache(cacheFile, key, script))
+  if (cache === "written at exit") {
+    const write = () => {
+      process.off("exit", write)
+      process.off(v8FlagsChanging, write)
+      writeCache(cacheFile, key, script)
+    }
+    process.once("exit", write)
+    process.once(v8FlagsChanging, write)
+  }
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
   return cache

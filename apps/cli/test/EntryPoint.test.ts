@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url"
 import { version } from "../src/Cli.js"
 import { hoistGlobalOptions } from "../src/GlobalOptions.js"
 import { helpWidth, wrapHelp } from "../src/render/Wrap.js"
+import { v8FlagsChanging } from "../src/runs/LeanHeap.js"
 import { indexedHome, repoRoot, runCli } from "./RunCli.js"
 
 const bin = Path.join(repoRoot, "apps/cli/bin/deepnote.mjs")
@@ -195,6 +196,22 @@ process.stdout.write(process.env.DEEPNOTE_TEST_RUN === "1" ? String(work(10)) : 
         sizes.push(cacheBytes(dir))
       }
       assert.isAbove(sizes[0]!, sizes[1]!)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("is written before the command changes a V8 flag, so that later starts under the usual flags use it", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const dir = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-code-cache-" })
+      const bundle = Path.join(dir, "bundle.cjs")
+      // what `eval` and `export` do (src/runs/LeanHeap.ts)
+      yield* fs.writeFileString(
+        bundle,
+        `process.emit(${JSON.stringify(v8FlagsChanging)})
+require("node:v8").setFlagsFromString("--heap-growing-percent=100")
+process.stdout.write("lean")`
+      )
+      assert.strictEqual(yield* start(bundle), "lean cache written at exit")
+      assert.strictEqual(yield* start(bundle), "lean cache used")
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.scopedLive("the command's own bundle has one for this Node once the command has started", () =>
