@@ -10,13 +10,13 @@ cd "$(dirname "$0")/../.."
 node=${NODE:-node}
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
-export DEEPNOTE_BENCH_CACHE="$home/before-run.bin"
+before_run_cache="$home/before-run.bin"
 rm -rf apps/cli/dist/bundle/.code-cache
 sample=(index examples/sample/corpus/hotpotqa-paragraphs.jsonl --collection sample)
 $node apps/cli/bin/deepnote.mjs "${sample[@]}" --home "$home" >/dev/null 2>&1
-$node benchmarks/cli/cache-before-run.mjs "${sample[@]}" --home "$home/other" >/dev/null 2>&1
+$node benchmarks/cli/cache-before-run.mjs "$before_run_cache" "${sample[@]}" --home "$home/other" >/dev/null 2>&1
 echo "# $(date -u +%FT%TZ) $($node --version) $(git rev-parse --short HEAD) load: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# cache bytes: after run $(stat -c %s apps/cli/dist/bundle/.code-cache/*.bin), before run $(stat -c %s "$DEEPNOTE_BENCH_CACHE")"
+echo "# cache bytes: after run $(stat -c %s apps/cli/dist/bundle/.code-cache/*.bin), before run $(stat -c %s "$before_run_cache")"
 question="Which magazine was started first, Arthur's Magazine or First for Women?"
 for args in "status --help" "status" "ask"; do
   case "$args" in
@@ -26,7 +26,7 @@ for args in "status --help" "status" "ask"; do
   esac
   echo "## deepnote $args: cache made at exit (A) / before running (B)"
   quoted=$(printf '%q ' "$@")
-  farm-bench -n 11 --timeout 300 --vs "$node benchmarks/cli/cache-before-run.mjs $quoted" \
+  farm-bench -n 11 --timeout 300 --vs "$node benchmarks/cli/cache-before-run.mjs $before_run_cache $quoted" \
     -- $node apps/cli/bin/deepnote.mjs "$@" 2>&1 | grep -E "^(A|B|A/B) (cpu|wall|peak)"
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

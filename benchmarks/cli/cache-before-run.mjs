@@ -1,7 +1,8 @@
 // The code cache as bin/run-bundle.mjs made it before 2026-12-01, for benchmarks/cli/cache-after-run.sh to measure
 // against: written right after compiling the bundle, before anything runs (so it holds the bundle's top level and not
-// the functions a start compiles as it runs). Its cache file is `DEEPNOTE_BENCH_CACHE` (a scratch path).
-//   DEEPNOTE_BENCH_CACHE=/tmp/x.bin node benchmarks/cli/cache-before-run.mjs status --help
+// the functions a start compiles as it runs). Its cache file is the first argument (a scratch path); the command's
+// arguments follow:
+//   node benchmarks/cli/cache-before-run.mjs /tmp/x.bin status --help
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname } from "node:path"
@@ -9,7 +10,8 @@ import { fileURLToPath } from "node:url"
 import vm from "node:vm"
 
 const file = fileURLToPath(new URL("../../apps/cli/dist/bundle/deepnote.cjs", import.meta.url))
-const cacheFile = process.env.DEEPNOTE_BENCH_CACHE
+// taken off the command line before the bundle reads it
+const [cacheFile] = process.argv.splice(2, 1)
 const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined
 const source = readFileSync(file, "utf8").replace(/^#!/, "//")
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {

@@ -1,12 +1,13 @@
 // Runs the one-file CommonJS bundle (dist/bundle/deepnote.cjs) with V8's code cache: compiling the bundle was about
 // 40 % of every start of the command on Node 20 (which has no compile cache of its own), and V8 can instead deserialize
 // the code it compiled at an earlier start. The cache is written beside the bundle (`.code-cache/`) as the first start
-// that finds none exits (or changes a V8 flag, `v8FlagsChanging`), so that it holds the functions that start compiled as it ran as well as the top level (as
-// Node's own compile cache does; benchmarks/cli: 8–13 % less CPU per start than a cache made before running), once per
-// bundle, Node version, architecture and set of V8 flags (V8 rejects a cache made under other flags), and is made again
-// when the bundle changes (its size and modification time head the file; the build removes the folder). Where that
-// folder cannot be written (a read-only installation) the command compiles as before. NODE_DISABLE_COMPILE_CACHE=1
-// turns it off, as it does Node's own cache. benchmarks/cli measures it.
+// that finds none exits (or before it changes a V8 flag, `v8FlagsChanging`), so that it holds the functions that start
+// compiled as it ran as well as the top level, as Node's own compile cache does (benchmarks/cli: 7–15 % less CPU per
+// start than a cache made before running). There is one per bundle, Node version, architecture and set of V8 flags (V8
+// rejects a cache made under other flags), made again when the bundle changes (its size and modification time head the
+// file; the build removes the folder). Where that folder cannot be written (a read-only installation) the command
+// compiles as before. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own cache. benchmarks/cli measures
+// it.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { basename, dirname, join } from "node:path"
@@ -15,10 +16,10 @@ import vm from "node:vm"
 
 /**
  * What the command emits on `process` just before it changes a V8 flag as it runs (`eval` and `export`:
- * `apps/cli/src/runs/LeanHeap.ts`). V8 rejects a cache made under other flags than a start's, so a cache still to be
- * written is written then, under the flags the process started with, instead of at exit.
+ * `apps/cli/src/runs/LeanHeap.ts`, which exports the same name). V8 rejects a cache made under other flags than a
+ * start's, so a cache still to be written is written then, under the flags the process started with, not at exit.
  */
-export const v8FlagsChanging = "deepnote:v8-flags-changing"
+const v8FlagsChanging = "deepnote:v8-flags-changing"
 
 /** A short, stable name for the flags V8 was started with (they decide whether a cache is accepted). */
 const flagsKey = () => {

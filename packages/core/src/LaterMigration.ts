@@ -21,13 +21,29 @@ export interface LaterMigration<Client, E> {
   readonly run: (client: Client) => Effect.Effect<void, E>
 }
 
+/** What an owner keeps of its later migrations: each is given the migration's id. */
+export interface LaterMigrationRecords<E, R> {
+  /** Sets the lowest schema a build must know to open what the migration was applied to. */
+  readonly oldestSchema: (id: number) => Effect.Effect<unknown, E, R>
+  /** Sets the schema version. */
+  readonly schemaVersion: (id: number) => Effect.Effect<unknown, E, R>
+}
+
 /**
- * The migrator's entry (`Migrator.fromRecord`) for a later migration: its key, and its body followed by `record` —
- * what its owner keeps of it (the schema version, and for `olderBuildsMayOpen: false` the lowest schema a build must
- * know) — in the migrator's transaction, so atomically with the schema it describes.
+ * The migrator's entry (`Migrator.fromRecord`) for a later migration: its key, and its body followed — in the
+ * migrator's transaction, so atomically with the schema they describe — by the lowest schema a build must know when
+ * older builds may not open it (`olderBuildsMayOpen: false`), and the schema version, as its owner keeps them.
  */
 export const laterMigrationEntry = <Client, E, R>(
   client: Client,
   migration: LaterMigration<Client, E>,
-  record: Effect.Effect<void, E, R>
-) => [`${migration.id}_${migration.name}`, Effect.zipRight(migration.run(client), record)] as const
+  records: LaterMigrationRecords<E, R>
+) =>
+  [
+    `${migration.id}_${migration.name}`,
+    Effect.gen(function*() {
+      yield* migration.run(client)
+      if (!migration.olderBuildsMayOpen) yield* records.oldestSchema(migration.id)
+      yield* records.schemaVersion(migration.id)
+    })
+  ] as const

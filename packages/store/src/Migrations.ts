@@ -44,8 +44,8 @@ const lastFirstMigration = 14
 
 /**
  * The migrations from 15 on, in order. Each says whether builds that do not know it may keep opening the store
- * (`olderBuildsMayOpen` of `LaterMigration` in `@deepnote-rag/core`: replicas and workers of the previous release during a rolling upgrade); the
- * registry records that and the SQLite header's version for it.
+ * (`olderBuildsMayOpen` of `LaterMigration` in `@deepnote-rag/core`: replicas and workers of the previous release
+ * during a rolling upgrade); the registry records that and the SQLite header's version for it.
  */
 export const laterMigrations: ReadonlyArray<StoreMigration> = [v15]
 

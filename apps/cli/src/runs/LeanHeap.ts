@@ -13,9 +13,8 @@ export const v8FlagsChanging = "deepnote:v8-flags-changing"
  * V8 reads this flag each time it sizes the heap, so setting it once the process runs takes effect.
  */
 export const leanHeap = Effect.sync(() => {
-  // the bundle's runner (`bin/run-bundle.mjs`, `v8FlagsChanging`) writes a pending code cache now: V8 would reject one
-  // made under this flag at every later start that does not set it
-  // (an event of its own, which `process.emit`'s typed overloads do not list)
+  // the bundle's runner writes a pending code cache now: V8 would reject one made under this flag at every later start
+  // that does not set it (`EventEmitter`'s `emit`: `process.emit`'s typed overloads list only Node's own events)
   EventEmitter.prototype.emit.call(process, v8FlagsChanging)
   V8.setFlagsFromString("--heap-growing-percent=100")
 })

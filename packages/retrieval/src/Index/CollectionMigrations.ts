@@ -65,7 +65,8 @@ const firstMigrations = (sql: SqlClient.SqlClient, settings: CollectionSettings,
 
 /**
  * The migrations from 6 on, in order. Each says whether builds that do not know it may keep using the file
- * (`olderBuildsMayOpen` of `LaterMigration` in `@deepnote-rag/core`); the registry records that and `meta.schema_version` for it.
+ * (`olderBuildsMayOpen` of `LaterMigration` in `@deepnote-rag/core`); the registry records that and
+ * `meta.schema_version` for it.
  */
 export const laterMigrations: ReadonlyArray<CollectionMigration> = []
 

@@ -1,6 +1,5 @@
 import { type LaterMigration, laterMigrationEntry } from "@deepnote-rag/core"
 import type { SqlClient, SqlError } from "@effect/sql"
-import { Effect } from "effect"
 import { userVersion } from "./Dialect.js"
 import { readersTable } from "./V14Readers.js"
 
@@ -8,17 +7,11 @@ import { readersTable } from "./V14Readers.js"
 export type StoreMigration = LaterMigration<SqlClient.SqlClient, SqlError.SqlError>
 
 /**
- * The migrator's entry for a store migration from 15 on: after its body, the lowest schema a build must know
- * (`deepnote_readers.oldest_schema`, when older builds may not open the store) and the SQLite header's `user_version`.
+ * The migrator's entry for a store migration from 15 on: the store keeps the lowest schema a build must know in
+ * `deepnote_readers.oldest_schema` and its version in the SQLite header's `user_version`.
  */
 export const storeMigrationEntry = (sql: SqlClient.SqlClient, migration: StoreMigration) =>
-  laterMigrationEntry(
-    sql,
-    migration,
-    Effect.gen(function*() {
-      if (!migration.olderBuildsMayOpen) {
-        yield* sql`UPDATE ${sql(readersTable)} SET oldest_schema = ${migration.id}`
-      }
-      yield* userVersion(sql, migration.id)
-    })
-  )
+  laterMigrationEntry(sql, migration, {
+    oldestSchema: (id) => sql`UPDATE ${sql(readersTable)} SET oldest_schema = ${id}`,
+    schemaVersion: (id) => userVersion(sql, id)
+  })
