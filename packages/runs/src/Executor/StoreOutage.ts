@@ -114,3 +114,11 @@ export const makeStoreOutage = (options: StoreOutageOptions): Effect.Effect<Stor
 
     return { rideOut }
   })
+
+/** The default report of a store outage: a log line when it begins and one when it ends. */
+export const logStoreOutage = (change: StoreOutageChange): Effect.Effect<void> =>
+  change._tag === "StoreUnreachable"
+    ? Effect.logWarning(
+      `the store cannot be reached (questions wait up to ${Duration.format(change.tolerance)}): ${change.message}`
+    )
+    : Effect.logInfo(`the store is back after ${Math.round(change.downMs / 1000)} s: the questions go on`)

@@ -6,7 +6,7 @@ import type { Run } from "@deepnote-rag/store"
 import { type ConfigError, Effect, Either, Layer, Option, Scope } from "effect"
 import type { EngineServices } from "../Executor/EngineServices.js"
 import { collectionOf, meiliTargetOf } from "../RunSetup.js"
-import type { WorkerOptions } from "./QueueWorker.js"
+import type { WorkerOptions } from "./WorkerOptions.js"
 
 /**
  * The engines a queue worker answers any run's questions with: the roles of each engine kind are built once (one LLM
