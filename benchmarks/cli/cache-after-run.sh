@@ -7,6 +7,7 @@
 #   bash benchmarks/cli/cache-after-run.sh > benchmarks/cli/cache-after-run.txt
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source benchmarks/cli/time-commands.sh
 node=${NODE:-node}
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
@@ -17,16 +18,5 @@ $node apps/cli/bin/deepnote.mjs "${sample[@]}" --home "$home" >/dev/null 2>&1
 $node benchmarks/cli/cache-before-run.mjs "$before_run_cache" "${sample[@]}" --home "$home/other" >/dev/null 2>&1
 echo "# $(date -u +%FT%TZ) $($node --version) $(git rev-parse --short HEAD) load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# cache bytes: after run $(stat -c %s apps/cli/dist/bundle/.code-cache/*.bin), before run $(stat -c %s "$before_run_cache")"
-question="Which magazine was started first, Arthur's Magazine or First for Women?"
-for args in "status --help" "status" "ask"; do
-  case "$args" in
-    ask) set -- ask "$question" --collection sample --home "$home" ;;
-    status) set -- status --home "$home" ;;
-    *) set -- $args ;;
-  esac
-  echo "## deepnote $args: cache made at exit (A) / before running (B)"
-  quoted=$(printf '%q ' "$@")
-  farm-bench -n 11 --timeout 300 --vs "$node benchmarks/cli/cache-before-run.mjs $before_run_cache $quoted" \
-    -- $node apps/cli/bin/deepnote.mjs "$@" 2>&1 | grep -E "^(A|B|A/B) (cpu|wall|peak)"
-done
+time_commands "$home" "cache made at exit (A) / before running (B)" "$node" benchmarks/cli/cache-before-run.mjs "$before_run_cache"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

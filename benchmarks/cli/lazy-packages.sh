@@ -7,6 +7,7 @@
 #   bash benchmarks/cli/lazy-packages.sh > benchmarks/cli/lazy-packages.txt
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source benchmarks/cli/time-commands.sh
 node=${NODE:-node}
 home=$(mktemp -d)
 eager=apps/cli/dist/bundle-eager
@@ -17,16 +18,5 @@ $node apps/cli/bin/deepnote.mjs index examples/sample/corpus/hotpotqa-paragraphs
   --home "$home" >/dev/null 2>&1
 $node benchmarks/cli/run-bundle-at.mjs "$eager/deepnote.cjs" status --home "$home" >/dev/null 2>&1
 echo "# $(date -u +%FT%TZ) $($node --version) $(git rev-parse --short HEAD) load: $(cut -d' ' -f1-3 /proc/loadavg)"
-question="Which magazine was started first, Arthur's Magazine or First for Women?"
-for args in "status --help" "status" "ask"; do
-  case "$args" in
-    ask) set -- ask "$question" --collection sample --home "$home" ;;
-    status) set -- status --home "$home" ;;
-    *) set -- $args ;;
-  esac
-  echo "## deepnote $args: packages loaded on first use (A) / at start (B)"
-  quoted=$(printf '%q ' "$@")
-  farm-bench -n 11 --timeout 300 --vs "$node benchmarks/cli/run-bundle-at.mjs $eager/deepnote.cjs $quoted" \
-    -- $node apps/cli/bin/deepnote.mjs "$@" 2>&1 | grep -E "^(A|B|A/B) (cpu|wall|peak)"
-done
+time_commands "$home" "packages loaded on first use (A) / at start (B)" "$node" benchmarks/cli/run-bundle-at.mjs "$eager/deepnote.cjs"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

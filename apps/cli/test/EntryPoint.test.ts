@@ -31,6 +31,16 @@ const runBin = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =
 /** The first line of a code cache file: the size and modification time of the bundle it was made from. */
 const cacheHeader = (file: string) => readFileSync(file).subarray(0, 64).toString().split("\n")[0]
 
+/** A scratch folder (removed with the test's scope) holding one file, `name`, with this text. */
+const scratchFile = (prefix: string, name: string, text: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const dir = yield* fs.makeTempDirectoryScoped({ prefix })
+    const file = Path.join(dir, name)
+    yield* fs.writeFileString(file, text)
+    return { dir, file }
+  })
+
 const words = (text: string) => text.split(/\s+/u).filter((w) => w.length > 0)
 
 describe("help fitted to the terminal", () => {
@@ -104,12 +114,10 @@ describe("the deepnote entry point (bin/deepnote.mjs)", () => {
 describe("the bundle's start (scripts/bundle-cli.mjs)", () => {
   it.scopedLive("evaluates undici and pg only when a command uses them", () =>
     Effect.gen(function*() {
-      const fs = yield* FileSystem.FileSystem
-      const dir = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-lazy-packages-" })
       // Node's built-in modules a process loaded; undici loads http2 and, like pg, Node's own fetch (its Response)
-      const hook = Path.join(dir, "loaded.mjs")
-      yield* fs.writeFileString(
-        hook,
+      const { dir, file: hook } = yield* scratchFile(
+        "deepnote-lazy-packages-",
+        "loaded.mjs",
         `process.on("exit", () => process.stderr.write("loaded " + JSON.stringify(process.moduleLoadList) + "\\n"))`
       )
       const loaded = (stderr: string) =>
@@ -212,7 +220,6 @@ process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(
 
   it.scopedLive("holds the functions the first start ran, not only its top level", () =>
     Effect.gen(function*() {
-      const fs = yield* FileSystem.FileSystem
       // the same source in two folders: the first start calls `work`, the second does not
       const cacheBytes = (dir: string) => {
         const [name] = readdirSync(Path.join(dir, ".code-cache"))
@@ -224,9 +231,7 @@ process.stdout.write([Path.basename(__filename), __dirname === ${JSON.stringify(
 process.stdout.write(process.env.DEEPNOTE_TEST_RUN === "1" ? String(work(10)) : "idle")`
       const sizes: Array<number> = []
       for (const run of ["1", "0"]) {
-        const dir = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-code-cache-" })
-        const bundle = Path.join(dir, "bundle.cjs")
-        yield* fs.writeFileString(bundle, body)
+        const { dir, file: bundle } = yield* scratchFile("deepnote-code-cache-", "bundle.cjs", body)
         assert.match(yield* start(bundle, [], { DEEPNOTE_TEST_RUN: run }), /cache written at exit$/u)
         sizes.push(cacheBytes(dir))
       }
@@ -235,12 +240,10 @@ process.stdout.write(process.env.DEEPNOTE_TEST_RUN === "1" ? String(work(10)) : 
 
   it.scopedLive("is written before the command changes a V8 flag, so that later starts under the usual flags use it", () =>
     Effect.gen(function*() {
-      const fs = yield* FileSystem.FileSystem
-      const dir = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-code-cache-" })
-      const bundle = Path.join(dir, "bundle.cjs")
       // what `eval` and `export` do (src/runs/LeanHeap.ts)
-      yield* fs.writeFileString(
-        bundle,
+      const { file: bundle } = yield* scratchFile(
+        "deepnote-code-cache-",
+        "bundle.cjs",
         `process.emit(${JSON.stringify(v8FlagsChanging)})
 require("node:v8").setFlagsFromString("--heap-growing-percent=100")
 process.stdout.write("lean")`
