@@ -1,9 +1,9 @@
 import { Either, Schema } from "effect"
 import { type JournalMismatch, StoreError } from "../Domain/Errors.js"
+import { type Dehydrated, dehydrateValues } from "./dehydrateValues.js"
 import { eventNumbers, notYetLogged } from "./eventNumbering.js"
 import { EventRow } from "./eventRows.js"
 import { type JournalAppend, journalMismatch, NewEntry, newJournalRows } from "./journalRows.js"
-import { type Dehydrated, dehydrateValues } from "./passageRefs.js"
 import type { SqliteDirectDatabase } from "./sqliteDirect.js"
 
 /** What one append writes: an item's events (already encoded) at a position, and journal entries. */

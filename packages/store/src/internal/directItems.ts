@@ -1,8 +1,8 @@
 import { Either, Schema } from "effect"
 import type { JournalMismatch, StoreError } from "../Domain/Errors.js"
+import { dehydrateValues } from "./dehydrateValues.js"
 import { writeJournalDirect, writeRefs } from "./directAppend.js"
 import type { JournalAppend } from "./journalRows.js"
-import { dehydrateValues } from "./passageRefs.js"
 import type { SqliteDirectDatabase } from "./sqliteDirect.js"
 import { StoredJsonValue } from "./storedJson.js"
 
