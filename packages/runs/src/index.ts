@@ -1,6 +1,7 @@
 export * from "./Align/AlignOutput.js"
 export * from "./Align/AlignRun.js"
 export * from "./Executor/EngineServices.js"
+export * from "./Executor/ExecuteOptions.js"
 export * from "./Executor/RunEvents.js"
 export * from "./Executor/RunExecutor.js"
 export * from "./Executor/RunLease.js"

@@ -1,46 +1,19 @@
 import { withHotSpan } from "@deepnote-rag/core"
 import type { HttpClient } from "@effect/platform"
-import { Cause, Clock, Context, Effect, Exit, Option, Random, RateLimiter, type Scope } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Option, RateLimiter, type Scope } from "effect"
 import type { LlmAttemptError, LlmCallError } from "../Domain/LlmError.js"
-import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
 import type { LlmSettingsData } from "../LlmSettings.js"
-import { adjust } from "./Adjust.js"
-import { type AttemptReply, type AttemptRequest, runAttempt } from "./Attempt.js"
+import { runAttempt } from "./Attempt.js"
+import { decideAfterFailure } from "./AttemptFailure.js"
+import type { Call, Executed, ExecutorTags } from "./Call.js"
 import { attemptEnded, attemptStarted } from "./CallTelemetry.js"
 import type { EndpointState } from "./Endpoint.js"
 import type { EndpointPoolService } from "./EndpointPool.js"
 import { Gate } from "./Gate.js"
 import { describeEndpoints } from "./PoolHealth.js"
-import { callFailure, type CallState, decide, type Decision, errorType, outcomeOf } from "./RetryDecision.js"
+import { callFailure, type CallState, type Decision, outcomeOf } from "./RetryDecision.js"
 import { RetryThrottle } from "./RetryThrottle.js"
-import type { StreamDelta } from "./Sse.js"
 import { makeTransport } from "./Transport.js"
-
-/** Who is calling, for spans, sticky routing and messages: a role's `CallTags`, or `embed` for embeddings. */
-export interface ExecutorTags {
-  readonly role: string
-  readonly questionId?: string | undefined
-}
-
-/** One logical call: how to build its HTTP request for a given endpoint, plus tags for spans and budgets. */
-export interface Call<T extends ExecutorTags = ExecutorTags> {
-  readonly tags: T
-  readonly operation: "chat" | "text_completion" | "embeddings"
-  readonly model: string
-  readonly policy: ResolvedCallPolicy
-  /** A streamed call's deltas, as they arrive (retries happen only before the first). */
-  readonly onDelta?: ((delta: StreamDelta) => void) | undefined
-  readonly build: (
-    endpoint: EndpointState
-  ) => { readonly request: Omit<AttemptRequest, "endpoint" | "timeoutMs">; readonly structured: boolean }
-}
-
-export interface Executed {
-  readonly reply: AttemptReply
-  readonly endpoint: EndpointState
-  readonly attempts: number
-  readonly structuredSent: boolean
-}
 
 /**
  * Runs calls through the global in-flight limit, the optional rate limiter and the endpoint pool, one
@@ -73,6 +46,7 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
       settings.retryTokensPerSecond,
       yield* Clock.currentTimeMillis
     )
+    const failureDeps = { settings, pool, throttle, structuredFallback: deps.structuredFallback }
 
     /**
      * One attempt in its span; a failure's decision, made inside the span (annotated on it), is left in `decided`.
@@ -143,55 +117,7 @@ export const makeExecutor = <T extends ExecutorTags>(deps: {
           )
         )
         const failed = (cause: Cause.Cause<LlmAttemptError>) =>
-          Effect.gen(function*() {
-            yield* Effect.annotateCurrentSpan({
-              "server.address": endpoint?.url ?? "none",
-              "deepnote.llm.structured": structured
-            })
-            const found = Cause.failureOption(cause)
-            if (Option.isNone(found)) return yield* Effect.orDie(Effect.failCause(cause))
-            const error = found.value
-            if (error._tag === "LlmUnavailable") state.waitedMs += error.waitedMs ?? 0
-            const now = yield* Clock.currentTimeMillis
-            yield* Effect.annotateCurrentSpan({
-              "error.type": errorType(error),
-              "deepnote.llm.error": error._tag,
-              "deepnote.llm.error.message": error.message
-            })
-            const adjusted = yield* adjust(error, endpoint, structured, () => deps.structuredFallback(call.tags))
-            if (adjusted !== undefined) {
-              decided.decision = adjusted
-              return yield* Effect.fail(error)
-            }
-            const d = decide({
-              error,
-              endpoint,
-              state,
-              settings,
-              policy: call.policy,
-              outage: pool.inOutage(call.model),
-              elsewhere: pool.endpoints.some((e) =>
-                e !== endpoint && e.serves(call.model) && e.condition === "up" && e.available(now)
-              ),
-              sentMs: sentAt === undefined ? 0 : now - sentAt,
-              random: yield* Random.next
-            })
-            if (d._tag === "Retry") {
-              const wait = d.throttled ? throttle.reserve(now) : 0
-              const decision = { ...d, delayMs: Math.max(d.delayMs, wait) }
-              decided.decision = decision
-              if (!d.counted) state.waitedMs += sentAt === undefined ? 0 : now - sentAt
-              yield* Effect.annotateCurrentSpan({
-                "deepnote.llm.retry.reason": d.why,
-                "deepnote.llm.retry.backoff_ms": decision.delayMs,
-                "deepnote.llm.retry.counted": d.counted,
-                ...(wait > d.delayMs ? { "deepnote.llm.retry.throttled_ms": wait } : {})
-              })
-            } else {
-              decided.decision = d
-            }
-            return yield* Effect.fail(error)
-          })
+          decideAfterFailure(cause, { call, state, decided, endpoint, structured, sentAt }, failureDeps)
         return Effect.matchCauseEffect(onEndpoint, {
           onSuccess: (reply) => {
             const span = fiber.currentSpan

@@ -1,7 +1,7 @@
 import type { CallTags, ChatRequest, CompletionRequest } from "../Domain/Chat.js"
 import type { ResolvedCallPolicy } from "../LlmCallPolicy.js"
+import type { Call } from "./Call.js"
 import type { EndpointState } from "./Endpoint.js"
-import type { Call } from "./Executor.js"
 import { structuredFields } from "./Structured.js"
 
 /**

@@ -2,7 +2,7 @@ import type { ChatRequest, ChatResult, CompletionRequest, CompletionResult } fro
 import { usageFromWire } from "../Domain/Wire.js"
 import type { CachedReply } from "../LlmCache.js"
 import { countChatTokens, countTokens } from "../Tokens.js"
-import type { Executed } from "./Executor.js"
+import type { Executed } from "./Call.js"
 
 /** A chat call's result from the server's reply: usage as reported, else estimated with `Tokens.ts`. */
 export const chatResult = (request: ChatRequest, model: string, done: Executed, latencyMs: number): ChatResult => {
