@@ -10,7 +10,8 @@ export {
   applicationId as collectionApplicationId,
   latestMigration as collectionSchemaVersion
 } from "./Index/CollectionMigrations.js"
-export { type ColumnWeights, type FileProgress, type FtsIndex, type ScoredDocument } from "./Index/FtsIndex.js"
+export type { FileProgress } from "./Index/FileProgress.js"
+export { type ColumnWeights, type FtsIndex, type ScoredDocument } from "./Index/FtsIndex.js"
 export { buildMatch, type MatchQuery, matchQuery, quoteTerm } from "./Index/MatchQuery.js"
 export { searchCacheConfig, searchCacheLayer, SearchCacheLimits } from "./Index/SearchCache.js"
 export { checkCorpusFile } from "./Ingest/CorpusFile.js"

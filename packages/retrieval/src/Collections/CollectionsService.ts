@@ -4,7 +4,8 @@ import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { EmbedOptions, EmbedSummary, VectorInfo } from "../Domain/Embedding.js"
 import type { CollectionNotFound, IndexError, IngestError, InvalidCollectionName, NoVectors } from "../Domain/Errors.js"
 import type { CollectionSettings, IndexOptions, IngestSummary } from "../Domain/Ingest.js"
-import type { FileProgress, ScoredDocument } from "../Index/FtsIndex.js"
+import type { FileProgress } from "../Index/FileProgress.js"
+import type { ScoredDocument } from "../Index/FtsIndex.js"
 
 /** What `Collections.info` reports about a collection file. */
 export interface CollectionInfo {

@@ -1,15 +1,16 @@
 import type { SqlClient } from "@effect/sql"
 import { Chunk, Clock, Effect, Option, Scope } from "effect"
-import { createHash } from "node:crypto"
 import { annFileOf } from "../Collections/CollectionFiles.js"
 import type { CorpusDocument } from "../Domain/CorpusDocument.js"
 import type { IndexError } from "../Domain/Errors.js"
 import type { CollectionSettings } from "../Domain/Ingest.js"
 import { type CollectionVectors, makeCollectionVectors } from "../Vectors/CollectionVectors.js"
 import { analyzeBatch, type AnalyzedPassage } from "./AnalyzedBatch.js"
-import { makeFtsQueries, type ProgressRow, replaceChunk, type StoredRow } from "./FtsQueries.js"
+import { makeContentFingerprint } from "./ContentFingerprint.js"
+import { type FileProgress, fileProgressOf, progressRowOf } from "./FileProgress.js"
+import { makeFtsQueries, replaceChunk, type StoredRow } from "./FtsQueries.js"
 import type { ScoredDocument } from "./FtsQueries.js"
-import { corrupted, indexFailure } from "./IndexFailure.js"
+import { indexFailure } from "./IndexFailure.js"
 import { MetaKey } from "./IndexSchema.js"
 import { openIngestFastPath } from "./IngestFastPath.js"
 import type { MatchQuery } from "./MatchQuery.js"
@@ -24,16 +25,6 @@ export interface ColumnWeights {
   readonly title: number
   readonly text: number
   readonly cjk: number
-}
-
-/** Where ingestion of one file stopped. */
-export interface FileProgress {
-  readonly file: string
-  readonly size: number
-  readonly mtimeMs: number
-  readonly offset: number
-  readonly line: number
-  readonly done: boolean
 }
 
 /** The BM25 index of one open collection file. Every failure is an `IndexError` naming the file. */
@@ -90,15 +81,6 @@ const rowsPerStatement = 200
 const chunks = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> =>
   Chunk.toArray(Chunk.chunksOf(Chunk.unsafeFromArray(items), rowsPerStatement)).map(Chunk.toReadonlyArray)
 
-const toProgress = (row: typeof ProgressRow.Type): FileProgress => ({
-  file: row.file,
-  size: row.size,
-  mtimeMs: row.mtime_ms,
-  offset: row.byte_offset,
-  line: row.line,
-  done: row.done === 1
-})
-
 const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
 /**
@@ -128,17 +110,7 @@ export const makeFtsIndex = (
 
     const write = yield* makeWriteGuard(file, q.quickCheck(undefined))
 
-    const encodeProgress = (p: FileProgress) =>
-      Effect.map(nowIso, (updatedAt): typeof ProgressRow.Type => ({
-        file: p.file,
-        size: p.size,
-        mtime_ms: p.mtimeMs,
-        byte_offset: p.offset,
-        line: p.line,
-        done: p.done ? 1 : 0,
-        updated_at: updatedAt
-      }))
-    const saveProgress = (p: FileProgress) => Effect.flatMap(encodeProgress(p), q.saveProgress)
+    const saveProgress = (p: FileProgress) => Effect.flatMap(progressRowOf(p), q.saveProgress)
 
     const replaceBatch = (analyzed: ReadonlyArray<AnalyzedPassage>, progress: FileProgress | undefined) =>
       sql.withTransaction(Effect.gen(function*() {
@@ -152,45 +124,11 @@ export const makeFtsIndex = (
     const insertBatch = (analyzed: ReadonlyArray<AnalyzedPassage>, progress: FileProgress | undefined) =>
       Effect.gen(function*() {
         const fast = yield* fastPath
-        const row = progress === undefined ? undefined : yield* encodeProgress(progress)
+        const row = progress === undefined ? undefined : yield* progressRowOf(progress)
         return (yield* fast.insert(analyzed, row)).inserted
       })
 
-    /** Every passage's id, title and text in id order, hashed (read a page at a time). */
-    const contentHash = Effect.gen(function*() {
-      const hash = createHash("sha256")
-      let afterId = ""
-      while (true) {
-        const page = yield* q.documentValuesAfter({ afterId, limit: 2000 })
-        for (const [id, title, text] of page) {
-          if (typeof id !== "string" || typeof title !== "string" || typeof text !== "string") {
-            return yield* corrupted(file, `reading the passages: passage ${String(id)} holds a value that is not text`)
-          }
-          hash.update(`${id}\u0000${title}\u0000${text}\u0001`)
-          afterId = id
-        }
-        if (page.length < 2000) break
-      }
-      return `sha256:${hash.digest("hex")}`
-    })
-
-    /** The kept content fingerprint, or the snapshot's hash, kept (see `FtsIndex.fingerprint`). */
-    const fingerprint = Effect.suspend(() => {
-      // what this snapshot's passages hash to, once computed: the answer even when keeping it fails
-      let computed: string | undefined
-      const inSnapshot = sql.withTransaction(Effect.gen(function*() {
-        const stored = yield* q.metaValue(MetaKey.contentFingerprint)
-        if (Option.isSome(stored)) return stored.value.value
-        computed = yield* contentHash
-        yield* q.putMeta({ key: MetaKey.contentFingerprint, value: computed })
-        return computed
-      }))
-      return read(
-        "reading the passages",
-        // keeping it fails on a read-only file, or when another connection wrote since this snapshot began
-        Effect.catchAll(inSnapshot, (e) => computed !== undefined ? Effect.succeed(computed) : Effect.fail(e))
-      )
-    })
+    const fingerprint = makeContentFingerprint(sql, q, file)
 
     return {
       file,
@@ -249,11 +187,12 @@ export const makeFtsIndex = (
             return ids.flatMap((id) => byId.get(id) ?? [])
           })
         ),
-      progressOf: (path) => read("reading the ingest progress", Effect.map(q.progressOf(path), Option.map(toProgress))),
+      progressOf: (path) =>
+        read("reading the ingest progress", Effect.map(q.progressOf(path), Option.map(fileProgressOf))),
       saveProgress: (p) => write("saving the ingest progress", saveProgress(p)),
       allProgress: read(
         "reading the ingest progress",
-        Effect.map(q.allProgress(undefined), (rows) => rows.map(toProgress))
+        Effect.map(q.allProgress(undefined), (rows) => rows.map(fileProgressOf))
       ),
       count: read(
         "counting passages",
