@@ -13,7 +13,7 @@ import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import { bodyStream, isJsonBody } from "../Collections/DocumentBody.js"
 import { validationFromIssues } from "../Http/ErrorResponses.js"
 import { type DatasetInput, storeDataset } from "./DatasetSource.js"
-import type { NewRunInput } from "./RunManager.js"
+import type { NewRunInput } from "./NewRunPlan.js"
 
 export type RunRequest = Omit<NewRunInput, "datasetFile"> & { readonly dataset: DatasetInput }
 

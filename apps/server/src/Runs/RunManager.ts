@@ -1,6 +1,5 @@
 import {
   type BadGateway,
-  type ConfigPatch,
   Conflict,
   NotFound,
   RateLimited,
@@ -8,35 +7,19 @@ import {
   type Tenant,
   ValidationError
 } from "@deepnote-rag/api"
-import { profiles, withoutCredentials } from "@deepnote-rag/core"
 import { promptSetHash } from "@deepnote-rag/engine"
-import type { DatasetFormat } from "@deepnote-rag/eval"
-import { LlmClient } from "@deepnote-rag/llm"
 import { Collections } from "@deepnote-rag/retrieval"
-import { checkResumable, createRun, engineFacts, enqueueRun, WorkQueue } from "@deepnote-rag/runs"
+import { checkResumable, createRun, enqueueRun, WorkQueue } from "@deepnote-rag/runs"
 import { type Run, RunOwners, RunStore, TenantQuotas, type TooManyRuns } from "@deepnote-rag/store"
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { TenantCollections } from "../Collections/TenantCollections.js"
-import { modelCheckFailure } from "../Engine/LlmFailure.js"
-import { requireEmbeddings, resolveRequestConfig } from "../Engine/RequestConfig.js"
 import { ServerEngine } from "../Engine/ServerEngine.js"
 import { type StoreFailure, storeFailure } from "../Http/StoreFailure.js"
 import { ServerSettings } from "../ServerSettings.js"
 import { defaultListLimit, pageOf, type RunsPage } from "./ListPage.js"
+import { makeNewRunPlanner, type NewRunInput } from "./NewRunPlan.js"
 import { isActiveRun, toRunView } from "./RunView.js"
-
-export interface NewRunInput {
-  readonly datasetFile: string
-  readonly datasetField: string
-  readonly collection?: string | undefined
-  readonly format?: DatasetFormat | undefined
-  readonly limit?: number | undefined
-  readonly skipBadLines?: boolean | undefined
-  readonly label?: string | undefined
-  readonly concurrency?: number | undefined
-  readonly config?: ConfigPatch | undefined
-}
 
 /** The server's runs, each owned by one tenant: every method refuses runs of other tenants as not found. */
 export interface RunManagerService {
@@ -98,7 +81,7 @@ const make: Effect.Effect<
   const collections = yield* TenantCollections
   const engine = yield* ServerEngine
   const index = yield* Collections
-  const { limits } = settings
+  const planNewRun = makeNewRunPlanner({ settings, collections, index, engine })
   const view = (run: Run, tenant: Tenant) => Effect.succeed(toRunView(run, tenant))
 
   const sees = Effect.fn("RunManager.sees")(function*(tenant: Tenant, runId: string) {
@@ -131,50 +114,9 @@ const make: Effect.Effect<
     )
 
   const create = Effect.fn("RunManager.create")(function*(tenant: Tenant, input: NewRunInput) {
-    const config = yield* resolveRequestConfig(settings.defaults, input.config, "config", settings.meili !== undefined)
-    const name = input.collection ?? "default"
-    const meili = config.retriever === "meilisearch" ? settings.meili : undefined
-    if (meili !== undefined && input.collection !== undefined) {
-      return yield* ValidationError.of(
-        "collection: retriever meilisearch searches the server's Meilisearch index, not a collection",
-        "collection"
-      )
-    }
-    const searchesCollection = profiles[config.profile].retrieves && meili === undefined
-    const stored = !searchesCollection
-      ? `${tenant.namespace}${name}`
-      : yield* collections.require(tenant, name)
-    const fingerprint = !searchesCollection
-      ? undefined
-      : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))
-    // dense and hybrid: the collection's embeddings model (recorded), and no run over a collection without vectors
-    if (profiles[config.profile].retrieves) yield* requireEmbeddings(engine.dense, config, "config")
-    const embeddings = !profiles[config.profile].retrieves
-      ? undefined
-      : yield* collections.embeddings(config, name, stored)
-    // the LLM engine's models: each role's must be served (else 400), and the manifest records which ones answered
-    const facts = yield* Option.match(engine.llmClient, {
-      onNone: () => Effect.succeed(undefined),
-      onSome: (client) =>
-        engineFacts(config).pipe(Effect.provideService(LlmClient, client), Effect.mapError(modelCheckFailure))
-    })
+    const plan = yield* planNewRun(tenant, input)
     const admitted = Effect.gen(function*() {
-      const { run } = yield* createRun({
-        dataset: input.datasetFile,
-        format: input.format,
-        limit: input.limit,
-        onBadLine: input.skipBadLines === true ? "skip" : "fail",
-        config,
-        collection: stored,
-        promptSetHash: promptSetHash(config),
-        label: input.label,
-        concurrency: Math.min(input.concurrency ?? limits.runConcurrency, limits.maxRunConcurrency),
-        collectionFingerprint: fingerprint,
-        meilisearch: meili === undefined ? undefined : { host: withoutCredentials(meili.host), index: meili.index },
-        embeddings,
-        execution: "queue",
-        llm: facts
-      }).pipe(
+      const { run } = yield* createRun(plan).pipe(
         Effect.provideService(RunStore, store),
         Effect.provideService(FileSystem.FileSystem, fs),
         Effect.catchTags({
