@@ -65,16 +65,19 @@ const swaggerAssetsBeside = {
 }
 
 /**
- * undici (the LLM client's and reranker's HTTP) and ws (the server's WebSockets) are CommonJS packages that every command
- * evaluated as it started — with the Node built-ins they load, ~10 % of the CPU of `deepnote status` — though most
- * commands never use them. Each is reached through a stand-in whose properties load the package on first use (its
- * export names listed here, at build time): `status` / `ask` 0.92× / 0.89× the CPU, 7–10 MiB less memory
- * (benchmarks/cli/lazy-packages.sh).
+ * CommonJS packages that every command evaluated as it started (a CommonJS module is evaluated where an ES module
+ * imports it: at the top of the bundle), with the Node built-ins they load — ~10 % of the CPU of `deepnote status` —
+ * though most commands never use them: undici (the LLM client's and reranker's HTTP), ws (the HTTP platform's
+ * WebSockets) and pg (the Postgres store's driver). Each is reached through a stand-in whose properties load the package
+ * on first use (its export names listed here, at build time): `status` / `ask` 0.92× / 0.89× the CPU, 7–10 MiB less
+ * memory (benchmarks/cli/lazy-packages.sh).
  */
+const firstUsePackages = ["undici", "ws", "pg"]
+
 const loadedOnFirstUse = {
   name: "commonjs-packages-loaded-on-first-use",
   setup(build) {
-    build.onResolve({ filter: /^(undici|ws|pg)$/ }, (args) => ({
+    build.onResolve({ filter: new RegExp(`^(${firstUsePackages.join("|")})$`) }, (args) => ({
       // relative to the repository: the bundle names its modules by this path
       path: relative(root, createRequire(join(args.resolveDir, "index.js")).resolve(args.path)),
       namespace: "loaded-on-first-use"

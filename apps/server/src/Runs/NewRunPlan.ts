@@ -6,7 +6,7 @@ import { LlmClient } from "@deepnote-rag/llm"
 import type { Collections } from "@deepnote-rag/retrieval"
 import { engineFacts, type NewRun } from "@deepnote-rag/runs"
 import { Effect, Option } from "effect"
-import type { TenantCollections } from "../Collections/TenantCollections.js"
+import { storedName, type TenantCollections } from "../Collections/TenantCollections.js"
 import { modelCheckFailure } from "../Engine/LlmFailure.js"
 import { requireEmbeddings, resolveRequestConfig } from "../Engine/RequestConfig.js"
 import type { ServerEngineService } from "../Engine/ServerEngine.js"
@@ -52,7 +52,7 @@ export const makeNewRunPlanner = (deps: {
     }
     const retrieves = profiles[config.profile].retrieves
     const searchesCollection = retrieves && meili === undefined
-    const stored = !searchesCollection ? `${tenant.namespace}${name}` : yield* collections.require(tenant, name)
+    const stored = !searchesCollection ? storedName(tenant, name) : yield* collections.require(tenant, name)
     const fingerprint = !searchesCollection
       ? undefined
       : yield* index.fingerprint(stored).pipe(Effect.mapError(storeFailure))

@@ -1,4 +1,3 @@
-import { Clock, Effect } from "effect"
 import type { ProgressRow } from "./FtsQueries.js"
 
 /** Where ingestion of one file stopped. */
@@ -21,14 +20,13 @@ export const fileProgressOf = (row: typeof ProgressRow.Type): FileProgress => ({
   done: row.done === 1
 })
 
-/** The row that records `p`, stamped with the time it is written. */
-export const progressRowOf = (p: FileProgress): Effect.Effect<typeof ProgressRow.Type> =>
-  Effect.map(Clock.currentTimeMillis, (ms): typeof ProgressRow.Type => ({
-    file: p.file,
-    size: p.size,
-    mtime_ms: p.mtimeMs,
-    byte_offset: p.offset,
-    line: p.line,
-    done: p.done ? 1 : 0,
-    updated_at: new Date(ms).toISOString()
-  }))
+/** The row that records `p`, written at `updatedAt` (an ISO time). */
+export const progressRowOf = (p: FileProgress, updatedAt: string): typeof ProgressRow.Type => ({
+  file: p.file,
+  size: p.size,
+  mtime_ms: p.mtimeMs,
+  byte_offset: p.offset,
+  line: p.line,
+  done: p.done ? 1 : 0,
+  updated_at: updatedAt
+})

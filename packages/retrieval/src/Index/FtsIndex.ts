@@ -110,7 +110,7 @@ export const makeFtsIndex = (
 
     const write = yield* makeWriteGuard(file, q.quickCheck(undefined))
 
-    const saveProgress = (p: FileProgress) => Effect.flatMap(progressRowOf(p), q.saveProgress)
+    const saveProgress = (p: FileProgress) => Effect.flatMap(nowIso, (at) => q.saveProgress(progressRowOf(p, at)))
 
     const replaceBatch = (analyzed: ReadonlyArray<AnalyzedPassage>, progress: FileProgress | undefined) =>
       sql.withTransaction(Effect.gen(function*() {
@@ -124,7 +124,7 @@ export const makeFtsIndex = (
     const insertBatch = (analyzed: ReadonlyArray<AnalyzedPassage>, progress: FileProgress | undefined) =>
       Effect.gen(function*() {
         const fast = yield* fastPath
-        const row = progress === undefined ? undefined : yield* progressRowOf(progress)
+        const row = progress === undefined ? undefined : progressRowOf(progress, yield* nowIso)
         return (yield* fast.insert(analyzed, row)).inserted
       })
 

@@ -153,13 +153,10 @@ export const makeJobHandler = (
         const plan = planOf(run)
         // done again from its journal after an outage: calls already journaled are replayed, events logged skipped
         const outcome = yield* step(Effect.scoped(
-          Effect.flatMap(
-            RcMap.get(engines, job.runId),
-            (engine) =>
-              (options.aroundQuestion ?? identity)(
-                executeRunItem(plan, engine, item, stoppingFor(job), { claimed: true })
-              )
-          )
+          Effect.flatMap(RcMap.get(engines, job.runId), (engine) => {
+            const question = executeRunItem(plan, engine, item, stoppingFor(job), { claimed: true })
+            return options.aroundQuestion === undefined ? question : options.aroundQuestion(question)
+          })
         ))
         yield* Ref.update(tally, (t) => ({
           ...t,
@@ -190,8 +187,6 @@ export const makeJobHandler = (
         })
       )
   })
-
-const identity = <A, E, R>(question: Effect.Effect<A, E, R>) => question
 
 /** A store outage outlasted the job's lock and another worker took the job over. */
 class JobTakenOver extends Data.TaggedError("JobTakenOver") {}
