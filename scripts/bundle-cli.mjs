@@ -4,10 +4,12 @@
 // on the sample takes ~0.5 s of CPU instead of ~1.5 s (benchmarks/cli). CommonJS because `bin/run-bundle.mjs` runs it
 // through `vm.Script`, whose V8 code cache spares the compile at later starts (Node 20 has no module compile cache).
 // Native modules stay external and load from node_modules as before.
-// `bin/deepnote.mjs` runs the bundle while it is newer than every file it was made from (inputs.json), else the
-// unbundled build, so a `tsc -b` without this step never runs stale code. Run by `npm run build` in apps/cli.
+// `bin/deepnote.mjs` runs the bundle while every file it was made from (inputs.json: each one's path and the SHA-256 of
+// its content) is older than it or holds the same content, else the unbundled build, so a `tsc -b` without this step
+// never runs stale code. Run by `npm run build` in apps/cli.
 import { build } from "esbuild"
-import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -135,8 +137,12 @@ for (const output of command.outputFiles) {
   writeFileSync(output.path, escaped, { mode: 0o755 })
 }
 
-// The workspace's own built files, relative to the repository root (the image copies the tree elsewhere); node_modules
-// change only through `npm ci`, which is followed by a build.
+// The workspace's own built files, relative to the repository root (the image copies the tree elsewhere), each with the
+// hash of its content: a file written again unchanged (turbo replaying this bundle from its cache with the time it was
+// first made, after `tsc -b` wrote the files anew) leaves the bundle current. node_modules change only through
+// `npm ci`, which is followed by a build.
+const contentHash = (path) => createHash("sha256").update(readFileSync(join(root, path))).digest("hex")
 const inputs = [...Object.keys(command.metafile.inputs), ...Object.keys(worker.metafile.inputs)]
   .filter((input, i, all) => !input.includes("node_modules/") && all.indexOf(input) === i)
+  .map((input) => [input, contentHash(input)])
 writeFileSync(`${outdir}/inputs.json`, JSON.stringify(inputs))

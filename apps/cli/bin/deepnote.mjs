@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The `deepnote` command. `--version` and the top-level help are answered from files the build writes, without loading
 // the Effect runtime (benchmarks/cli: ~0.05 s of CPU instead of ~1.3 s); everything else runs the full command line,
-// from the one-file bundle the build writes (scripts/bundle-cli.mjs) while it is newer than every file it was made from,
-// else from the unbundled build (after a bare `tsc -b`, say).
+// from the one-file bundle the build writes (scripts/bundle-cli.mjs) while every file it was made from is older than it
+// or holds the content it was made from, else from the unbundled build (after a bare `tsc -b` of a change, say).
 // This file is committed (not built) so that `npm ci` links `node_modules/.bin/deepnote` to it before any build.
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readFileSync, statSync, utimesSync } from "node:fs"
 import module from "node:module"
 
 const root = new URL("../../../", import.meta.url)
@@ -23,17 +23,37 @@ const builtHelpIsCurrent = () =>
   existsSync(help) && (!inCheckout || statSync(help).mtimeMs >= statSync(buildInfo).mtimeMs)
 
 // stated once per start: the freshness check, the note below and the code cache's key (run-bundle.mjs) all use it
-const bundleStat = statSync(bundle, { throwIfNoEntry: false })
+let bundleStat = statSync(bundle, { throwIfNoEntry: false })
 
+const contentHash = (url) =>
+  module.createRequire(import.meta.url)("node:crypto").createHash("sha256").update(readFileSync(url)).digest("hex")
+
+// Each input is `[path, SHA-256 of its content when bundled]` (a bare path: a bundle made before the hashes were kept).
+// A file newer than the bundle may hold the same content: turbo replays a cached bundle with the time it was first
+// made, after `tsc -b` wrote every file anew. Those are read and hashed once; when none changed, the bundle's time is
+// brought forward, so that later starts compare times only.
 const bundleIsCurrent = () => {
   if (bundleStat === undefined) return false
   if (!inCheckout) return true
   if (!existsSync(bundleInputs)) return false
-  const made = bundleStat.mtimeMs
-  return JSON.parse(readFileSync(bundleInputs, "utf8")).every((input) => {
-    const stat = statSync(new URL(input, root), { throwIfNoEntry: false })
-    return stat !== undefined && stat.mtimeMs <= made
-  })
+  const newer = []
+  for (const input of JSON.parse(readFileSync(bundleInputs, "utf8"))) {
+    const [path, hash] = typeof input === "string" ? [input, undefined] : input
+    const url = new URL(path, root)
+    const stat = statSync(url, { throwIfNoEntry: false })
+    if (stat === undefined) return false
+    if (stat.mtimeMs > bundleStat.mtimeMs) newer.push({ url, hash })
+  }
+  if (newer.length === 0) return true
+  if (!newer.every(({ hash, url }) => hash !== undefined && contentHash(url) === hash)) return false
+  try {
+    const now = new Date()
+    utimesSync(bundle, now, now)
+    bundleStat = statSync(bundle)
+  } catch {
+    // a checkout this user cannot write: the same check at the next start
+  }
+  return true
 }
 
 const bundled = bundleIsCurrent()

@@ -3,6 +3,7 @@ import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
+import { createHash } from "node:crypto"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
@@ -140,33 +141,61 @@ describe("the bundle's start (scripts/bundle-cli.mjs)", () => {
 })
 
 describe("a bundle older than the build (a checkout after a bare `tsc -b`)", () => {
-  it.scopedLive("runs the unbundled build, and says so on a terminal only", () =>
+  /** A launcher beside a checkout's build whose bundle was made from `main.js` with `bundledContent`. */
+  const staleCheckout = (bundledContent: string) =>
     Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const root = yield* fs.makeTempDirectoryScoped({ prefix: "deepnote-stale-bundle-" })
-      // the launcher beside a checkout's build: a bundle made before one of its inputs changed
       const cli = Path.join(root, "apps/cli")
       yield* fs.makeDirectory(Path.join(cli, "bin"), { recursive: true })
       yield* fs.makeDirectory(Path.join(cli, "dist/bundle"), { recursive: true })
       yield* fs.makeDirectory(Path.join(cli, "dist/src"), { recursive: true })
       yield* fs.copyFile(bin, Path.join(cli, "bin/deepnote.mjs"))
+      yield* fs.copyFile(Path.join(Path.dirname(bin), "run-bundle.mjs"), Path.join(cli, "bin/run-bundle.mjs"))
       yield* fs.writeFileString(Path.join(cli, "dist/.tsbuildinfo"), "{}")
-      yield* fs.writeFileString(Path.join(cli, "dist/bundle/deepnote.cjs"), `process.stdout.write("bundle\\n")`)
-      yield* fs.writeFileString(Path.join(cli, "dist/bundle/inputs.json"), `["apps/cli/dist/src/main.js"]`)
-      yield* fs.writeFileString(Path.join(cli, "dist/src/main.js"), `process.stdout.write("unbundled\\n")`)
-      const later = new Date(Date.now() + 60_000)
-      yield* fs.utimes(Path.join(cli, "dist/src/main.js"), later, later)
-      const launcher = Path.join(cli, "bin/deepnote.mjs")
+      const bundle = Path.join(cli, "dist/bundle/deepnote.cjs")
+      yield* fs.writeFileString(bundle, `process.stdout.write("bundle\\n")`)
+      const hash = createHash("sha256").update(bundledContent).digest("hex")
+      yield* fs.writeFileString(
+        Path.join(cli, "dist/bundle/inputs.json"),
+        JSON.stringify([["apps/cli/dist/src/main.js", hash]])
+      )
+      // main.js written after the bundle was made (a minute earlier)
+      const main = Path.join(cli, "dist/src/main.js")
+      yield* fs.writeFileString(main, `process.stdout.write("unbundled\\n")`)
+      const earlier = new Date(Date.now() - 60_000)
+      yield* fs.utimes(bundle, earlier, earlier)
+      return { launcher: Path.join(cli, "bin/deepnote.mjs"), bundle, main }
+    })
+
+  it.scopedLive("runs the unbundled build when an input changed, and says so on a terminal only", () =>
+    Effect.gen(function*() {
+      const { launcher } = yield* staleCheckout(`process.stdout.write("before the change\\n")`)
 
       const piped = yield* runNode([launcher, "status"])
       assert.deepStrictEqual([piped.code, piped.stdout, piped.stderr], [0, "unbundled\n", ""])
       // on a terminal (script(1) gives the command one): one line naming what happened and how to mend it
       const terminal = yield* Effect.async<string>((resume) => {
-        execFile("script", ["-qec", `${process.execPath} ${launcher} status`, "/dev/null"], (_error, stdout) =>
-          resume(Effect.succeed(stdout)))
+        execFile(
+          "script",
+          ["-qec", `${process.execPath} ${launcher} status`, "/dev/null"],
+          (_error, stdout) => resume(Effect.succeed(stdout))
+        )
       })
       assert.match(terminal, /the bundle is older than the build; running the unbundled build .*npm run build/u)
       assert.include(terminal, "unbundled")
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("runs the bundle when the newer inputs hold the content it was made from (turbo's replay)", () =>
+    Effect.gen(function*() {
+      const { bundle, launcher, main } = yield* staleCheckout(`process.stdout.write("unbundled\\n")`)
+
+      const first = yield* runNode([launcher, "status"])
+      assert.deepStrictEqual([first.code, first.stdout, first.stderr], [0, "bundle\n", ""])
+      // the bundle's time brought forward: later starts compare times only
+      assert.isAtLeast(statSync(bundle).mtimeMs, statSync(main).mtimeMs)
+      const second = yield* runNode([launcher, "status"])
+      assert.deepStrictEqual([second.code, second.stdout], [0, "bundle\n"])
     }).pipe(Effect.provide(NodeContext.layer)))
 })
 
