@@ -18,8 +18,12 @@ export const writeReport = (all, file) => {
     "CPU ms / additional call: (CPU of the run − CPU of the same variant at fewer questions) / (the calls in between), each",
     "repetition's pair: one more call once the process is warm (labels from `slope-s27` on, `--slope-from`).",
     "",
-    "| label | commit | questions | LLM calls | CPU ms / call, marginal | CPU ms / additional call | CPU ms / call, whole process | LLM calls per CPU s | wall s | peak RSS MB | store KB / question | load |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "Bare client: the CPU ms per call of `bare-client.mjs` sending again the requests one run of the measured checkout made (undici",
+    "only), in each repetition; × bare: the whole-process CPU per call as a multiple of it, per repetition (labels from",
+    "`floor-s36` on).",
+    "",
+    "| label | commit | questions | LLM calls | CPU ms / call, marginal | CPU ms / additional call | CPU ms / call, whole process | bare client CPU ms / call | × bare client | LLM calls per CPU s | wall s | peak RSS MB | store KB / question | load |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   ]
   for (const l of labels) {
     const r = all[l]
@@ -28,6 +32,7 @@ export const writeReport = (all, file) => {
     const rss = r.runs.map((x) => x.peakRssMb).join(", ")
     lines.push(
       `| ${l} | ${r.commit}${r.node === undefined ? "" : `, Node ${r.node.slice(1)}`}${r.nodeArgs === undefined ? "" : ` (node ${r.nodeArgs})`} | ${r.questions} | ${calls} | ${spread(r.marginalCpuMsPerCall)} | ${r.additionalCpuMsPerCall === undefined ? "—" : `${spread(r.additionalCpuMsPerCall)} (from ${r.slopeFrom})`} | ${spread(r.cpuMsPerCall)} | ` +
+        `${r.floorCpuMsPerCall === undefined ? "—" : spread(r.floorCpuMsPerCall)} | ${r.timesFloor === undefined ? "—" : spread(r.timesFloor, (x) => x.toFixed(1))} | ` +
         `${spread(r.callsPerCpuS, (x) => x.toFixed(0))} | ${wall} | ${rss} | ${spread(r.storeBytesPerQuestion, kb)} | ${r.loadAverage} |`
     )
   }

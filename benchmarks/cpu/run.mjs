@@ -11,10 +11,14 @@
 // `--baseline .` the same checkout is compared with and without them (e.g. `--max-semi-space-size=64`).
 // `--node PATH` (and `--baseline-node PATH`) run a variant's processes with another Node binary: with `--baseline` a
 // checkout built by that Node (better-sqlite3 is compiled per Node version), the same code on two Node versions.
+// The floor (`--no-floor`: off): the requests of one untimed run, captured by a proxy (`capture.mjs`), are sent again
+// in each repetition by `bare-client.mjs` (undici, nothing else) under /usr/bin/time; its CPU per call is the same-run
+// reference for the machine's speed, and each run's whole-process CPU per call is also given as a multiple of it.
 import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { arg, cliMain, median, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
+import { captureRequests } from "./capture.mjs"
 import { summarizeProfile } from "./profile.mjs"
 import { writeReport } from "./report.mjs"
 
@@ -56,6 +60,8 @@ const variants = [
 /** The Node version a binary reports (`v24.18.1`). */
 const versionOf = (node) => execFileSync(node, ["--version"]).toString().trim()
 const resultsFile = Path.join(here, "results.json")
+const withFloor = !process.argv.includes("--no-floor")
+const bareClient = { node: process.execPath, cli: Path.join(here, "bare-client.mjs") }
 
 /** Runs `node args…` (a variant's Node binary) under /usr/bin/time; resolves its wall, user, sys seconds, peak RSS and stdout. */
 const timed = (variant, nodeArgs, args, cli) =>
@@ -117,9 +123,9 @@ try {
     for (let i = 0; i < 3; i++) startup.push((await timed(variant, variant.nodeArgs, ["run", "--help"], variant.cli)).cpu)
     startupOf.set(variant.label, median(startup))
   }
-  const runArgs = (home, limit) => [
+  const runArgs = (home, limit, llmUrl = sim.url) => [
     "run", "--dataset", dataset, "--limit", String(limit), "-c", "hotpot", "--home", home, "--engine", "llm",
-    "--llm-url", `${sim.url}/v1`, "--no-llm-cache", "--concurrency", concurrency, "--quiet"
+    "--llm-url", `${llmUrl}/v1`, "--no-llm-cache", "--concurrency", concurrency, "--quiet"
   ]
   /** One run of `limit` questions in a fresh copy of the seed home: its CPU, wall, RSS, LLM calls and store size. */
   const measure = async (variant, limit, name, inspect = () => undefined) => {
@@ -139,8 +145,29 @@ try {
       Fs.rmSync(home, { recursive: true, force: true })
     }
   }
+  // the floor's requests: one untimed run of this checkout through the capturing proxy
+  const requestsFile = Path.join(base, "requests.jsonl")
+  if (withFloor) {
+    const current = variants.at(-1)
+    const proxy = await captureRequests(sim.url, requestsFile)
+    const home = Path.join(base, "home-capture")
+    Fs.cpSync(seedOf.get(current.label), home, { recursive: true })
+    try {
+      await timed(current, current.nodeArgs, runArgs(home, questions, proxy.url), current.cli)
+    } finally {
+      await proxy.close()
+      Fs.rmSync(home, { recursive: true, force: true })
+    }
+  }
+  /** The bare client sends the captured requests again: its CPU ms per call. */
+  const floor = async () => {
+    const before = await simRequests(sim)
+    const t = await timed(bareClient, [], [requestsFile, sim.url, concurrency], bareClient.cli)
+    return (t.cpu * 1000) / ((await simRequests(sim)) - before)
+  }
   const runsOf = new Map(variants.map((v) => [v.label, []]))
   for (let r = 0; r < repeat; r++) {
+    const floorCpuMsPerCall = withFloor ? await floor() : undefined
     for (const variant of variants) {
       const t = await measure(variant, questions, `home-${variant.label}-${r}`, r === 0 ? tableBytes : undefined)
       // the same variant at fewer questions: the CPU of the calls in between, without start-up or warm-up
@@ -158,6 +185,10 @@ try {
         ...(small === undefined ? {} : {
           smallRun: { questions: slopeFrom, cpuS: small.cpu, llmCalls: small.calls },
           additionalCpuMsPerCall: ((t.cpu - small.cpu) * 1000) / (t.calls - small.calls)
+        }),
+        ...(floorCpuMsPerCall === undefined ? {} : {
+          floorCpuMsPerCall,
+          timesFloor: (t.cpu * 1000) / t.calls / floorCpuMsPerCall
         }),
         storeBytes: t.storeBytes,
         storeBytesPerQuestion: t.storeBytes / questions,
@@ -197,6 +228,7 @@ try {
       ...(slopeFrom > 0 ? { slopeFrom, additionalCpuMsPerCall: spread("additionalCpuMsPerCall") } : {}),
       cpuMsPerCall: spread("cpuMsPerCall"),
       callsPerCpuS: spread("callsPerCpuS"),
+      ...(withFloor ? { floorCpuMsPerCall: spread("floorCpuMsPerCall"), timesFloor: spread("timesFloor") } : {}),
       storeBytesPerQuestion: spread("storeBytesPerQuestion"),
       runs,
       profile
