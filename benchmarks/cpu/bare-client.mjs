@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The floor a run's LLM calls cost a client: the requests one `deepnote run` sent (captured by `capture.mjs`), sent
-// again with nothing else — no prompts built, no retrieval, no store, no Effect — over undici (the package the LLM
-// client sends through) with the same number in flight, each reply read whole and its JSON decoded (a streamed reply:
-// its SSE events). Run by `run.mjs` under /usr/bin/time, beside each repetition, as the same-run reference for the
-// machine's speed.
+// The floor a run's LLM calls cost a client: the requests one `deepnote run` sent (captured by `run.mjs` through the
+// simulator's `captureProxy`), sent again with nothing else — no prompts built, no retrieval, no store, no Effect —
+// over undici (the package the LLM client sends through) with the same number in flight, each reply read whole and its
+// JSON decoded (a streamed reply: its SSE events). Run by `run.mjs` under /usr/bin/time, beside each repetition, as the
+// same-run reference for the machine's speed.
 //
 //   node benchmarks/cpu/bare-client.mjs REQUESTS.jsonl SIM_URL CONCURRENCY
 import * as Fs from "node:fs"

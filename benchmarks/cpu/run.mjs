@@ -11,14 +11,15 @@
 // `--baseline .` the same checkout is compared with and without them (e.g. `--max-semi-space-size=64`).
 // `--node PATH` (and `--baseline-node PATH`) run a variant's processes with another Node binary: with `--baseline` a
 // checkout built by that Node (better-sqlite3 is compiled per Node version), the same code on two Node versions.
-// The floor (`--no-floor`: off): the requests of one untimed run, captured by a proxy (`capture.mjs`), are sent again
+// The floor (`--no-floor`: off): the requests of one untimed run, captured by the simulator's proxy, are sent again
 // in each repetition by `bare-client.mjs` (undici, nothing else) under /usr/bin/time; its CPU per call is the same-run
 // reference for the machine's speed, and each run's whole-process CPU per call is also given as a multiple of it.
 import { execFileSync, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { arg, cliMain, median, root, startSim, stopSim, tempDir } from "../lib/bench.mjs"
-import { captureRequests } from "./capture.mjs"
+import { Effect } from "effect"
+import { captureProxy } from "../../apps/llm-sim/dist/src/index.js"
 import { summarizeProfile } from "./profile.mjs"
 import { writeReport } from "./report.mjs"
 
@@ -145,19 +146,19 @@ try {
       Fs.rmSync(home, { recursive: true, force: true })
     }
   }
-  // the floor's requests: one untimed run of this checkout through the capturing proxy
+  // the floor's requests: one untimed run of this checkout through the simulator's capturing proxy (in this process)
   const requestsFile = Path.join(base, "requests.jsonl")
   if (withFloor) {
     const current = variants.at(-1)
-    const proxy = await captureRequests(sim.url, requestsFile)
     const home = Path.join(base, "home-capture")
     Fs.cpSync(seedOf.get(current.label), home, { recursive: true })
-    try {
-      await timed(current, current.nodeArgs, runArgs(home, questions, proxy.url), current.cli)
-    } finally {
-      await proxy.close()
-      Fs.rmSync(home, { recursive: true, force: true })
-    }
+    const requests = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const proxy = yield* captureProxy(sim.url)
+      yield* Effect.promise(() => timed(current, current.nodeArgs, runArgs(home, questions, proxy.url), current.cli))
+      return proxy.completions()
+    })))
+    Fs.rmSync(home, { recursive: true, force: true })
+    Fs.writeFileSync(requestsFile, requests.map((r) => JSON.stringify({ path: r.path, body: JSON.stringify(r.body) })).join("\n") + "\n")
   }
   /** The bare client sends the captured requests again: its CPU ms per call. */
   const floor = async () => {
