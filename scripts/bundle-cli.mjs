@@ -8,12 +8,12 @@
 // its content) is older than it or holds the same content, else the unbundled build, so a `tsc -b` without this step
 // never runs stale code. Run by `npm run build` in apps/cli.
 import { build } from "esbuild"
-import { createHash } from "node:crypto"
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
+import { inputRecords } from "../apps/cli/bin/bundle-inputs.mjs"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 // benchmarks/cli/lazy-packages.sh builds a variant beside the real one: `--outdir DIR` (relative to the repository)
@@ -138,11 +138,8 @@ for (const output of command.outputFiles) {
 }
 
 // The workspace's own built files, relative to the repository root (the image copies the tree elsewhere), each with the
-// hash of its content: a file written again unchanged (turbo replaying this bundle from its cache with the time it was
-// first made, after `tsc -b` wrote the files anew) leaves the bundle current. node_modules change only through
-// `npm ci`, which is followed by a build.
-const contentHash = (path) => createHash("sha256").update(readFileSync(join(root, path))).digest("hex")
+// hash of its content (apps/cli/bin/bundle-inputs.mjs): a file written again unchanged leaves the bundle current.
+// node_modules change only through `npm ci`, which is followed by a build.
 const inputs = [...Object.keys(command.metafile.inputs), ...Object.keys(worker.metafile.inputs)]
   .filter((input, i, all) => !input.includes("node_modules/") && all.indexOf(input) === i)
-  .map((input) => [input, contentHash(input)])
-writeFileSync(`${outdir}/inputs.json`, JSON.stringify(inputs))
+writeFileSync(`${outdir}/inputs.json`, JSON.stringify(inputRecords(pathToFileURL(root), inputs)))

@@ -25,14 +25,11 @@ const builtHelpIsCurrent = () =>
 // stated once per start: the freshness check, the note below and the code cache's key (run-bundle.mjs) all use it
 let bundleStat = statSync(bundle, { throwIfNoEntry: false })
 
-const contentHash = (url) =>
-  module.createRequire(import.meta.url)("node:crypto").createHash("sha256").update(readFileSync(url)).digest("hex")
-
-// Each input is `[path, SHA-256 of its content when bundled]` (a bare path: a bundle made before the hashes were kept).
-// A file newer than the bundle may hold the same content: turbo replays a cached bundle with the time it was first
-// made, after `tsc -b` wrote every file anew. Those are read and hashed once; when none changed, the bundle's time is
-// brought forward, so that later starts compare times only.
-const bundleIsCurrent = () => {
+// Each input is `[path, SHA-256 of its content when bundled]` (bundle-inputs.mjs; a bare path: a bundle made before the
+// hashes were kept). A file newer than the bundle may hold the same content: turbo replays a cached bundle with the
+// time it was first made, after `tsc -b` wrote every file anew. Those are read and hashed once; when none changed, the
+// bundle's time is brought forward, so that later starts compare times only.
+const bundleIsCurrent = async () => {
   if (bundleStat === undefined) return false
   if (!inCheckout) return true
   if (!existsSync(bundleInputs)) return false
@@ -45,7 +42,8 @@ const bundleIsCurrent = () => {
     if (stat.mtimeMs > bundleStat.mtimeMs) newer.push({ url, hash })
   }
   if (newer.length === 0) return true
-  if (!newer.every(({ hash, url }) => hash !== undefined && contentHash(url) === hash)) return false
+  const { holdBundledContent } = await import("./bundle-inputs.mjs")
+  if (!holdBundledContent(newer)) return false
   try {
     const now = new Date()
     utimesSync(bundle, now, now)
@@ -56,7 +54,7 @@ const bundleIsCurrent = () => {
   return true
 }
 
-const bundled = bundleIsCurrent()
+const bundled = await bundleIsCurrent()
 const entry = bundled ? bundle : existsSync(main) ? main : undefined
 // a developer's checkout after a bare `tsc -b`: said once per start on a terminal (the unbundled build starts ~3 s
 // slower), never in pipes, where a line on stderr would be taken for the command's own

@@ -151,7 +151,9 @@ describe("a bundle older than the build (a checkout after a bare `tsc -b`)", () 
       yield* fs.makeDirectory(Path.join(cli, "dist/bundle"), { recursive: true })
       yield* fs.makeDirectory(Path.join(cli, "dist/src"), { recursive: true })
       yield* fs.copyFile(bin, Path.join(cli, "bin/deepnote.mjs"))
-      yield* fs.copyFile(Path.join(Path.dirname(bin), "run-bundle.mjs"), Path.join(cli, "bin/run-bundle.mjs"))
+      for (const file of ["run-bundle.mjs", "bundle-inputs.mjs"]) {
+        yield* fs.copyFile(Path.join(Path.dirname(bin), file), Path.join(cli, "bin", file))
+      }
       yield* fs.writeFileString(Path.join(cli, "dist/.tsbuildinfo"), "{}")
       const bundle = Path.join(cli, "dist/bundle/deepnote.cjs")
       yield* fs.writeFileString(bundle, `process.stdout.write("bundle\\n")`)
